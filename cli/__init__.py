@@ -1,0 +1,1 @@
+"""The `lobo-hint` command line: argument parsing and printing only; the game lives in solver/."""

@@ -1,0 +1,281 @@
+"""The `lobo-hint` app. A path as the first argument runs the hint; a known word runs that command.
+
+Errors in the input (a bad file, position or play) print one line on stderr and exit with 2.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from functools import wraps
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from solver import __version__
+from solver.finish import judge_finish, solve_finish
+from solver.hint import explain
+from solver.hint import hint as solve_hint
+from solver.plays import PlayError, parse_plays
+from solver.position import Position, PositionError, Rules, load_position, with_objective
+from solver.rules import final_state, initial_state, legal_plays
+from solver.verify import check_finish_answer, verify_hint
+from solver.schema import position_schema
+from solver.summary import rules_summary
+
+from . import render
+
+app = typer.Typer(
+    name="lobo-hint",
+    help="Solver and hint engine for Lobo and Lobo: The Vanguard.\n\n"
+    "Example: lobo-hint position.json   (the best play; same as `lobo-hint hint position.json`)",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+EXIT_INPUT = 2
+F = TypeVar("F", bound=Callable[..., Any])
+
+PositionArg = Annotated[str, typer.Argument(metavar="POSITION.json", help="a position file (FORMAT.md form)")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print the answer as JSON (the FORMAT.md contract)")]
+
+
+def fail(message: str, code: int = EXIT_INPUT) -> None:
+    """One line on stderr, nothing on stdout, and the exit status."""
+    typer.echo(f"lobo-hint: error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def input_errors(func: F) -> F:
+    """Turn every input error into one line and exit 2; never a traceback for bad input."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except (PositionError, PlayError) as e:
+            fail(str(e))
+        except RecursionError:
+            fail("the input is nested too deeply")
+        except KeyboardInterrupt:
+            typer.echo("lobo-hint: interrupted", err=True)
+            raise typer.Exit(130) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def emit_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"lobo-hint {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[
+        bool, typer.Option("--version", "-V", callback=_version, is_eager=True, help="print the version and exit")
+    ] = False,
+) -> None:
+    """Solver and hint engine for Lobo and Lobo: The Vanguard.
+
+    A position file as the first argument gives the hint: [bold]lobo-hint position.json[/bold]
+    """
+
+
+ObjectiveOpt = Annotated[
+    str | None, typer.Option("--objective", "-o", help="win, party (vanguard) or points (lobo); default: RULES.md §6")
+]
+TimeOpt = Annotated[float | None, typer.Option("--time-limit", "-t", help="seconds before answering with what is known")]
+VerifyOpt = Annotated[bool, typer.Option("--verify", help="re-check the answer independently (brute force)")]
+FinalOpt = Annotated[bool, typer.Option("--final", help="treat the position as a final round")]
+
+
+@app.command(epilog="Example: lobo-hint hint position.json --json   (or just: lobo-hint position.json)")
+@input_errors
+def hint(
+    path: PositionArg,
+    as_json: JsonOpt = False,
+    objective: ObjectiveOpt = None,
+    time_limit: TimeOpt = None,
+    max_states: Annotated[int | None, typer.Option("--max-states", help="stop after this many search states")] = None,
+    verify: VerifyOpt = False,
+) -> None:
+    """The best play and the value of every legal play (also: lobo-hint POSITION.json)."""
+    pos = with_objective(load_position(path), objective)
+    _positive(time_limit, "--time-limit")
+    _positive(max_states, "--max-states")
+    with render.progress(enabled=not as_json) as report:
+        result = solve_hint(pos, time_limit=time_limit, max_states=max_states, progress=report)
+    problems = verify_hint(pos, result) if verify else None
+    if as_json:
+        js = result.to_json()
+        if problems is not None:
+            js["verified"] = not problems
+            if problems:
+                js["verify_problems"] = problems
+        emit_json(js)
+    else:
+        out = render.console()
+        out.print(render.position_panel(pos))
+        out.print(render.hint_view(pos, result, explain(result)))
+        if problems is not None:
+            out.print(render.verdict(problems))
+    if problems:
+        raise typer.Exit(1)
+
+
+@app.command(epilog='Example: lobo-hint finish position.json --verify   (or --json)')
+@input_errors
+def finish(
+    path: PositionArg,
+    as_json: JsonOpt = False,
+    final: FinalOpt = False,
+    verify: VerifyOpt = False,
+    time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="seconds for CP-SAT")] = 10.0,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="CP-SAT search workers")] = 1,
+) -> None:
+    """The best finish of a Vanguard final round, or a checkable proof that none exists."""
+    pos = load_position(path)
+    state, forced = final_state(pos, final)
+    _positive(time_limit, "--time-limit")
+    _positive(workers, "--workers")
+    result = solve_finish(state, time_limit=time_limit, workers=workers, count_alternatives=True)
+    problems = None
+    if verify:
+        core = result.proof.wolf if result.proof else None
+        problems = check_finish_answer(state, result.status, result.score, result.plays, core)
+    if as_json:
+        js = result.to_json()
+        if forced:
+            js["treated_as_final"] = True
+        if problems is not None:
+            js["verified"] = not problems
+            if problems:
+                js["verify_problems"] = problems
+        emit_json(js)
+    else:
+        out = render.console()
+        out.print(render.position_panel(pos))
+        if forced:
+            out.print("[yellow]Not a final round: finished as one because of --final.[/yellow]")
+        out.print(render.finish_view(result))
+        if problems is not None:
+            out.print(render.verdict(problems))
+    if problems:
+        raise typer.Exit(1)
+
+
+@app.command(epilog='Example: lobo-hint check position.json --plays "9=4+5, 7=7, K=8"')
+@input_errors
+def check(
+    path: PositionArg,
+    plays: Annotated[str, typer.Option("--plays", "-p", help="the finish in text notation, plays separated by , or ;")],
+    as_json: JsonOpt = False,
+    final: FinalOpt = False,
+    time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="seconds for CP-SAT")] = 10.0,
+) -> None:
+    """Judge a proposed final-round finish: legal?, clears the Wolf?, its score against the best."""
+    pos = load_position(path)
+    state, forced = final_state(pos, final)
+    proposed = tuple(parse_plays(plays))
+    _positive(time_limit, "--time-limit")
+    verdict = judge_finish(state, proposed, time_limit=time_limit)
+    if as_json:
+        js = verdict.to_json()
+        if forced:
+            js["treated_as_final"] = True
+        emit_json(js)
+    else:
+        render.console().print(render.check_view(verdict))
+
+
+def _positive(value: float | None, name: str) -> None:
+    if value is not None and value <= 0:
+        fail(f"{name}: must be more than 0, not {value}")
+
+
+@app.command(epilog="Example: lobo-hint moves position.json --json")
+@input_errors
+def moves(path: PositionArg, as_json: JsonOpt = False) -> None:
+    """Every distinct legal play, grouped by kind, with what it makes each side draw."""
+    pos = load_position(path)
+    state = initial_state(pos)
+    plays = legal_plays(state)
+    if as_json:
+        emit_json({"moves": [p.to_json() for p in plays]})
+        return
+    out = render.console()
+    out.print(render.position_panel(pos))
+    out.print(render.plays_table(state, plays))
+
+
+@app.command(epilog="Example: lobo-hint validate position.json")
+@input_errors
+def validate(path: PositionArg, as_json: JsonOpt = False) -> None:
+    """Check a position file: show it if valid, or name exactly what is wrong (exit 2)."""
+    pos = load_position(path)
+    if as_json:
+        emit_json({"valid": True, "position": pos.to_json(), "unseen": _unseen_json(pos)})
+        return
+    out = render.console()
+    out.print(render.position_panel(pos, title=f"{path}: valid"))
+
+
+def _unseen_json(pos: Position) -> dict[str, int]:
+    return {str(v): n for v, n in enumerate(pos.unseen, start=1)}
+
+
+@app.command(epilog="Example: lobo-hint schema > position.schema.json")
+def schema() -> None:
+    """Print a JSON Schema of the position format, for editors and other tools."""
+    emit_json(position_schema())
+
+
+@app.command(epilog="Example: lobo-hint rules --game lobo")
+@input_errors
+def rules(
+    game: Annotated[str, typer.Option("--game", "-g", help="vanguard or lobo")] = "vanguard",
+    position: Annotated[
+        str | None, typer.Option("--position", "-p", help="show the rulings in force for this position file")
+    ] = None,
+) -> None:
+    """The rules and the rulings in force, in brief (docs/rules.md has them in full)."""
+    in_force = Rules()
+    if position is not None:
+        pos = load_position(position)
+        game, in_force = pos.game, pos.rules
+    if game not in ("vanguard", "lobo"):
+        fail(f"--game: {game!r} is not one of vanguard, lobo")
+    render.console().print(render.rules_group(game, rules_summary(game, in_force)))
+
+
+COMMANDS = {"hint", "moves", "validate", "schema", "rules", "finish", "check"}
+TOP_OPTIONS = {"--help", "-h", "--version", "-V", "--install-completion", "--show-completion"}
+
+
+def dispatch(argv: list[str]) -> list[str]:
+    """`lobo-hint POSITION.json [options]` means `lobo-hint hint POSITION.json [options]`."""
+    if not argv or argv[0] in COMMANDS or argv[0] in TOP_OPTIONS:
+        return argv
+    return ["hint", *argv]
+
+
+def main() -> None:
+    argv = dispatch(sys.argv[1:])
+    # Completion runs through environment variables with no arguments; leave it to Typer.
+    if any(k.endswith("_COMPLETE") for k in os.environ):
+        app()
+        return
+    app(args=argv, prog_name="lobo-hint")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,255 @@
+"""Rendering for people: positions, play lists and rule summaries as rich tables and panels."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+
+from rich.console import Console, Group
+from rich.markup import escape
+from rich.panel import Panel
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+from solver.cards import MEMBERS
+from solver.finish import Finish, Judgement
+from solver.hint import HintResult, as_fraction
+from solver.plays import Play
+from solver.position import Position
+from solver.rules import Effect, State, play_effect
+
+KIND_TITLES = {
+    "perfect": "Perfect",
+    "sum": "Sum",
+    "split": "Split",
+    "over": "Over",
+    "sacrifice": "Sacrifice",
+    "fold": "Fold",
+}
+
+
+def cards_text(values: Sequence[int]) -> str:
+    return " ".join(str(v) for v in values) if values else "—"
+
+
+def final_reason(pos: Position) -> str:
+    if pos.game == "lobo":
+        return "lobo has no final round"
+    if not pos.final and pos.pile_size > pos.rules.final_threshold:
+        return f"no: the pile holds {pos.pile_size}, more than {pos.rules.final_threshold}; it turns final when the pile empties"
+    if not pos.final:
+        return "no: given as not final (the round began with a bigger pile); it turns final when the pile empties"
+    if pos.pile_size == 0:
+        return "yes: the pile is empty"
+    if pos.pile_size <= pos.rules.final_threshold:
+        return f"yes: the pile holds {pos.pile_size} ≤ {pos.rules.final_threshold}"
+    return "yes: given as final"
+
+
+def position_panel(pos: Position, title: str = "Position") -> Panel:
+    t = Table.grid(padding=(0, 2))
+    t.add_column(style="bold")
+    t.add_column()
+    t.add_row("Game", f"{pos.game}, {pos.difficulty} (A..{pos.top})")
+    t.add_row("Wolf", cards_text(pos.wolf) + f"   (total {sum(pos.wolf)})")
+    t.add_row("You", cards_text(pos.player) + f"   (total {sum(pos.player)})")
+    if pos.game == "vanguard":
+        t.add_row("Reserve", cards_text(pos.reserve))
+        party = " ".join(m if m in pos.party else f"[dim]{m.lower()}[/dim]" for m in MEMBERS)
+        t.add_row("Party", f"{party}   ({len(pos.party)} active)")
+    pile = f"{pos.pile_size} card{'s' if pos.pile_size != 1 else ''}"
+    if pos.pile_top:
+        pile += f", known top (top first): {cards_text(pos.pile_top)}"
+    t.add_row("Draw pile", pile)
+    unseen = pos.unseen
+    t.add_row("Unseen", "  ".join(f"{v}×{n}" for v, n in enumerate(unseen, start=1) if n) + f"   ({sum(unseen)} cards)")
+    if pos.discard:
+        t.add_row("Discards", cards_text(pos.discard))
+    if pos.game == "vanguard":
+        t.add_row("Final round", final_reason(pos))
+    t.add_row("Objective", pos.objective)
+    return Panel(t, title=title, expand=False)
+
+
+def effect_text(e: Effect, state: State) -> str:
+    parts = []
+    if e.player_draws:
+        parts.append(f"you draw {e.known[0]} (known)" if e.known else "you draw 1")
+    elif e.wolf_draws:
+        known = f" ({cards_text(e.known)} known)" if e.known else ""
+        parts.append(f"Wolf draws {e.wolf_draws}{known}")
+    elif not e.loses and e.member is None:
+        parts.append("no draw")
+    if e.member:
+        parts.append(f"{e.member} turned face down")
+    if e.makes_final:
+        parts.append("pile runs out: final round")
+    if e.wins:
+        parts.append("wins the round")
+    if e.loses:
+        if state.game == "lobo":
+            parts.append(f"round lost: Wolf scores {sum(state.wolf)}")
+        elif state.final:
+            parts.append("final round lost: the game is lost")
+        else:
+            falls = min(len(state.wolf), len(state.party))
+            parts.append(f"round lost: {' '.join(state.party[:falls])} face down")
+    return ", ".join(parts)
+
+
+def plays_table(state: State, plays: Sequence[Play]) -> Table:
+    t = Table(title="Legal plays", title_justify="left")
+    t.add_column("Kind", style="bold")
+    t.add_column("Play")
+    t.add_column("Then")
+    last = None
+    for p in plays:
+        t.add_row(KIND_TITLES[p.kind] if p.kind != last else "", str(p), effect_text(play_effect(state, p), state))
+        last = p.kind
+    return t
+
+
+def rules_group(game: str, sections: list[tuple[str, list[str]]]) -> Group:
+    parts: list[Text | Panel] = [
+        Text(f"Rules of {game} as lobo-hint plays them (full text: docs/rules.md)", style="bold")
+    ]
+    for heading, lines in sections:
+        parts.append(Panel(escape("\n".join(f"• {line}" for line in lines)), title=escape(heading), title_align="left"))
+    return Group(*parts)
+
+
+def console(stderr: bool = False) -> Console:
+    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+
+
+@contextmanager
+def progress(enabled: bool = True) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on stderr over the plays being valued; nothing when stderr is not a terminal."""
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    with Progress(TextColumn("valuing plays"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("plays", total=None)
+
+        def report(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield report
+
+
+def _value_text(objective: str, value: float | None) -> str:
+    if value is None:
+        return "lost"
+    if objective == "win":
+        frac = as_fraction(value)
+        return f"{100 * value:6.2f}%" + (f"  ({frac})" if frac else "")
+    if objective in ("score",) or float(value).is_integer():
+        return f"{value:g}"
+    return f"{value:+.4f}"
+
+
+STATUS_TEXT = {"open": "open", "proven_won": "[green]proven won[/green]", "proven_lost": "[red]proven lost[/red]"}
+
+
+def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
+    objective = result.objective if result.finish is None else ("party" if result.objective == "party" else "score")
+    title = {"win": "Win probability", "party": "Party members (−lost)", "points": "Points (you − Wolf)",
+             "score": "Score of the best finish"}[objective]
+    t = Table(title_justify="left")
+    t.add_column("Play", style="bold")
+    t.add_column(title, justify="right")
+    if pos.game == "vanguard" and objective != "win":
+        t.add_column("Win", justify="right")
+    if not result.exact:
+        t.add_column("Bounds", justify="right")
+    t.add_column("")
+    best = next((m.value for m in result.moves if m.play == result.best), None)
+    for m in result.moves:
+        marks = []
+        if m.play == result.best:
+            marks.append("[green]best[/green]")
+        elif m.value is not None and best is not None and abs(m.value - best) < 1e-9:
+            marks.append("[green]as good[/green]")
+        if m.blunder:
+            marks.append("[red]blunder: throws away a certain win[/red]")
+        row = [str(m.play), _value_text(objective, m.value)]
+        if pos.game == "vanguard" and objective != "win":
+            row.append("—" if m.win_probability is None else f"{100 * m.win_probability:.1f}%")
+        if not result.exact:
+            row.append("exact" if m.bounds is None else f"[{m.bounds[0]:.3g}, {m.bounds[1]:.3g}]")
+        row.append(" ".join(marks))
+        t.add_row(*row)
+    lines: list[Text | Table | str] = []
+    best_text = "fold" if result.best is None else str(result.best)
+    lines.append(Text.from_markup(f"[bold]Best play: {escape(best_text)}[/bold]   status: {STATUS_TEXT[result.status]}"
+                                  + ("" if result.exact else "   [yellow](not exact: the budget ran out)[/yellow]")))
+    if reason:
+        lines.append(Text(reason))
+    if result.finish is not None and result.finish.status == "win":
+        lines.append(Text(f"Best finish: {', '.join(map(str, result.finish.plays))}  → score {result.finish.score}"))
+    if result.proof is not None:
+        lines.append(Text(f"Proof: {result.proof.get('reason', '')}" + (
+            f" (Wolf cards {', '.join(map(str, result.proof['wolf']))})" if "wolf" in result.proof else "")))
+    if result.note:
+        lines.append(Text(f"Note: {result.note}", style="yellow"))
+    lines.append(t)
+    stats = result.stats
+    if "states" in stats:
+        lines.append(Text(f"{stats['states']} states, {stats['cache_hits']} cache hits, {stats['chance_nodes']} chance "
+                          f"nodes, {stats['seconds']} s", style="dim"))
+    return Group(*lines)
+
+
+def finish_view(f: Finish) -> Group:
+    parts: list[Text | Table] = []
+    if f.status == "win":
+        parts.append(Text.from_markup(f"[bold green]Finish: {escape(', '.join(map(str, f.plays)))}[/bold green]"))
+        reserve = sum(f.reserve_left) if f.stats.get("reserve_scores") else 0
+        made = f"hand {sum(f.hand_left)} ({cards_text(f.hand_left)}) + party {len(f.members_left)}×10"
+        if reserve:
+            made += f" + reserve {reserve}"
+        parts.append(Text(f"Score {f.score} = {made}" + ("" if f.exact else "  (best found: not proven optimal)")))
+        if f.alternatives is not None:
+            more = "+" if f.alternatives_capped else ""
+            parts.append(Text("The only finish with this score." if f.alternatives == 0 else
+                              f"{f.alternatives}{more} other finish(es) reach the same score."))
+    elif f.status == "lost":
+        assert f.proof is not None
+        parts.append(Text.from_markup("[bold red]No finish exists: the round is lost.[/bold red]"))
+        parts.append(Text(f"Proof: Wolf cards {', '.join(map(str, f.proof.wolf))} cannot all be covered: "
+                          f"{f.proof.reason}." + ("" if f.proof.minimal else " (not shown minimal: time ran out)")))
+    else:
+        parts.append(Text("No answer within the time limit (not exact): try a larger --time-limit.", style="yellow"))
+    return Group(*parts)
+
+
+def check_view(v: Judgement) -> Group:
+    parts: list[Text] = []
+    for i, p in enumerate(v.plays):
+        if v.bad_index is not None and i == v.bad_index:
+            parts.append(Text.from_markup(f"  {i + 1}. {escape(str(p))}  [red]illegal: {escape(v.bad_reason or '')}[/red]"))
+            break
+        parts.append(Text.from_markup(f"  {i + 1}. {escape(str(p))}  [green]legal[/green]"))
+    if not v.legal:
+        parts.append(Text("The finish is illegal.", style="red"))
+    elif not v.clears:
+        parts.append(Text("Every play is legal, but the Wolf still holds cards: the round is not won.", style="yellow"))
+    else:
+        parts.append(Text(f"Clears the Wolf: score {v.score}.", style="green"))
+    if v.best.status == "win":
+        parts.append(Text(f"Best score: {v.best.score}" + ("" if v.optimal else
+                                                          f"; a better finish: {', '.join(map(str, v.best.plays))}")))
+        if v.optimal:
+            parts.append(Text("Optimal.", style="bold green"))
+    elif v.best.status == "lost" and v.best.proof is not None:
+        parts.append(Text(f"No finish exists: {v.best.proof.reason}."))
+    return Group(*parts)
+
+
+def verdict(problems: list[str]) -> Text:
+    if not problems:
+        return Text("Verified independently (brute force).", style="bold green")
+    return Text("VERIFY FAILED: " + "; ".join(problems), style="bold red")

@@ -1,0 +1,83 @@
+"""Card values, the spellings FORMAT.md accepts, and the deck of each game and difficulty.
+
+Only a card's value takes part in play, so everything past parsing works on plain ints
+(1..10) and on the party letters "J", "Q", "K".
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+GAMES = ("vanguard", "lobo")
+DIFFICULTIES = {"easy": 8, "standard": 9, "hard": 10}
+MEMBERS = ("J", "Q", "K")
+COPIES = {"lobo": 5, "vanguard": 4}
+
+_VALUE_RE = re.compile(r"^(A|T|10|[1-9])([SHDC♠♥♦♣])?$", re.IGNORECASE)
+_MEMBER_RE = re.compile(r"^([JQK])([S♠])?$", re.IGNORECASE)
+_FACE_RE = re.compile(r"^([JQK])([SHDC♠♥♦♣])?$", re.IGNORECASE)
+
+
+class CardError(ValueError):
+    """A card that FORMAT.md does not accept; the message names the card."""
+
+
+def _shown(raw: object) -> str:
+    return repr(raw) if isinstance(raw, str) else str(raw).lower() if isinstance(raw, bool) else str(raw)
+
+
+def parse_value(raw: object) -> int:
+    """A value card in any accepted spelling → 1..10 (suits are dropped)."""
+    # bool is a subclass of int in Python; JSON true must not read as 1.
+    if isinstance(raw, bool) or not isinstance(raw, (int, str)):
+        raise CardError(f'bad card {_shown(raw)}: a card is an integer 1..10 or a string like "A", "7h", "10♠"')
+    if isinstance(raw, int):
+        if 1 <= raw <= 10:
+            return raw
+        raise CardError(f"bad card {raw}: values run from 1 (Ace) to 10")
+    text = raw.strip()
+    m = _VALUE_RE.match(text)
+    if m:
+        rank = m.group(1).upper()
+        return {"A": 1, "T": 10}.get(rank) or int(rank)
+    if _FACE_RE.match(text):
+        raise CardError(f"bad card {raw!r}: a face card is not a value card (only J/Q/K of spades are party members)")
+    raise CardError(f"bad card {raw!r}: not a card")
+
+
+def parse_member(raw: object) -> str:
+    """A party member ("J", "Qs", "K♠" …) → "J", "Q" or "K"."""
+    if isinstance(raw, str):
+        m = _MEMBER_RE.match(raw.strip())
+        if m:
+            return m.group(1).upper()
+        if _FACE_RE.match(raw.strip()):
+            raise CardError(f"bad party member {raw!r}: the party is the Jack, Queen and King of spades")
+    raise CardError(f'bad party member {_shown(raw)}: a party member is "J", "Q" or "K"')
+
+
+def top_value(difficulty: str) -> int:
+    return DIFFICULTIES[difficulty]
+
+
+def deck_counts(game: str, difficulty: str) -> tuple[int, ...]:
+    """Copies of each value 1..top in the draw deck (index 0 is the Ace)."""
+    return (COPIES[game],) * top_value(difficulty)
+
+
+def counts_of(values: Iterable[int], top: int) -> tuple[int, ...]:
+    c = Counter(values)
+    return tuple(c.get(v, 0) for v in range(1, top + 1))
+
+
+def values_of(counts: Iterable[int]) -> tuple[int, ...]:
+    """Inverse of counts_of: the sorted multiset."""
+    return tuple(v for v, n in enumerate(counts, start=1) for _ in range(n))
+
+
+def member_order(members: Iterable[str]) -> tuple[str, ...]:
+    """Members in the fixed J, Q, K order (the order party losses follow)."""
+    s = set(members)
+    return tuple(m for m in MEMBERS if m in s)

@@ -1,0 +1,313 @@
+"""The final-round finisher: an optimal finish by CP-SAT, or a checkable proof that none exists.
+
+In the final round nothing is drawn, so the plays commute and finishing is an assignment: each
+Wolf card is covered by a Sacrifice or by a disjoint group of the Player's cards (hand and
+reserve) adding up exactly to it. The model counts cards by value (how many 4s of the hand go
+to Wolf card j), which removes the symmetry between equal cards of one source outright.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from .plays import Play, make_play
+from .rules import State, final_score
+from .verify import coverable
+
+SOURCES = ("hand", "reserve")
+
+
+class FinisherBug(RuntimeError):
+    """CP-SAT called the model invalid: a bug in the model, never the user's fault."""
+
+
+@dataclass(frozen=True)
+class Proof:
+    """Wolf cards that cannot all be covered together; `minimal` when removing any one makes the rest coverable."""
+
+    wolf: tuple[int, ...]
+    reason: str
+    minimal: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"wolf": list(self.wolf), "reason": self.reason, "minimal": self.minimal}
+
+
+@dataclass(frozen=True)
+class Finish:
+    status: str  # "win", "lost" or "unknown" (the time limit cut the search short)
+    exact: bool  # False: the score is only the best found, or no answer was found in time
+    score: int | None = None
+    plays: tuple[Play, ...] = ()
+    proof: Proof | None = None
+    hand_left: tuple[int, ...] = ()
+    reserve_left: tuple[int, ...] = ()
+    members_left: tuple[str, ...] = ()
+    alternatives: int | None = None  # other distinct optimal finishes (None: not counted)
+    alternatives_capped: bool = False
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"status": self.status, "exact": self.exact}
+        if self.status == "win":
+            out["score"] = self.score
+            out["plays"] = [p.to_json() for p in self.plays]
+            out["breakdown"] = {
+                "hand": sum(self.hand_left),
+                "party": 10 * len(self.members_left),
+                "reserve": sum(self.reserve_left) if self.stats.get("reserve_scores") else 0,
+            }
+            if self.alternatives is not None:
+                out["other_optimal_finishes"] = self.alternatives
+                out["other_optimal_finishes_capped"] = self.alternatives_capped
+        elif self.proof is not None:
+            out["proof"] = self.proof.to_json()
+        out["stats"] = self.stats
+        return out
+
+
+class FinishModel:
+    """One CP-SAT model of a final round. `covered[j]` says Wolf card j must be covered; in the
+    proof model they are assumptions instead of facts."""
+
+    def __init__(self, state: State, *, for_proof: bool = False, objective: str = "score") -> None:
+        self.state = state
+        self.objective = objective
+        self.wolf = sorted(state.wolf, reverse=True)
+        self.allowed = max(0, len(state.party) - 1)
+        self.have = {"hand": Counter(state.hand), "reserve": Counter(state.reserve)}
+        m = self.model = cp_model.CpModel()
+        nw = len(self.wolf)
+        # use[s][v][j]: how many cards of value v from source s cover Wolf card j.
+        self.use: dict[tuple[str, int, int], cp_model.IntVar] = {}
+        for s in SOURCES:
+            for v, n in self.have[s].items():
+                for j, w in enumerate(self.wolf):
+                    if v <= w:
+                        self.use[s, v, j] = m.new_int_var(0, min(n, w // v), f"{s}{v}_w{j}")
+                if any(v <= w for w in self.wolf):
+                    m.add(sum(self.use[s, v, j] for j in range(nw) if (s, v, j) in self.use) <= n)
+        self.sac = [m.new_bool_var(f"sac{j}") for j in range(nw)]
+        self.covered = [m.new_bool_var(f"covered{j}") for j in range(nw)]
+        m.add(sum(self.sac) <= self.allowed)
+        for j, w in enumerate(self.wolf):
+            made = sum(v * x for (s, v, jj), x in self.use.items() if jj == j)
+            m.add(made + w * self.sac[j] == w).only_enforce_if(self.covered[j])
+            if for_proof:
+                # An uncovered card takes no cards and no sacrifice, so it cannot help the others.
+                m.add(made == 0).only_enforce_if(self.covered[j].Not())
+                m.add(self.sac[j] == 0).only_enforce_if(self.covered[j].Not())
+            else:
+                m.add(self.covered[j] == 1)
+        # Equal Wolf cards are interchangeable: sacrifice the earlier ones first, and among cards
+        # not sacrificed give the earlier one at least as many of the biggest available value.
+        # Not in the proof model: there equal cards differ in whether they are assumed covered.
+        biggest = max((v for s in SOURCES for v in self.have[s]), default=0)
+        for j in range(nw - 1):
+            if for_proof or self.wolf[j] != self.wolf[j + 1]:
+                continue
+            m.add(self.sac[j] >= self.sac[j + 1])
+            for s in SOURCES:
+                a, b = self.use.get((s, biggest, j)), self.use.get((s, biggest, j + 1))
+                if a is not None and b is not None:
+                    m.add(a >= b).only_enforce_if(self.sac[j].Not())
+        # The score is fixed minus what the finish spends: hand cards (and reserve cards when they
+        # score) at their value, 10 per sacrifice.
+        spent = sum(v * x for (s, v, _), x in self.use.items() if s == "hand" or state.rules.reserve_scores)
+        self.cost = spent + 10 * sum(self.sac)
+        if objective == "party":
+            # Fewest members lost first; among those, the best score. 1000 outweighs any hand.
+            self.cost = spent + 1000 * sum(self.sac)
+        if not for_proof:
+            m.minimize(self.cost)
+
+    def solver(self, time_limit: float, workers: int) -> cp_model.CpSolver:
+        solver = cp_model.CpSolver()
+        solver.parameters.max_time_in_seconds = max(0.001, time_limit)
+        solver.parameters.num_workers = max(1, workers)
+        return solver
+
+    def plays(self, solver: cp_model.CpSolver) -> tuple[Play, ...]:
+        members = iter(self.state.party)
+        out: list[Play] = []
+        sacrifices: list[Play] = []
+        for j, w in enumerate(self.wolf):
+            if solver.boolean_value(self.sac[j]):
+                sacrifices.append(make_play("sacrifice", wolf=(w,), member=next(members)))
+                continue
+            hand = [v for (s, v, jj), x in self.use.items() if jj == j and s == "hand" for _ in range(solver.value(x))]
+            res = [v for (s, v, jj), x in self.use.items() if jj == j and s == "reserve" for _ in range(solver.value(x))]
+            out.append(make_play("perfect" if len(hand) + len(res) == 1 else "sum", hand, res, (w,)))
+        return tuple(out + sacrifices)
+
+
+def _status(code: Any) -> str:
+    if code == cp_model.MODEL_INVALID:
+        raise FinisherBug("CP-SAT says the finish model is invalid")
+    return {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible", cp_model.INFEASIBLE: "infeasible"}.get(
+        code, "unknown"
+    )
+
+
+def solve_finish(state: State, *, time_limit: float = 10.0, workers: int = 1, count_alternatives: bool = False,
+                 alternatives_cap: int = 50, objective: str = "score") -> Finish:
+    """The best finish of a final-round state (its party's sacrifices allowed), or a proof of loss.
+
+    objective "score" maximizes the game score; "party" loses the fewest members, then maximizes the score.
+    """
+    t0 = time.perf_counter()
+    fm = FinishModel(state, objective=objective)
+    solver = fm.solver(time_limit, workers)
+    status = _status(solver.solve(fm.model))
+    stats: dict[str, Any] = {"solver": status, "branches": solver.num_branches, "conflicts": solver.num_conflicts,
+                             "reserve_scores": state.rules.reserve_scores}
+    if status in ("optimal", "feasible"):
+        plays = fm.plays(solver)
+        from .verify import replay
+
+        end = replay(state, plays).state
+        alternatives = capped = None
+        if count_alternatives and status == "optimal":
+            alternatives, capped = _count_optimal(state, fm, int(round(solver.objective_value)), alternatives_cap,
+                                                  max(0.01, time_limit - (time.perf_counter() - t0)))
+        stats["seconds"] = round(time.perf_counter() - t0, 6)
+        return Finish("win", status == "optimal", final_score(end), plays, None, end.hand, end.reserve, end.party,
+                      None if alternatives is None else alternatives - 1, bool(capped), stats)
+    if status == "infeasible":
+        proof = find_core(state, time_limit=max(0.01, time_limit - (time.perf_counter() - t0)))
+        stats["seconds"] = round(time.perf_counter() - t0, 6)
+        return Finish("lost", True, proof=proof, stats=stats)
+    stats["seconds"] = round(time.perf_counter() - t0, 6)
+    return Finish("unknown", False, stats=stats)
+
+
+class _Collector(cp_model.CpSolverSolutionCallback):
+    def __init__(self, fm: FinishModel, cap: int) -> None:
+        super().__init__()
+        self.fm, self.cap = fm, cap
+        self.seen: set[tuple[Play, ...]] = set()
+
+    def on_solution_callback(self) -> None:
+        self.seen.add(tuple(sorted(self.fm.plays(self), key=Play.sort_key)))  # type: ignore[arg-type]
+        if len(self.seen) >= self.cap:
+            self.stop_search()
+
+
+def _count_optimal(state: State, fm: FinishModel, cost: int, cap: int, time_limit: float) -> tuple[int, bool]:
+    """Distinct optimal finishes (as sets of plays), up to `cap`: every solution of cost == optimum."""
+    again = FinishModel(state, objective=fm.objective)
+    again.model.clear_objective()
+    again.model.add(again.cost == cost)
+    solver = again.solver(time_limit, 1)
+    solver.parameters.enumerate_all_solutions = True
+    collector = _Collector(again, cap)
+    solver.solve(again.model, collector)
+    return len(collector.seen), len(collector.seen) >= cap
+
+
+def find_core(state: State, *, time_limit: float = 10.0) -> Proof:
+    """A minimal set of Wolf cards that cannot all be covered: CP-SAT's sufficient assumptions, then
+    shrunk by deletion (drop a card whenever the rest stays infeasible), then re-checked by brute force."""
+    fm = FinishModel(state, for_proof=True)
+    deadline = time.perf_counter() + time_limit
+
+    def infeasible(idx: list[int]) -> bool | None:
+        fm.model.clear_assumptions()
+        fm.model.add_assumptions([fm.covered[j] for j in idx])
+        solver = fm.solver(max(0.001, deadline - time.perf_counter()), 1)
+        # Presolve can report cores with literals outside the assumptions; without it they are sound.
+        solver.parameters.cp_model_presolve = False
+        code = _status(solver.solve(fm.model))
+        if code == "infeasible":
+            wanted = {fm.covered[j].index: j for j in idx}
+            found = [wanted[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in wanted]
+            infeasible.last_core = sorted(found)  # type: ignore[attr-defined]
+            return True
+        return None if code == "unknown" else False
+
+    core = list(range(len(fm.wolf)))
+    minimal = True
+    if infeasible(core):
+        suggested = infeasible.last_core  # type: ignore[attr-defined]
+        if suggested and infeasible(suggested):
+            core = suggested
+        i = 0
+        while i < len(core):
+            trial = core[:i] + core[i + 1 :]
+            verdict = infeasible(trial) if trial else False
+            if verdict is None:
+                minimal = False
+                i += 1
+            elif verdict:
+                core = trial
+            else:
+                i += 1
+    values = tuple(sorted((fm.wolf[j] for j in core), reverse=True))
+    # Re-check by plain enumeration before showing it: the core really cannot be covered.
+    if coverable(values, state.hand, state.reserve, len(state.party)):
+        raise FinisherBug(f"the proof core {values} is coverable")
+    return Proof(values, loss_reason(state, values), minimal)
+
+
+def loss_reason(state: State, core: tuple[int, ...]) -> str:
+    """One line a player can check at the table."""
+    allowed = max(0, len(state.party) - 1)
+    sac = {0: "no sacrifice is allowed", 1: "only one sacrifice is allowed"}.get(allowed, f"only {allowed} sacrifices are allowed")
+    makeable = {w for w in set(core) if coverable((w,), state.hand, state.reserve, 1)}
+    cannot = sorted({w for w in core if w not in makeable})
+    names = " or ".join(str(w) for w in cannot)
+    if cannot and sum(1 for w in core if w not in makeable) > allowed:
+        return f"nothing you hold adds up to {names}, and {sac}"
+    listed = ", ".join(str(w) for w in sorted(core, reverse=True))
+    total = sum(state.hand) + sum(state.reserve)
+    if cannot:
+        return f"nothing you hold adds up to {names}, and the rest of {listed} cannot be made from your cards at once ({sac})"
+    return f"your cards (total {total}) cannot make {listed} all at once, and {sac}"
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A proposed finish judged: legal in order, clears the Wolf, its score against the best."""
+
+    legal: bool
+    clears: bool
+    score: int | None
+    best: Finish
+    bad_index: int | None = None
+    bad_reason: str | None = None
+    plays: tuple[Play, ...] = ()
+
+    @property
+    def optimal(self) -> bool:
+        return self.legal and self.clears and self.best.exact and self.score == self.best.score
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"legal": self.legal, "clears": self.clears, "score": self.score,
+                               "best_score": self.best.score, "optimal": self.optimal}
+        if self.bad_index is not None:
+            out["bad_play"] = {"index": self.bad_index + 1, "play": str(self.plays[self.bad_index]),
+                               "reason": self.bad_reason}
+        if not self.optimal and self.best.status == "win":
+            out["better"] = [p.to_json() for p in self.best.plays]
+            out["better_text"] = ", ".join(str(p) for p in self.best.plays)
+        if self.best.status == "lost" and self.best.proof is not None:
+            out["proof"] = self.best.proof.to_json()
+        if not self.best.exact:
+            out["exact"] = False
+        return out
+
+
+def judge_finish(state: State, plays: tuple[Play, ...], *, time_limit: float = 10.0, workers: int = 1) -> Judgement:
+    from .verify import replay
+
+    best = solve_finish(state, time_limit=time_limit, workers=workers)
+    r = replay(state, plays)
+    if not r.legal:
+        return Judgement(False, False, None, best, r.bad_index, r.reason, plays)
+    clears = r.state.outcome == "won"
+    return Judgement(True, clears, final_score(r.state) if clears else None, best, plays=plays)

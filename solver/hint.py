@@ -1,0 +1,254 @@
+"""The hint: every legal play valued under the position's objective, the best one, and the status.
+
+Final rounds are solved by the finisher (nothing is drawn there); other rounds by the expectimax
+search of search.py. Whatever cuts a search short makes the answer say `exact: false`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .finish import Finish, Proof, solve_finish
+from .plays import Play
+from .position import Position
+from .rules import WON, State, apply, final_score, initial_state, legal_plays
+from .search import Budget, Search, WinCheck, evaluate_moves, value_range
+
+EPS = 1e-9
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    play: Play
+    value: float | None  # None: a lost final round under `score`
+    win_probability: float | None = None
+    bounds: tuple[float, float] | None = None  # only when the value is not exact
+    blunder: bool = False  # throws away a certain win
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"play": self.play.to_json(), "text": str(self.play), "value": _num(self.value)}
+        if self.win_probability is not None:
+            out["win_probability"] = _num(self.win_probability)
+        if self.bounds is not None:
+            out["bounds"] = [_num(self.bounds[0]), _num(self.bounds[1])]
+        if self.blunder:
+            out["blunder"] = True
+        return out
+
+
+def _num(x: float | None) -> float | int | None:
+    if x is None:
+        return None
+    r = round(x, 12)
+    return int(r) if r.is_integer() else r
+
+
+@dataclass(frozen=True)
+class HintResult:
+    status: str  # "open", "proven_won", "proven_lost"
+    objective: str
+    exact: bool
+    best: Play | None
+    value: float | None
+    win_probability: float | None
+    moves: tuple[MoveResult, ...]
+    proof: dict[str, Any] | None = None
+    finish: Finish | None = None  # final rounds: the best finish
+    note: str | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "status": self.status,
+            "objective": self.objective,
+            "exact": self.exact,
+            "best": None if self.best is None else self.best.to_json(),
+            "value": _num(self.value),
+        }
+        if self.win_probability is not None:
+            out["win_probability"] = _num(self.win_probability)
+        out["moves"] = [m.to_json() for m in self.moves]
+        if self.proof is not None:
+            out["proof"] = self.proof
+        if self.finish is not None and self.finish.status == "win":
+            out["finish"] = [p.to_json() for p in self.finish.plays]
+            out["finish_text"] = ", ".join(str(p) for p in self.finish.plays)
+        if self.note:
+            out["note"] = self.note
+        out["stats"] = self.stats
+        return out
+
+
+def _sorted(moves: list[MoveResult]) -> tuple[MoveResult, ...]:
+    """Best first; lost lines (None) last; ties keep the listing order."""
+    return tuple(sorted(moves, key=lambda m: (m.value is None, -(m.value if m.value is not None else 0.0))))
+
+
+def hint(pos: Position, *, time_limit: float | None = None, max_states: int | None = None,
+         progress: Callable[[int, int], None] | None = None) -> HintResult:
+    """Value every legal play of the position (see RULES.md §6 for the objectives)."""
+    state = initial_state(pos)
+    if pos.game == "vanguard" and state.final:
+        return _final_round(state, pos.objective, time_limit)
+    return _search(state, pos, time_limit, max_states, progress)
+
+
+def _final_round(state: State, objective: str, time_limit: float | None) -> HintResult:
+    t0 = time.perf_counter()
+    limit = 10.0 if time_limit is None else time_limit
+    by = "party" if objective == "party" else "score"
+    root = solve_finish(state, time_limit=limit, objective=by)
+    active = len(state.party)
+    moves = []
+    exact = root.exact
+    for play in legal_plays(state):
+        after = apply(state, play)
+        if play.kind == "fold":
+            f: Finish | None = None
+            won = False
+        elif after.outcome == WON:
+            f, won = None, True
+        else:
+            f = solve_finish(after, time_limit=limit, objective=by)
+            exact = exact and f.exact
+            won = f.status == "win"
+        if by == "score":
+            value = None if not won else (final_score(after) if f is None else f.score)
+        else:
+            left = len(after.party) if f is None else len(f.members_left)
+            value = float(-(active - left)) if won else float(-active)
+        moves.append(MoveResult(play, None if value is None else float(value), 1.0 if won else 0.0))
+    ordered = _sorted(moves)
+    won = root.status == "win"
+    proof = None
+    if root.status == "lost" and root.proof is not None:
+        proof = {"kind": "final_round_core", **root.proof.to_json()}
+    best = root.plays[0] if won and root.plays else next((m.play for m in ordered), None)
+    best_value = next((m.value for m in ordered if m.play == best), None)
+    if by == "party" and not won:
+        best_value = float(-active)
+    if not won:
+        best = next(m.play for m in ordered if m.play.kind == "fold")
+    status = "proven_won" if won and root.exact else "proven_lost" if root.status == "lost" else "open"
+    marked = tuple(MoveResult(m.play, m.value, m.win_probability, None,
+                              status == "proven_won" and (m.win_probability or 0.0) < 1.0) for m in ordered)
+    return HintResult(status, objective, exact, best, best_value, 1.0 if won else 0.0, marked, proof, root,
+                      stats={"seconds": round(time.perf_counter() - t0, 4), "finisher": root.stats})
+
+
+def _search(state: State, pos: Position, time_limit: float | None, max_states: int | None,
+            progress: Callable[[int, int], None] | None) -> HintResult:
+    t0 = time.perf_counter()
+    objective = pos.objective
+    note = None
+    if objective == "score":
+        objective = "win"
+        note = "the score objective is for final rounds; this round is valued by its win probability"
+    deadline = None if time_limit is None else t0 + time_limit
+    exact = True
+    try:
+        values, search = evaluate_moves(state, objective, max_states=max_states, time_limit=time_limit,
+                                        progress=progress)
+        found = {m.play: (m.value, m.value) for m in values}
+        stats = search.stats.to_json()
+    except Budget:
+        exact = False
+        found, stats = {}, {}
+    win_values: dict[Play, float] = {}
+    if pos.game == "vanguard":
+        if objective == "win":
+            win_values = {p: v[0] for p, v in found.items()}
+        elif exact:
+            try:
+                remaining = None if deadline is None else max(0.001, deadline - time.perf_counter())
+                wv, _ = evaluate_moves(state, "win", max_states=max_states, time_limit=remaining)
+                win_values = {m.play: m.value for m in wv}
+            except Budget:
+                exact = False
+    status, proof = "open", None
+    if exact:
+        status, proof = _status(state, found, objective, win_values, deadline, max_states)
+    plays = legal_plays(state)
+    lo, hi = value_range(state, objective)
+    moves = []
+    for p in plays:
+        v = found.get(p)
+        if v is None:
+            moves.append(MoveResult(p, (lo + hi) / 2, None, (lo, hi)))
+        else:
+            moves.append(MoveResult(p, v[0], win_values.get(p)))
+    ordered = _sorted(moves)
+    if status == "proven_won":
+        ordered = tuple(MoveResult(m.play, m.value, m.win_probability, m.bounds,
+                                   m.win_probability is not None and m.win_probability < 1.0 - EPS) for m in ordered)
+    best = ordered[0]
+    stats["seconds"] = round(time.perf_counter() - t0, 4)
+    return HintResult(status, pos.objective, exact, best.play, best.value,
+                      win_values.get(best.play) if pos.game == "vanguard" else None, ordered, proof, None, note, stats)
+
+
+def _status(state: State, found: dict[Play, tuple[float, float]], objective: str, win_values: dict[Play, float],
+            deadline: float | None, max_states: int | None) -> tuple[str, dict[str, Any] | None]:
+    """proven_won / proven_lost (about winning the round, whatever the objective), or open."""
+    best_win = max(win_values.values()) if win_values else None
+    check = WinCheck(max_states, deadline)
+    try:
+        if best_win is not None and best_win <= EPS or best_win is None and not check.won(state, surely=False):
+            reason = ("no order of the draw pile lets any line of play empty the Wolf's hand: the search over every "
+                      "play and every draw was exhaustive")
+            return "proven_lost", {"kind": "exhaustive", "reason": reason}
+        if (best_win is None or best_win >= 1.0 - EPS) and check.won(state, surely=True):
+            return "proven_won", None
+    except Budget:
+        pass
+    return "open", None
+
+
+__all__ = ["HintResult", "MoveResult", "Proof", "Search", "hint"]
+
+
+def as_fraction(x: float) -> str | None:
+    """The exact fraction behind a probability, when a small denominator reproduces it to 1e-12."""
+    from fractions import Fraction
+
+    f = Fraction(x).limit_denominator(100_000)
+    return f"{f.numerator}/{f.denominator}" if abs(float(f) - x) < 1e-12 else None
+
+
+def explain(result: HintResult) -> str:
+    """One line on why the best play is best."""
+    if result.best is None:
+        return ""
+    moves = [m for m in result.moves if m.play != result.best]
+    if result.finish is not None:
+        if result.finish.status != "win":
+            return "no finish exists: " + (result.finish.proof.reason if result.finish.proof else "the Wolf cannot be cleared")
+        return f"starts the best finish ({', '.join(map(str, result.finish.plays))}), scoring {result.finish.score}"
+    best = next(m for m in result.moves if m.play == result.best)
+    if result.status == "proven_lost":
+        return "the round cannot be won whatever comes" + (
+            "; this play loses least" if result.objective != "win" else ""
+        )
+
+    def said(m: MoveResult) -> str:
+        if m.value is None:
+            return "loses"
+        if result.objective == "win":
+            return f"wins {100 * m.value:.1f}%"
+        if result.objective == "party":
+            return f"costs {-m.value:.2f} party members on average"
+        return f"scores {m.value:+.2f} on average"
+
+    line = f"{best.play} {said(best)}"
+    if not result.exact:
+        line += " (estimate: the search was cut short)"
+    rival = next((m for m in moves if m.play.kind != "fold"), None)
+    if rival is not None:
+        tie = rival.value is not None and best.value is not None and abs(rival.value - best.value) < EPS
+        line += f"; {rival.play} {'is as good' if tie else said(rival)}"
+        if rival.play.kind == "over" and not tie:
+            line += f" (the Over gives the Wolf {rival.play.mine[0] - rival.play.wolf[0]} card(s))"
+    return line

@@ -1,0 +1,394 @@
+"""Positions: the FORMAT.md JSON object, parsed and validated into a frozen `Position`.
+
+Every refusal is a `PositionError` whose message names the problem and where it is
+(the key, the index, the card), so the CLI can print it as one line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .cards import (
+    COPIES,
+    DIFFICULTIES,
+    GAMES,
+    MEMBERS,
+    CardError,
+    counts_of,
+    deck_counts,
+    member_order,
+    parse_member,
+    parse_value,
+    top_value,
+)
+
+OBJECTIVES = {"vanguard": ("win", "party", "score"), "lobo": ("points",)}
+TOP_KEYS = frozenset(
+    {"game", "difficulty", "player", "wolf", "reserve", "party", "discard", "draw_pile", "final", "objective", "rules"}
+)
+# The project's own documented extensions (docs/formats.md): labels that never change play.
+EXTENSION_KEYS = frozenset({"id", "note"})
+PILE_KEYS = frozenset({"size", "top"})
+RULE_KEYS = frozenset({"hand_size", "final_threshold", "reserve_scores", "top_card_visible"})
+
+
+class PositionError(ValueError):
+    """An invalid position. `code` is a stable short name for the condition."""
+
+    def __init__(self, message: str, code: str = "invalid") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The four rulings a position may change (RULES.md, FORMAT.md `rules`)."""
+
+    hand_size: int = 4
+    final_threshold: int = 8
+    reserve_scores: bool = False
+    top_card_visible: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hand_size": self.hand_size,
+            "final_threshold": self.final_threshold,
+            "reserve_scores": self.reserve_scores,
+            "top_card_visible": self.top_card_visible,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A validated position. Hands are sorted value tuples: order and suits never matter."""
+
+    game: str
+    difficulty: str
+    player: tuple[int, ...]
+    wolf: tuple[int, ...]
+    reserve: tuple[int, ...] = ()
+    party: tuple[str, ...] = ()
+    discard: tuple[int, ...] = ()
+    pile_size: int = 0
+    pile_top: tuple[int, ...] = ()
+    final: bool = False
+    objective: str = "win"
+    rules: Rules = field(default_factory=Rules)
+    label: str | None = None
+
+    @property
+    def top(self) -> int:
+        return top_value(self.difficulty)
+
+    @property
+    def unseen(self) -> tuple[int, ...]:
+        """Counts by value (index 0 = Ace) of the cards nobody has seen: the pool unknown draws come from."""
+        used = counts_of(self.player + self.wolf + self.reserve + self.discard + self.pile_top, self.top)
+        return tuple(d - u for d, u in zip(deck_counts(self.game, self.difficulty), used, strict=True))
+
+    @property
+    def unknown_in_pile(self) -> int:
+        return self.pile_size - len(self.pile_top)
+
+    def to_json(self) -> dict[str, Any]:
+        """The normalized FORMAT.md form, every key present (lobo omits reserve, party and final)."""
+        out: dict[str, Any] = {
+            "game": self.game,
+            "difficulty": self.difficulty,
+            "player": list(self.player),
+            "wolf": list(self.wolf),
+        }
+        if self.game == "vanguard":
+            out["reserve"] = list(self.reserve)
+            out["party"] = list(self.party)
+        out["discard"] = list(self.discard)
+        out["draw_pile"] = {"size": self.pile_size, "top": list(self.pile_top)}
+        if self.game == "vanguard":
+            out["final"] = self.final
+        out["objective"] = self.objective
+        out["rules"] = self.rules.to_json()
+        return out
+
+
+def _type_name(v: object) -> str:
+    return {
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "an object",
+    }.get(type(v), "null" if v is None else type(v).__name__)
+
+
+def _card(card: object, where: str, top: int) -> int:
+    try:
+        v = parse_value(card)
+    except CardError as e:
+        raise PositionError(f"{where}: {e}", "malformed_card") from None
+    if v > top:
+        raise PositionError(f"{where}: card {v} is above the top value {top} of this difficulty", "above_top")
+    return v
+
+
+def _cards_in_order(raw: object, where: str, top: int) -> tuple[int, ...]:
+    if not isinstance(raw, list):
+        raise PositionError(f"{where}: must be a list of cards, not {_type_name(raw)}", "wrong_type")
+    return tuple(_card(card, f"{where}[{i}]", top) for i, card in enumerate(raw))
+
+
+def _cards(raw: object, where: str, top: int) -> tuple[int, ...]:
+    """A hand: order never matters, so it is kept sorted."""
+    return tuple(sorted(_cards_in_order(raw, where, top)))
+
+
+def _choice(obj: dict[str, Any], key: str, allowed: tuple[str, ...] | frozenset[str], default: str) -> str:
+    v = obj.get(key, default)
+    if not isinstance(v, str) or v not in allowed:
+        raise PositionError(
+            f"{key}: {json.dumps(v, ensure_ascii=False)} is not one of {', '.join(sorted(allowed))}", f"bad_{key}"
+        )
+    return v
+
+
+def _unknown_keys(obj: dict[str, Any], known: frozenset[str], where: str) -> None:
+    extra = [k for k in obj if k not in known]
+    if extra:
+        raise PositionError(f"{where}unknown key {extra[0]!r}", "unknown_key")
+
+
+def _int(v: object, where: str, minimum: int) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise PositionError(f"{where}: must be a whole number, not {_type_name(v)}", "wrong_type")
+    if v < minimum:
+        raise PositionError(f"{where}: must be at least {minimum}, not {v}", "out_of_range")
+    return v
+
+
+def _bool(v: object, where: str) -> bool:
+    if not isinstance(v, bool):
+        raise PositionError(f"{where}: must be true or false, not {_type_name(v)}", "wrong_type")
+    return v
+
+
+def parse_rules(raw: object) -> Rules:
+    if raw is None:
+        return Rules()
+    if not isinstance(raw, dict):
+        raise PositionError(f"rules: must be an object, not {_type_name(raw)}", "wrong_type")
+    _unknown_keys(raw, RULE_KEYS, "rules: ")
+    d = Rules()
+    return Rules(
+        hand_size=_int(raw.get("hand_size", d.hand_size), "rules.hand_size", 1),
+        final_threshold=_int(raw.get("final_threshold", d.final_threshold), "rules.final_threshold", 0),
+        reserve_scores=_bool(raw.get("reserve_scores", d.reserve_scores), "rules.reserve_scores"),
+        top_card_visible=_bool(raw.get("top_card_visible", d.top_card_visible), "rules.top_card_visible"),
+    )
+
+
+def parse_position(raw: object) -> Position:
+    """Validate a decoded JSON value against FORMAT.md and build a Position."""
+    if not isinstance(raw, dict):
+        raise PositionError(f"a position must be a JSON object, not {_type_name(raw)}", "wrong_type")
+    _unknown_keys(raw, TOP_KEYS | EXTENSION_KEYS, "")
+    game = _choice(raw, "game", GAMES, "vanguard")
+    difficulty = _choice(raw, "difficulty", tuple(DIFFICULTIES), "standard")
+    top = top_value(difficulty)
+    for key in ("player", "wolf"):
+        if key not in raw:
+            raise PositionError(
+                f"{key}: missing (the {'Player' if key == 'player' else 'Wolf'}'s hand is required)", "missing_key"
+            )
+    if game == "lobo":
+        for key in ("reserve", "party", "final"):
+            if key in raw:
+                raise PositionError(
+                    f"{key}: lobo has no reserve, party or final round; remove the key", "lobo_reserve_or_party"
+                )
+    label = raw.get("id", raw.get("note"))
+    if label is not None and not isinstance(label, (str, int)):
+        raise PositionError(f"id: must be a string or a number, not {_type_name(label)}", "wrong_type")
+
+    player = _cards(raw["player"], "player", top)
+    wolf = _cards(raw["wolf"], "wolf", top)
+    reserve = _cards(raw.get("reserve", []), "reserve", top)
+    discard = _cards(raw.get("discard", []), "discard", top)
+
+    party: tuple[str, ...] = ()
+    if game == "vanguard":
+        raw_party = raw.get("party", list(MEMBERS))
+        if not isinstance(raw_party, list):
+            raise PositionError(f"party: must be a list of members, not {_type_name(raw_party)}", "wrong_type")
+        members = []
+        for i, m in enumerate(raw_party):
+            try:
+                members.append(parse_member(m))
+            except CardError as e:
+                raise PositionError(f"party[{i}]: {e}", "malformed_card") from None
+        for m, n in Counter(members).items():
+            if n > 1:
+                raise PositionError(f"party: {m} appears {n} times; there is one of each member", "too_many_copies")
+        if not members:
+            raise PositionError(
+                "party: empty; at least one member must be active (with none the game is already lost)", "empty_party"
+            )
+        party = member_order(members)
+
+    rules = parse_rules(raw.get("rules"))
+
+    raw_pile = raw.get("draw_pile")
+    size_given: int | None = None
+    if raw_pile is None:
+        pile_top: tuple[int, ...] = ()
+    elif isinstance(raw_pile, list):
+        pile_top = _cards_in_order(raw_pile, "draw_pile", top)
+        size_given = len(pile_top)
+    elif isinstance(raw_pile, dict):
+        _unknown_keys(raw_pile, PILE_KEYS, "draw_pile: ")
+        pile_top = _cards_in_order(raw_pile.get("top", []), "draw_pile.top", top)
+        if "size" in raw_pile:
+            size_given = _int(raw_pile["size"], "draw_pile.size", 0)
+    else:
+        raise PositionError(
+            f"draw_pile: must be a list of cards or an object, not {_type_name(raw_pile)}", "wrong_type"
+        )
+
+    # Copies: every seen card of a value together must fit in the deck.
+    seen = Counter(player + wolf + reserve + discard + pile_top)
+    copies = COPIES[game]
+    for v in sorted(seen):
+        if seen[v] > copies:
+            places = [
+                name
+                for name, cards in (
+                    ("player", player),
+                    ("wolf", wolf),
+                    ("reserve", reserve),
+                    ("discard", discard),
+                    ("draw_pile", pile_top),
+                )
+                if v in cards
+            ]
+            raise PositionError(
+                f"card {v}: {seen[v]} copies seen (in {', '.join(places)}) but the {game} deck holds {copies}",
+                "too_many_copies",
+            )
+    unseen_total = sum(deck_counts(game, difficulty)) - sum(seen.values())
+    if size_given is None:
+        pile_size = len(pile_top) + unseen_total
+    else:
+        pile_size = size_given
+        if pile_size < len(pile_top):
+            raise PositionError(
+                f"draw_pile.size: {pile_size} is smaller than the {len(pile_top)} known top cards", "bad_pile_size"
+            )
+        if pile_size > len(pile_top) + unseen_total:
+            raise PositionError(
+                f"draw_pile.size: {pile_size} is more than the {len(pile_top)} known top cards plus the {unseen_total} unseen cards",
+                "bad_pile_size",
+            )
+
+    if "final" in raw:
+        final = _bool(raw["final"], "final")
+    else:
+        final = game == "vanguard" and pile_size <= rules.final_threshold
+    if game == "vanguard" and pile_size == 0:
+        final = True  # an empty pile makes the round final whatever the flag says
+
+    default_objective = "points" if game == "lobo" else ("score" if final else "win")
+    objective = raw.get("objective", default_objective)
+    if not isinstance(objective, str) or objective not in ("win", "party", "points", "score"):
+        raise PositionError(
+            f"objective: {json.dumps(objective, ensure_ascii=False)} is not one of win, party, points, score",
+            "bad_objective",
+        )
+    if objective not in OBJECTIVES[game]:
+        raise PositionError(
+            f"objective: {objective!r} does not fit {game} (its objectives: {', '.join(OBJECTIVES[game])})",
+            "bad_objective",
+        )
+
+    if not wolf:
+        raise PositionError("wolf: empty; a round with no Wolf cards is already over", "empty_wolf")
+    if rules.top_card_visible and pile_size > 0 and not pile_top:
+        raise PositionError(
+            "draw_pile.top: missing; with rules.top_card_visible the face-up top card must be named", "missing_top"
+        )
+
+    return Position(
+        game=game,
+        difficulty=difficulty,
+        player=player,
+        wolf=wolf,
+        reserve=reserve,
+        party=party,
+        discard=discard,
+        pile_size=pile_size,
+        pile_top=pile_top,
+        final=final,
+        objective=objective,
+        rules=rules,
+        label=None if label is None else str(label),
+    )
+
+
+def load_position(path: str | Path) -> Position:
+    """Read and validate a position file. Errors name the file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise PositionError(f"{p}: cannot read: {getattr(e, 'strerror', None) or e}", "unreadable") from None
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise PositionError(f"{p}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}", "bad_json") from None
+    try:
+        return parse_position(unwrap_puzzle(raw))
+    except PositionError as e:
+        raise PositionError(f"{p}: {e}", e.code) from None
+
+
+def unwrap_puzzle(raw: object) -> object:
+    """A puzzle file {"position": {...}, "expect": {...}, "note": ...} stands for its position
+    (a documented extension: docs/formats.md)."""
+    if isinstance(raw, dict) and "position" in raw and "player" not in raw and "wolf" not in raw:
+        extra = [k for k in raw if k not in ("position", "expect", "note", "id", "plays")]
+        if extra:
+            raise PositionError(f"unknown key {extra[0]!r} in a puzzle file", "unknown_key")
+        return raw["position"]
+    return raw
+
+
+def with_objective(pos: Position, objective: str | None) -> Position:
+    """The position valued under another objective (a command-line choice), checked against the game."""
+    if objective is None:
+        return pos
+    if objective not in ("win", "party", "points", "score"):
+        raise PositionError(f"--objective: {objective!r} is not one of win, party, points, score", "bad_objective")
+    if objective not in OBJECTIVES[pos.game]:
+        raise PositionError(
+            f"--objective: {objective!r} does not fit {pos.game} (its objectives: {', '.join(OBJECTIVES[pos.game])})",
+            "bad_objective",
+        )
+    return replace(pos, objective=objective)
+
+
+def as_final(pos: Position, force: bool) -> tuple[Position, bool]:
+    """The position as a final round: (position, whether it was forced). Refuses what cannot be one."""
+    if pos.game != "vanguard":
+        raise PositionError("game: lobo has no final round; finishing is for vanguard positions", "not_final")
+    if pos.final:
+        return pos, False
+    if not force:
+        raise PositionError(
+            f"final: this is not a final round (the pile holds {pos.pile_size} cards); "
+            'give --final to finish it as one, or set "final": true',
+            "not_final",
+        )
+    objective = "score" if pos.objective == "win" else pos.objective
+    return replace(pos, final=True, objective=objective), True

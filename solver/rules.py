@@ -1,0 +1,460 @@
+"""The rules of both games as pure functions over an immutable `State`.
+
+A State is one of: a decision node (the Player chooses a play), a chance node (cards are
+owed to someone, or a new top card is about to be revealed), or a terminal (won / lost).
+Following OpenSpiel's shape: `legal_plays` at decision nodes, `chance_outcomes` and
+`apply_outcome` at chance nodes, `apply` for plays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from math import comb
+
+from .cards import MEMBERS, counts_of, member_order
+from .plays import FOLD, Play, make_play
+from .position import Position, Rules
+
+WON = "won"
+LOST = "lost"
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """Everything that decides the rest of a round, by values only (hashable, for memoizing).
+
+    `unseen` counts the cards nobody has seen, by value: unknown draws are uniform over them.
+    `owed_player` / `owed_wolf` are unknown cards still to be drawn by a play just made;
+    `reveal` means the next top card is about to be turned face up (rules.top_card_visible).
+    """
+
+    game: str
+    hand: tuple[int, ...]
+    wolf: tuple[int, ...]
+    reserve: tuple[int, ...]
+    party: tuple[str, ...]
+    pile_size: int
+    pile_top: tuple[int, ...]
+    unseen: tuple[int, ...]
+    final: bool
+    rules: Rules
+    owed_player: int = 0
+    owed_wolf: int = 0
+    reveal: bool = False
+    outcome: str | None = None
+
+    @property
+    def top(self) -> int:
+        return len(self.unseen)
+
+    @property
+    def is_chance(self) -> bool:
+        return self.outcome is None and (self.owed_player > 0 or self.owed_wolf > 0 or self.reveal)
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def is_decision(self) -> bool:
+        return not self.is_terminal and not self.is_chance
+
+
+def initial_state(pos: Position) -> State:
+    return settle(
+        State(
+            game=pos.game,
+            hand=pos.player,
+            wolf=pos.wolf,
+            reserve=pos.reserve,
+            party=pos.party,
+            pile_size=pos.pile_size,
+            pile_top=pos.pile_top,
+            unseen=pos.unseen,
+            final=pos.final,
+            rules=pos.rules,
+        )
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Legal plays
+
+
+def _sub_multisets(items: list[tuple[int, int]], target: int, start: int = 0) -> Iterator[list[tuple[int, int]]]:
+    """Every way to pick counts of the (value, available) items, in order, summing to target.
+
+    Yields lists of (item index, count) with count >= 1. Values are positive, so the sum
+    bounds the recursion (at most 10 deep).
+    """
+    if target == 0:
+        yield []
+        return
+    for i in range(start, len(items)):
+        value, available = items[i]
+        for k in range(1, available + 1):
+            rest = target - k * value
+            if rest < 0:
+                break
+            for tail in _sub_multisets(items, rest, i + 1):
+                yield [(i, k), *tail]
+
+
+def _distinct(values: tuple[int, ...]) -> list[int]:
+    return sorted(set(values))
+
+
+def _counts(values: tuple[int, ...]) -> list[tuple[int, int]]:
+    return [(v, values.count(v)) for v in _distinct(values)]
+
+
+def legal_plays(state: State) -> list[Play]:
+    """Every distinct legal play at a decision node, Fold last; plays come in listing order."""
+    if not state.is_decision:
+        return []
+    plays: list[Play] = []
+    wolf_values = _distinct(state.wolf)
+    hand_values = _distinct(state.hand)
+    reserve_values = _distinct(state.reserve)
+    # Perfect: one card of yours, equal to one of the Wolf's.
+    for w in wolf_values:
+        if w in hand_values:
+            plays.append(make_play("perfect", hand=(w,), wolf=(w,)))
+        if w in reserve_values:
+            plays.append(make_play("perfect", reserve=(w,), wolf=(w,)))
+    # Sum: two or more of yours (hand and reserve mixed) adding up to one Wolf card.
+    tagged = [(v, n) for v, n in _counts(state.hand)] + [(v, n) for v, n in _counts(state.reserve)]
+    n_hand = len(hand_values)
+    for w in wolf_values:
+        for pick in _sub_multisets(tagged, w):
+            if sum(k for _, k in pick) < 2:
+                continue
+            hand = [tagged[i][0] for i, k in pick if i < n_hand for _ in range(k)]
+            reserve = [tagged[i][0] for i, k in pick if i >= n_hand for _ in range(k)]
+            plays.append(make_play("sum", hand, reserve, (w,)))
+    if not state.final:
+        wolf_items = _counts(state.wolf)
+        # Split: one of yours equal to two or more Wolf cards; the Wolf then draws one card.
+        if state.pile_size >= 1:
+            for source, values in (("hand", hand_values), ("reserve", reserve_values)):
+                for p in values:
+                    for pick in _sub_multisets(wolf_items, p):
+                        if sum(k for _, k in pick) < 2:
+                            continue
+                        wolf = [wolf_items[i][0] for i, k in pick for _ in range(k)]
+                        plays.append(
+                            make_play(
+                                "split", (p,) if source == "hand" else (), (p,) if source == "reserve" else (), wolf
+                            )
+                        )
+        # Over: one of yours above one of the Wolf's; the Wolf draws the difference.
+        for source, values in (("hand", hand_values), ("reserve", reserve_values)):
+            for p in values:
+                for w in wolf_values:
+                    if w < p and p - w <= state.pile_size:
+                        plays.append(
+                            make_play(
+                                "over", (p,) if source == "hand" else (), (p,) if source == "reserve" else (), (w,)
+                            )
+                        )
+    elif state.game == "vanguard" and len(state.party) >= 2:
+        # Sacrifice: final round only, and one member must stay active.
+        for m in state.party:
+            for w in wolf_values:
+                plays.append(make_play("sacrifice", wolf=(w,), member=m))
+    plays.sort(key=Play.sort_key)
+    plays.append(FOLD)
+    return plays
+
+
+def why_illegal(state: State, play: Play) -> str | None:
+    """None when the play is legal here; otherwise the reason, in one short sentence."""
+    if state.is_terminal:
+        return "the round is over"
+    if not state.is_decision:
+        return "cards are still owed from the last play"
+    if play.kind == "fold":
+        return None
+    missing = _missing(play.hand, state.hand)
+    if missing is not None:
+        return (
+            f"you hold no {missing} in your hand"
+            if missing not in state.reserve
+            else f"the {missing} is in your reserve: mark it {missing}r"
+        )
+    missing = _missing(play.reserve, state.reserve)
+    if missing is not None:
+        return f"your reserve holds no {missing}"
+    missing = _missing(play.wolf, state.wolf)
+    if missing is not None:
+        return f"the Wolf holds no {missing}"
+    mine = play.mine
+    if play.kind == "sacrifice":
+        if state.game != "vanguard":
+            return "lobo has no party to sacrifice"
+        if not state.final:
+            return "a sacrifice is only allowed in the final round"
+        if play.member not in state.party:
+            return f"{play.member} is not an active party member"
+        if len(state.party) < 2:
+            return f"sacrificing {play.member} would leave no active party member"
+        return None
+    if play.kind in ("perfect", "sum"):
+        if len(play.wolf) != 1 or (play.kind == "perfect") != (len(mine) == 1) or not mine:
+            return f"a {play.kind} has the wrong number of cards"
+        if sum(mine) != play.wolf[0]:
+            return f"{'+'.join(map(str, mine))} makes {sum(mine)}, not {play.wolf[0]}"
+        return None
+    if play.kind in ("split", "over") and state.final:
+        return f"{'a Split' if play.kind == 'split' else 'an Over'} is not allowed in the final round"
+    if play.kind == "split":
+        if len(mine) != 1 or len(play.wolf) < 2:
+            return "a split is one of your cards against two or more of the Wolf's"
+        if sum(play.wolf) != mine[0]:
+            return f"{'+'.join(map(str, play.wolf))} makes {sum(play.wolf)}, not {mine[0]}"
+        if state.pile_size < 1:
+            return "a split needs a card in the draw pile for the Wolf, and it is empty"
+        return None
+    if play.kind == "over":
+        if len(mine) != 1 or len(play.wolf) != 1:
+            return "an over is one of your cards against one of the Wolf's"
+        d = mine[0] - play.wolf[0]
+        if d <= 0:
+            return f"{mine[0]} is not higher than {play.wolf[0]}"
+        if d > state.pile_size:
+            return f"this Over makes the Wolf draw {d} cards but the pile holds {state.pile_size}"
+        return None
+    return f"unknown play type {play.kind!r}"
+
+
+def _missing(wanted: tuple[int, ...], held: tuple[int, ...]) -> int | None:
+    """The first value wanted more often than held, or None."""
+    for v in set(wanted):
+        if wanted.count(v) > held.count(v):
+            return v
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Applying plays and draws
+
+
+def _remove(held: tuple[int, ...], used: tuple[int, ...]) -> tuple[int, ...]:
+    out = list(held)
+    for v in used:
+        out.remove(v)
+    return tuple(out)
+
+
+def apply(state: State, play: Play) -> State:
+    """The state after a legal play (and after any known top cards it draws); may be a chance node."""
+    reason = why_illegal(state, play)
+    if reason is not None:
+        raise ValueError(f"illegal play {play}: {reason}")
+    if play.kind == "fold":
+        return replace(state, outcome=LOST)
+    s = replace(
+        state,
+        hand=_remove(state.hand, play.hand),
+        reserve=_remove(state.reserve, play.reserve),
+        wolf=_remove(state.wolf, play.wolf),
+    )
+    if play.kind == "sacrifice":
+        s = replace(s, party=tuple(m for m in s.party if m != play.member))
+    elif play.kind in ("perfect", "sum"):
+        if not s.final and s.pile_size > 0:
+            s = _draw_known(replace(s, owed_player=1))
+    elif play.kind == "split":
+        s = _draw_known(replace(s, owed_wolf=1))
+    else:  # over
+        s = _draw_known(replace(s, owed_wolf=play.mine[0] - play.wolf[0]))
+    return settle(s)
+
+
+def _draw_known(s: State) -> State:
+    """Known top cards are drawn first, in order; what stays owed comes from the unknown part."""
+    owed = s.owed_player + s.owed_wolf
+    k = min(owed, len(s.pile_top))
+    if k == 0:
+        return s
+    taken, rest = s.pile_top[:k], s.pile_top[k:]
+    s = replace(s, pile_top=rest, pile_size=s.pile_size - k)
+    if s.owed_player:
+        return replace(s, hand=tuple(sorted(s.hand + taken)), owed_player=s.owed_player - k)
+    return replace(s, wolf=tuple(sorted(s.wolf + taken)), owed_wolf=s.owed_wolf - k)
+
+
+def settle(s: State) -> State:
+    """After every step: the round ends when the Wolf's hand is empty (after draws), a vanguard
+    round turns final when the pile is empty, and a hidden new top card is turned face up."""
+    if s.outcome is not None or s.owed_player or s.owed_wolf:
+        return s
+    if s.game == "vanguard" and s.pile_size == 0 and not s.final:
+        # Even when this same draw wins: a round whose pile ran out was the final round.
+        s = replace(s, final=True)
+    if not s.wolf:
+        return replace(s, outcome=WON, reveal=False)
+    if s.rules.top_card_visible and s.pile_size > 0 and not s.pile_top and not s.reveal:
+        s = replace(s, reveal=True)
+    return s
+
+
+def chance_outcomes(state: State) -> list[tuple[tuple[int, ...], Fraction]]:
+    """At a chance node: the possible multisets of values drawn (or revealed) and their probabilities.
+
+    d cards drawn without replacement from the unseen pool: multivariate hypergeometric.
+    """
+    if not state.is_chance:
+        return []
+    d = state.owed_player + state.owed_wolf or 1  # nothing owed: a reveal of one card
+    total = sum(state.unseen)
+    denominator = comb(total, d)
+    out: list[tuple[tuple[int, ...], Fraction]] = []
+    for pick in _multisets(state.unseen, d):
+        ways = 1
+        for have, k in zip(state.unseen, pick, strict=True):
+            ways *= comb(have, k)
+        values = tuple(v for v, k in enumerate(pick, start=1) for _ in range(k))
+        out.append((values, Fraction(ways, denominator)))
+    return out
+
+
+def _multisets(counts: tuple[int, ...], d: int, i: int = 0) -> Iterator[tuple[int, ...]]:
+    if i == len(counts):
+        if d == 0:
+            yield ()
+        return
+    for k in range(min(d, counts[i]), -1, -1):
+        for tail in _multisets(counts, d - k, i + 1):
+            yield (k, *tail)
+
+
+def apply_outcome(state: State, values: tuple[int, ...]) -> State:
+    """The state after a chance outcome from `chance_outcomes`."""
+    if not state.is_chance:
+        raise ValueError("not a chance node")
+    drawn = counts_of(values, state.top)
+    if any(d > u for d, u in zip(drawn, state.unseen, strict=True)):
+        raise ValueError(f"cannot draw {values}: not among the unseen cards")
+    unseen = tuple(u - d for u, d in zip(state.unseen, drawn, strict=True))
+    if state.owed_player or state.owed_wolf:
+        if len(values) != state.owed_player + state.owed_wolf:
+            raise ValueError(f"{state.owed_player + state.owed_wolf} cards are owed, not {len(values)}")
+        s = replace(state, unseen=unseen, pile_size=state.pile_size - len(values), owed_player=0, owed_wolf=0)
+        if state.owed_player:
+            s = replace(s, hand=tuple(sorted(s.hand + values)))
+        else:
+            s = replace(s, wolf=tuple(sorted(s.wolf + values)))
+        return settle(s)
+    if len(values) != 1:
+        raise ValueError("a reveal turns up exactly one card")
+    return settle(replace(state, unseen=unseen, pile_top=values, reveal=False))
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoring, party losses and rewards
+
+
+def final_score(state: State) -> int:
+    """Score of a won final round: the hand, 10 per active member, and the reserve if it scores."""
+    score = sum(state.hand) + 10 * len(state.party)
+    if state.rules.reserve_scores:
+        score += sum(state.reserve)
+    return score
+
+
+def lobo_points(state: State) -> tuple[int, int]:
+    """(Player's points, Wolf's points) for a finished lobo round."""
+    if state.outcome == WON:
+        return sum(state.hand), 0
+    if state.outcome == LOST:
+        return 0, sum(state.wolf)
+    raise ValueError("the round is not over")
+
+
+def party_after_loss(party: tuple[str, ...], wolf_cards_left: int) -> tuple[str, ...]:
+    """A lost regular round turns min(k, active) members face down, Jack first, then Queen, then King."""
+    falls = min(wolf_cards_left, len(party))
+    return member_order(party)[falls:]
+
+
+@dataclass(frozen=True, slots=True)
+class Reward:
+    """The one reward after a won regular round: a hand card to the reserve, or a member revived."""
+
+    kind: str  # "reserve" or "revive"
+    value: int | None = None
+    member: str | None = None
+
+    def __str__(self) -> str:
+        return f"reserve {self.value}" if self.kind == "reserve" else f"revive {self.member}"
+
+
+def rewards(hand: tuple[int, ...], party: tuple[str, ...]) -> list[Reward]:
+    """Every distinct reward choice; empty when neither is possible."""
+    out = [Reward("reserve", value=v) for v in sorted(set(hand))]
+    out += [Reward("revive", member=m) for m in MEMBERS if m not in party]
+    return out
+
+
+def apply_reward(
+    reward: Reward | None, hand: tuple[int, ...], reserve: tuple[int, ...], party: tuple[str, ...]
+) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """(reserve, party) after the reward; the rest of the hand is discarded by the caller."""
+    if reward is None:
+        return reserve, party
+    if reward.kind == "reserve":
+        if reward.value not in hand:
+            raise ValueError(f"the winning hand holds no {reward.value}")
+        return tuple(sorted((*reserve, reward.value))), party
+    if reward.member in party or reward.member not in MEMBERS:
+        raise ValueError(f"{reward.member} is not face down")
+    return reserve, member_order((*party, reward.member))
+
+
+def deal(order: list[int], hand_size: int) -> tuple[tuple[int, ...], tuple[int, ...], list[int]]:
+    """Deal from a pile in order (top first): hand_size to the Player, then to the Wolf. A pile too
+    short for both full hands is dealt one card at a time, Player first, until it runs out."""
+    if len(order) >= 2 * hand_size:
+        return tuple(sorted(order[:hand_size])), tuple(sorted(order[hand_size : 2 * hand_size])), order[2 * hand_size :]
+    return tuple(sorted(order[0::2])), tuple(sorted(order[1::2])), []
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """What a play does, for showing it: cards drawn (known ones named), wins, losses."""
+
+    player_draws: int = 0
+    wolf_draws: int = 0
+    known: tuple[int, ...] = ()  # values of known top cards among the draws, in order
+    member: str | None = None  # the member turned face down by a sacrifice
+    wins: bool = False  # the play empties the Wolf's hand
+    loses: bool = False  # fold
+    makes_final: bool = False  # the pile runs out with this play's draws
+
+
+def play_effect(state: State, play: Play) -> Effect:
+    if play.kind == "fold":
+        return Effect(loses=True)
+    if play.kind == "sacrifice":
+        return Effect(member=play.member, wins=len(state.wolf) == 1)
+    if play.kind in ("perfect", "sum"):
+        n = 1 if not state.final and state.pile_size > 0 else 0
+        return Effect(
+            player_draws=n,
+            known=state.pile_top[:n],
+            wins=len(state.wolf) == 1,
+            makes_final=state.game == "vanguard" and n > 0 and state.pile_size == n,
+        )
+    n = 1 if play.kind == "split" else play.mine[0] - play.wolf[0]
+    return Effect(wolf_draws=n, known=state.pile_top[:n], makes_final=state.game == "vanguard" and state.pile_size == n)
+
+
+def final_state(pos: Position, force: bool = False) -> tuple[State, bool]:
+    """The initial state of a final round (see position.as_final) and whether --final forced it."""
+    from .position import as_final
+
+    final_pos, forced = as_final(pos, force)
+    return initial_state(final_pos), forced

@@ -1,0 +1,301 @@
+"""Exact expectimax over the rest of a round, with sound pruning and a transposition table.
+
+Values by objective (RULES.md §6), all from the Player's side:
+  win     1 for a won round, 0 for a lost one
+  party   minus the party members this round costs
+  points  (lobo) the Player's points minus the Wolf's
+Once a vanguard round is final nothing is drawn, so its value is read off a small exact
+cover search (`_min_sacrifices`) instead of being searched play by play.
+
+Pruning, each sound:
+  * Star1 at chance nodes: with values known to lie in [lo, hi], the children seen so far bound
+    the node's value; once the bound cannot beat the best sibling (or must exceed the window),
+    the remaining outcomes cannot change which play is best, so they are skipped. Results found
+    under such a cut are stored as bounds, never as exact values.
+  * A decision node stops as soon as a play reaches the window's top (nothing beats the maximum).
+  * win: if Perfect and Sum plays alone can cover the Wolf's whole hand, the round is won for
+    certain (those plays only ever add cards to the Player's hand), so the value is 1.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from .plays import Play
+from .rules import LOST, WON, State, apply, apply_outcome, chance_outcomes, legal_plays
+
+Key = tuple[object, ...]
+
+
+class Budget(Exception):
+    """Raised inside the search when the time or state budget runs out."""
+
+
+def _counts(values: tuple[int, ...]) -> tuple[int, ...]:
+    out = [0] * 10
+    for v in values:
+        out[v - 1] += 1
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 18)
+def _min_sacrifices(wolf: tuple[int, ...], avail: tuple[int, ...], allowed: int) -> int | None:
+    """Fewest sacrifices that finish a final round: wolf sorted descending, avail as counts by value.
+    None when no finish exists. Which source (hand or reserve) pays does not matter for covering."""
+    if not wolf:
+        return 0
+    w, rest = wolf[0], wolf[1:]
+    best: int | None = None
+    for pick in _groups(avail, w, 1):
+        left = tuple(a - b for a, b in zip(avail, pick, strict=True))
+        sub = _min_sacrifices(rest, left, allowed)
+        if sub is not None and (best is None or sub < best):
+            best = sub
+            if best == 0:
+                return 0
+    if allowed > 0:
+        sub = _min_sacrifices(rest, avail, allowed - 1)
+        if sub is not None and (best is None or sub + 1 < best):
+            best = sub + 1
+    return best
+
+
+@lru_cache(maxsize=1 << 16)
+def _groups(avail: tuple[int, ...], target: int, start: int) -> tuple[tuple[int, ...], ...]:
+    """Sub-multisets of avail (counts by value) with values >= start adding up to target."""
+    if target == 0:
+        return ((0,) * len(avail),)
+    out = []
+    for v in range(start, min(target, len(avail)) + 1):
+        if avail[v - 1]:
+            rest = avail[: v - 1] + (avail[v - 1] - 1,) + avail[v:]
+            for tail in _groups(rest, target - v, v):
+                out.append(tail[: v - 1] + (tail[v - 1] + 1,) + tail[v:])
+    return tuple(out)
+
+
+def sure_cover(wolf: tuple[int, ...], avail: tuple[int, ...]) -> bool:
+    """Perfect/Sum groups of the available cards cover every Wolf card (no sacrifices)."""
+    return _min_sacrifices(tuple(sorted(wolf, reverse=True)), avail, 0) == 0
+
+
+@dataclass
+class Stats:
+    states: int = 0
+    tt_hits: int = 0
+    chance_nodes: int = 0
+    cutoffs: int = 0
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, float | int]:
+        return {"states": self.states, "cache_hits": self.tt_hits, "chance_nodes": self.chance_nodes,
+                "cutoffs": self.cutoffs, "seconds": round(self.seconds, 4)}
+
+
+@dataclass
+class Search:
+    """One search from one root: the objective fixes the value of every terminal."""
+
+    root: State
+    objective: str
+    max_states: int | None = None
+    deadline: float | None = None
+    stats: Stats = field(default_factory=Stats)
+    table: dict[Key, tuple[float, float]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.root_active = len(self.root.party)
+        lo, hi = value_range(self.root, self.objective)
+        self.lo, self.hi = lo, hi
+        self._check = 0
+
+    # -- terminal and final-round values -----------------------------------------------------------
+
+    def terminal(self, s: State) -> float:
+        if self.objective == "win":
+            return 1.0 if s.outcome == WON else 0.0
+        if self.objective == "points":
+            return float(sum(s.hand)) if s.outcome == WON else -float(sum(s.wolf))
+        # party
+        if s.outcome == WON:
+            return -float(self.root_active - len(s.party))
+        if s.final:
+            return -float(self.root_active)
+        return -float(min(len(s.wolf), len(s.party)))
+
+    def final_value(self, s: State) -> float:
+        """A vanguard final round at a decision point: nothing more is drawn."""
+        avail = _counts(s.hand + s.reserve)
+        need = _min_sacrifices(tuple(sorted(s.wolf, reverse=True)), avail, max(0, len(s.party) - 1))
+        if self.objective == "win":
+            return 0.0 if need is None else 1.0
+        if need is None:
+            return -float(self.root_active)
+        return -float(self.root_active - len(s.party) + need)
+
+    # -- the search --------------------------------------------------------------------------------
+
+    def key(self, s: State) -> Key:
+        return (s.hand, s.wolf, s.reserve, len(s.party), s.pile_size, s.pile_top, s.unseen, s.final,
+                s.owed_player, s.owed_wolf, s.reveal)
+
+    def tick(self) -> None:
+        self.stats.states += 1
+        if self.max_states is not None and self.stats.states > self.max_states:
+            raise Budget
+        self._check += 1
+        if self.deadline is not None and self._check >= 256:
+            self._check = 0
+            if time.perf_counter() > self.deadline:
+                raise Budget
+
+    def value(self, s: State, alpha: float | None = None, beta: float | None = None) -> float:
+        """The node's value if it lies strictly inside (alpha, beta); otherwise a bound on the right side."""
+        a = self.lo if alpha is None else alpha
+        b = self.hi if beta is None else beta
+        if s.outcome is not None:
+            return self.terminal(s)
+        k = self.key(s)
+        entry = self.table.get(k)
+        if entry is not None:
+            lo, hi = entry
+            if lo == hi or hi <= a or lo >= b:
+                self.stats.tt_hits += 1
+                return lo if lo >= b or lo == hi else hi
+            a, b = max(a, lo), min(b, hi)
+        self.tick()
+        v = self._expand(s, a, b)
+        lo, hi = entry if entry is not None else (self.lo, self.hi)
+        if v <= a:
+            hi = min(hi, v)
+        elif v >= b:
+            lo = max(lo, v)
+        else:
+            lo = hi = v
+        self.table[k] = (lo, hi)
+        return v
+
+    def _expand(self, s: State, a: float, b: float) -> float:
+        if s.is_chance:
+            return self._chance(s, a, b)
+        if s.game == "vanguard" and s.final:
+            return self.final_value(s)
+        if self.objective == "win" and sure_cover(s.wolf, _counts(s.hand + s.reserve)):
+            return 1.0
+        best = self.lo - 1.0
+        for play in ordered(legal_plays(s)):
+            v = self.value(apply(s, play), max(a, best), b)
+            if v > best:
+                best = v
+                if best >= b:
+                    self.stats.cutoffs += 1
+                    break
+        return best
+
+    def _chance(self, s: State, a: float, b: float) -> float:
+        self.stats.chance_nodes += 1
+        outcomes = chance_outcomes(s)
+        lo, hi = self.lo, self.hi
+        done = 0.0  # sum of p * v over the children seen
+        left = 1.0  # probability not yet seen
+        for values, p in outcomes:
+            pf = float(p)
+            left -= pf
+            # The child must beat these for the node to land inside (a, b).
+            ca = (a - done - left * hi) / pf
+            cb = (b - done - left * lo) / pf
+            if ca >= hi or cb <= lo:
+                # Even this child's best (worst) value cannot bring the node inside the window.
+                self.stats.cutoffs += 1
+                return done + (pf + max(left, 0.0)) * (hi if ca >= hi else lo)
+            v = self.value(apply_outcome(s, values), max(lo, ca), min(hi, cb))
+            done += pf * v
+            if v <= ca or v >= cb:
+                self.stats.cutoffs += 1
+                # Bound the node with the unseen outcomes at their extremes, on the failing side.
+                return done + max(left, 0.0) * (hi if v <= ca else lo)
+        return done
+
+
+def ordered(plays: list[Play]) -> list[Play]:
+    """Plays that empty or shrink the Wolf's hand without giving it cards come first; Fold last."""
+    rank = {"perfect": 0, "sum": 0, "sacrifice": 1, "split": 2, "over": 3, "fold": 4}
+    return sorted(plays, key=lambda p: (rank[p.kind], (p.mine[0] - p.wolf[0]) if p.kind == "over" else 0))
+
+
+def value_range(state: State, objective: str) -> tuple[float, float]:
+    """Bounds every terminal value reachable from this state lies within."""
+    if objective == "win":
+        return 0.0, 1.0
+    if objective == "party":
+        return -float(len(state.party)), 0.0
+    everything = sum(v * n for v, n in enumerate(state.unseen, start=1)) + sum(state.pile_top)
+    return -float(sum(state.wolf) + everything), float(sum(state.hand) + sum(state.reserve) + everything)
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    play: Play
+    value: float
+
+
+def evaluate_moves(root: State, objective: str, *, max_states: int | None = None,
+                   time_limit: float | None = None,
+                   progress: Callable[[int, int], None] | None = None) -> tuple[list[MoveValue], Search]:
+    """The exact value of every legal play at a decision node. Raises Budget when cut short."""
+    t0 = time.perf_counter()
+    search = Search(root, objective, max_states, None if time_limit is None else t0 + time_limit)
+    plays = legal_plays(root)
+    out = []
+    try:
+        for i, play in enumerate(ordered(plays)):
+            out.append(MoveValue(play, search.value(apply(root, play))))
+            if progress:
+                progress(i + 1, len(plays))
+    finally:
+        search.stats.seconds = time.perf_counter() - t0
+    return out, search
+
+
+__all__ = ["LOST", "WON", "Budget", "MoveValue", "Search", "evaluate_moves", "sure_cover", "value_range"]
+
+
+class WinCheck:
+    """Boolean searches for the round's status, whatever the objective: can some order of the pile
+    let a line of play win (possibly), and does some strategy win against every order (surely)."""
+
+    def __init__(self, max_states: int | None = None, deadline: float | None = None) -> None:
+        self.memo: dict[tuple[bool, State], bool] = {}
+        self.max_states, self.deadline = max_states, deadline
+        self.states = 0
+
+    def _tick(self) -> None:
+        self.states += 1
+        if self.max_states is not None and self.states > self.max_states:
+            raise Budget
+        if self.deadline is not None and self.states % 256 == 0 and time.perf_counter() > self.deadline:
+            raise Budget
+
+    def won(self, s: State, surely: bool) -> bool:
+        if s.outcome is not None:
+            return s.outcome == WON
+        k = (surely, s)
+        got = self.memo.get(k)
+        if got is not None:
+            return got
+        self._tick()
+        if s.is_chance:
+            children = (self.won(apply_outcome(s, v), surely) for v, _ in chance_outcomes(s))
+            r = all(children) if surely else any(children)
+        elif s.game == "vanguard" and s.final:
+            r = _min_sacrifices(tuple(sorted(s.wolf, reverse=True)), _counts(s.hand + s.reserve),
+                                max(0, len(s.party) - 1)) is not None
+        elif sure_cover(s.wolf, _counts(s.hand + s.reserve)):
+            r = True
+        else:
+            r = any(self.won(apply(s, p), surely) for p in ordered(legal_plays(s)) if p.kind != "fold")
+        self.memo[k] = r
+        return r

@@ -1,0 +1,69 @@
+"""Seeded random positions for the tests (a plain generator; hypothesis strategies build on it)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+TOPS = {"easy": 8, "standard": 9, "hard": 10}
+
+
+def random_position(
+    rng: random.Random,
+    *,
+    game: str | None = None,
+    final: bool | None = None,
+    max_hand: int = 6,
+    max_wolf: int = 6,
+    max_reserve: int = 3,
+    max_pile: int | None = None,
+    objective: bool = True,
+) -> dict[str, Any]:
+    """A valid position dict in FORMAT.md form, with variety in every key."""
+    game = game or rng.choice(["vanguard", "lobo"])
+    difficulty = rng.choice(list(TOPS))
+    top = TOPS[difficulty]
+    deck = [v for v in range(1, top + 1) for _ in range(5 if game == "lobo" else 4)]
+    rng.shuffle(deck)
+    n_player = rng.randint(0, max_hand)
+    n_wolf = rng.randint(1, max_wolf)
+    n_reserve = rng.randint(0, max_reserve) if game == "vanguard" else 0
+    player, deck = deck[:n_player], deck[n_player:]
+    wolf, deck = deck[:n_wolf], deck[n_wolf:]
+    reserve, deck = deck[:n_reserve], deck[n_reserve:]
+    n_discard = rng.randint(0, len(deck))
+    discard, deck = deck[:n_discard], deck[n_discard:]
+    n_top = rng.randint(0, min(2, len(deck)))
+    top_cards, unseen = deck[:n_top], deck[n_top:]
+    size = n_top + rng.randint(0, len(unseen))
+    if max_pile is not None:
+        size = min(size, max_pile)
+        top_cards = top_cards[:size]
+    rules: dict[str, Any] = {}
+    if rng.random() < 0.3:
+        rules["hand_size"] = rng.randint(1, 6)
+    if rng.random() < 0.3:
+        rules["final_threshold"] = rng.randint(0, 12)
+    if rng.random() < 0.2:
+        rules["reserve_scores"] = rng.random() < 0.5
+    if size > 0 and top_cards and rng.random() < 0.2:
+        rules["top_card_visible"] = True
+    pos: dict[str, Any] = {
+        "game": game,
+        "difficulty": difficulty,
+        "player": player,
+        "wolf": wolf,
+        "discard": discard,
+        "draw_pile": {"size": size, "top": top_cards},
+    }
+    if rules:
+        pos["rules"] = rules
+    if game == "vanguard":
+        pos["reserve"] = reserve
+        pos["party"] = rng.sample(["J", "Q", "K"], rng.randint(1, 3))
+        f = final if final is not None else (rng.random() < 0.4 if rng.random() < 0.7 else None)
+        if f is not None:
+            pos["final"] = f
+        if objective and not (f or size == 0):
+            pos["objective"] = rng.choice(["win", "party"])
+    return pos

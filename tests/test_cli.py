@@ -1,0 +1,234 @@
+"""The command line: dispatch, every command's output forms, and errors as one line with exit 2."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app, dispatch
+from conftest import ROOT, examples
+from gen import random_position
+from solver import __version__
+from solver.plays import from_json
+
+runner = CliRunner()
+
+
+def run(*args: str) -> Any:
+    return runner.invoke(app, dispatch(list(args)), prog_name="lobo-hint")
+
+
+def write(tmp_path: Path, raw: Any, name: str = "pos.json") -> str:
+    p = tmp_path / name
+    p.write_text(raw if isinstance(raw, str) else json.dumps(raw))
+    return str(p)
+
+
+def test_dispatch_path_or_word() -> None:
+    assert dispatch(["pos.json"]) == ["hint", "pos.json"]
+    assert dispatch(["pos.json", "--json"]) == ["hint", "pos.json", "--json"]
+    assert dispatch(["--json", "pos.json"]) == ["hint", "--json", "pos.json"]
+    assert dispatch(["moves", "pos.json"]) == ["moves", "pos.json"]
+    assert dispatch(["--version"]) == ["--version"]
+    assert dispatch([]) == []
+
+
+def test_path_as_first_argument_runs_the_hint(tmp_path: Path) -> None:
+    path = write(tmp_path, {"player": [5, 1], "wolf": [5, 3], "draw_pile": {"size": 12}})
+    direct, via_word = run(path, "--json"), run("hint", path, "--json")
+    assert direct.exit_code == 0, direct.output
+    assert json.loads(direct.stdout) == json.loads(via_word.stdout)
+    assert "5=5" in run(path).stdout
+
+
+def test_version_and_help() -> None:
+    r = run("--version")
+    assert r.exit_code == 0 and __version__ in r.stdout
+    for cmd in ("hint", "moves", "validate", "schema", "rules"):
+        r = run(cmd, "--help")
+        assert r.exit_code == 0 and "Example: lobo-hint" in r.stdout, cmd
+    assert "Example" in run("--help").stdout
+
+
+def test_moves_json_contract(tmp_path: Path) -> None:
+    for path in examples("legal"):
+        case = json.loads(path.read_text())
+        r = run("moves", write(tmp_path, case["position"]), "--json")
+        assert r.exit_code == 0, r.output
+        got = {from_json(p) for p in json.loads(r.stdout)["moves"]}
+        assert got == {from_json(p) for p in case["expect"]["plays"]}, path.name
+
+
+def test_moves_text_groups_by_kind_with_draws(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        {
+            "player": [8, 8, 4, 2],
+            "wolf": [4, 3, 6, 2],
+            "reserve": [3],
+            "party": ["J", "Q"],
+            "draw_pile": {"size": 10},
+            "final": False,
+        },
+    )
+    out = run("moves", path).stdout
+    for words in (
+        "Perfect",
+        "Sum",
+        "Split",
+        "Over",
+        "Fold",
+        "3r=3",
+        "2+4=6",
+        "8=2+6",
+        "8>2",
+        "Wolf draws 6",
+        "you draw 1",
+        "J Q face down",
+    ):
+        assert words in out, words
+
+
+def test_validate_shows_the_position(tmp_path: Path) -> None:
+    path = write(tmp_path, {"player": [1], "wolf": [2], "draw_pile": {"size": 5, "top": [9]}, "reserve": [4]})
+    r = run("validate", path)
+    assert r.exit_code == 0
+    for words in ("valid", "Reserve", "Draw pile", "5 cards", "known top", "Unseen", "Final round", "yes"):
+        assert words in r.stdout, words
+    js = json.loads(run("validate", path, "--json").stdout)
+    assert js["valid"] and js["position"]["draw_pile"] == {"size": 5, "top": [9]}
+
+
+@pytest.mark.parametrize("command", ["validate", "moves", "hint"])
+def test_every_invalid_position_exits_2_with_one_line(tmp_path: Path, command: str) -> None:
+    from test_position import INVALID
+
+    for name, raw, _code, words in INVALID:
+        r = run(command, write(tmp_path, raw))
+        assert r.exit_code == 2, (name, r.output)
+        assert r.stdout == "", name  # nothing half-written
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and words in lines[0] and "Traceback" not in r.stderr, (name, r.stderr)
+
+
+def test_missing_file_and_bad_json(tmp_path: Path) -> None:
+    for path, words in (
+        (str(tmp_path / "nope.json"), "cannot read"),
+        (write(tmp_path, "{oops"), "not valid JSON"),
+        (write(tmp_path, b"\xff\xfe".decode("latin-1")), "not valid JSON"),
+    ):
+        r = run("validate", path)
+        assert r.exit_code == 2 and words in r.stderr, r.stderr
+
+
+def test_fuzzed_garbage_never_tracebacks(tmp_path: Path) -> None:
+    rng = random.Random(7)
+    atoms: list[Any] = [
+        None,
+        True,
+        False,
+        0,
+        -1,
+        3,
+        7.5,
+        1e300,
+        "",
+        "7",
+        "Z",
+        "K",
+        "10♠",
+        [],
+        {},
+        [1, 2],
+        {"size": -3},
+        "x" * 50,
+        [[[]]],
+        {"top": "7"},
+    ]
+    keys = [
+        "game",
+        "difficulty",
+        "player",
+        "wolf",
+        "reserve",
+        "party",
+        "discard",
+        "draw_pile",
+        "final",
+        "objective",
+        "rules",
+        "size",
+        "top",
+        "hand_size",
+        "junk",
+    ]
+
+    def garbage(depth: int = 0) -> Any:
+        r = rng.random()
+        if depth > 2 or r < 0.4:
+            return rng.choice(atoms)
+        if r < 0.7:
+            return [garbage(depth + 1) for _ in range(rng.randint(0, 4))]
+        return {rng.choice(keys): garbage(depth + 1) for _ in range(rng.randint(0, 6))}
+
+    for i in range(300):
+        if i % 3 == 0:
+            raw: Any = random_position(rng)
+            key = rng.choice(list(raw))
+            raw[key] = garbage()
+        else:
+            raw = garbage()
+        text = json.dumps(raw) if rng.random() < 0.9 else json.dumps(raw)[: rng.randint(0, 30)]
+        r = run("validate", write(tmp_path, text))
+        assert r.exit_code in (0, 2), (text, r.output)
+        assert ("Traceback" not in r.output and r.exception is None) or isinstance(r.exception, SystemExit), text
+        if r.exit_code == 2:
+            assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_schema_is_json_and_accepts_the_examples() -> None:
+    js = json.loads(run("schema").stdout)
+    assert js["type"] == "object" and js["required"] == ["player", "wolf"]
+    assert set(js["properties"]) >= {
+        "game",
+        "difficulty",
+        "player",
+        "wolf",
+        "reserve",
+        "party",
+        "discard",
+        "draw_pile",
+        "final",
+        "objective",
+        "rules",
+    }
+
+
+def test_rules_command(tmp_path: Path) -> None:
+    v = run("rules").stdout
+    assert "Sacrifice" in v and "final round" in v.lower() and "[ruling]" in v
+    lobo = run("rules", "--game", "lobo").stdout
+    assert "100" in lobo and "Sacrifice" not in lobo
+    r = run("rules", "--game", "chess")
+    assert r.exit_code == 2
+    path = write(tmp_path, {"player": [1], "wolf": [2], "rules": {"final_threshold": 5, "reserve_scores": True}})
+    assert "final_threshold = 5" in run("rules", "--position", path).stdout
+
+
+def test_installed_entry_point_runs_as_a_process(tmp_path: Path) -> None:
+    """The real console path: argv dispatch, exit status and stderr, in a separate process."""
+    good = write(tmp_path, {"player": [5], "wolf": [5, 2], "draw_pile": {"size": 10}}, "good.json")
+    bad = write(tmp_path, {"player": [5], "wolf": []}, "bad.json")
+    cmd = [sys.executable, "-c", "from cli.main import main; main()"]
+    ok = subprocess.run([*cmd, good, "--json"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert ok.returncode == 0 and json.loads(ok.stdout)["moves"], ok.stderr
+    err = subprocess.run([*cmd, "validate", bad], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert err.returncode == 2 and err.stdout == "" and len(err.stderr.strip().splitlines()) == 1
+    assert "wolf" in err.stderr

@@ -1,0 +1,167 @@
+"""Positions: every invalid condition of FORMAT.md refused with its own message; defaults; spellings."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from conftest import examples
+from solver.position import PositionError, load_position, parse_position
+
+FULL_DISCARD_EASY = [v for v in range(1, 9) for _ in range(4)]
+
+INVALID: list[tuple[str, dict[str, Any], str, str]] = [
+    # (name, position, code, words the message must contain)
+    ("malformed card", {"player": ["4", "Z"], "wolf": [6]}, "malformed_card", "player[1]"),
+    ("float card", {"player": [7.0], "wolf": [6]}, "malformed_card", "7.0"),
+    ("bool card", {"player": [True], "wolf": [6]}, "malformed_card", "true"),
+    ("eleven", {"player": ["11"], "wolf": [6]}, "malformed_card", "'11'"),
+    ("zero", {"player": [0], "wolf": [6]}, "malformed_card", "player[0]"),
+    ("jack of hearts", {"player": [3], "wolf": [6], "party": ["Jh"]}, "malformed_card", "party[0]"),
+    ("face card among values", {"player": ["Q"], "wolf": [6]}, "malformed_card", "player[0]"),
+    ("value card in party", {"player": [3], "wolf": [6], "party": ["J", 7]}, "malformed_card", "party[1]"),
+    ("wolf card malformed", {"player": [3], "wolf": ["6x"]}, "malformed_card", "wolf[0]"),
+    ("too many copies", {"player": [9, 9, 9], "wolf": [9, 9]}, "too_many_copies", "card 9"),
+    ("lobo copies", {"game": "lobo", "player": [9, 9, 9], "wolf": [9, 9, 9]}, "too_many_copies", "card 9"),
+    ("copies across discard", {"player": [9], "wolf": [9], "discard": [9, 9, 9]}, "too_many_copies", "discard"),
+    ("party twice", {"player": [3], "wolf": [6], "party": ["J", "J"]}, "too_many_copies", "J"),
+    ("above top", {"difficulty": "easy", "player": [9], "wolf": [3]}, "above_top", "above the top value 8"),
+    (
+        "above top in pile",
+        {"difficulty": "standard", "player": [], "wolf": [3], "draw_pile": [10]},
+        "above_top",
+        "draw_pile[0]",
+    ),
+    ("lobo reserve", {"game": "lobo", "player": [3], "wolf": [3], "reserve": [2]}, "lobo_reserve_or_party", "reserve"),
+    (
+        "lobo empty reserve",
+        {"game": "lobo", "player": [3], "wolf": [3], "reserve": []},
+        "lobo_reserve_or_party",
+        "reserve",
+    ),
+    ("lobo party", {"game": "lobo", "player": [3], "wolf": [3], "party": ["J"]}, "lobo_reserve_or_party", "party"),
+    ("lobo final", {"game": "lobo", "player": [3], "wolf": [3], "final": False}, "lobo_reserve_or_party", "final"),
+    ("empty party", {"player": [3], "wolf": [3], "party": []}, "empty_party", "party"),
+    ("pile too big", {"player": [3], "wolf": [3], "draw_pile": {"size": 40}}, "bad_pile_size", "draw_pile.size"),
+    (
+        "pile smaller than top",
+        {"player": [3], "wolf": [3], "draw_pile": {"size": 1, "top": [4, 5]}},
+        "bad_pile_size",
+        "draw_pile.size",
+    ),
+    ("unknown key", {"player": [3], "wolf": [3], "colour": "red"}, "unknown_key", "'colour'"),
+    ("unknown pile key", {"player": [3], "wolf": [3], "draw_pile": {"count": 3}}, "unknown_key", "'count'"),
+    ("unknown rules key", {"player": [3], "wolf": [3], "rules": {"jokers": True}}, "unknown_key", "'jokers'"),
+    ("unknown game", {"game": "poker", "player": [3], "wolf": [3]}, "bad_game", "poker"),
+    ("unknown difficulty", {"difficulty": "nightmare", "player": [3], "wolf": [3]}, "bad_difficulty", "nightmare"),
+    ("unknown objective", {"objective": "glory", "player": [3], "wolf": [3]}, "bad_objective", "glory"),
+    ("final not bool", {"player": [3], "wolf": [3], "final": "yes"}, "wrong_type", "final"),
+    ("negative size", {"player": [3], "wolf": [3], "draw_pile": {"size": -1}}, "out_of_range", "draw_pile.size"),
+    ("size not int", {"player": [3], "wolf": [3], "draw_pile": {"size": "4"}}, "wrong_type", "draw_pile.size"),
+    ("hand_size zero", {"player": [3], "wolf": [3], "rules": {"hand_size": 0}}, "out_of_range", "rules.hand_size"),
+    (
+        "threshold negative",
+        {"player": [3], "wolf": [3], "rules": {"final_threshold": -2}},
+        "out_of_range",
+        "rules.final_threshold",
+    ),
+    (
+        "reserve_scores not bool",
+        {"player": [3], "wolf": [3], "rules": {"reserve_scores": 1}},
+        "wrong_type",
+        "rules.reserve_scores",
+    ),
+    ("hand not a list", {"player": "3 4", "wolf": [3]}, "wrong_type", "player"),
+    ("wolf not a list", {"player": [3], "wolf": 3}, "wrong_type", "wolf"),
+    ("pile wrong type", {"player": [3], "wolf": [3], "draw_pile": 5}, "wrong_type", "draw_pile"),
+    ("rules wrong type", {"player": [3], "wolf": [3], "rules": []}, "wrong_type", "rules"),
+    ("points for vanguard", {"objective": "points", "player": [3], "wolf": [3]}, "bad_objective", "vanguard"),
+    ("win for lobo", {"game": "lobo", "objective": "win", "player": [3], "wolf": [3]}, "bad_objective", "lobo"),
+    ("score for lobo", {"game": "lobo", "objective": "score", "player": [3], "wolf": [3]}, "bad_objective", "lobo"),
+    ("empty wolf", {"player": [3], "wolf": []}, "empty_wolf", "wolf"),
+    ("missing wolf", {"player": [3]}, "missing_key", "wolf"),
+    ("missing player", {"wolf": [3]}, "missing_key", "player"),
+    (
+        "visible top missing",
+        {"player": [3], "wolf": [3], "rules": {"top_card_visible": True}},
+        "missing_top",
+        "draw_pile.top",
+    ),
+    ("not an object", [1, 2], "wrong_type", "JSON object"),  # type: ignore[list-item]
+]
+
+
+@pytest.mark.parametrize(("name", "raw", "code", "words"), INVALID, ids=[c[0] for c in INVALID])
+def test_invalid_positions_are_refused_with_a_precise_message(name: str, raw: Any, code: str, words: str) -> None:
+    with pytest.raises(PositionError) as err:
+        parse_position(raw)
+    assert err.value.code == code, str(err.value)
+    assert words in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("path", examples("invalid"), ids=lambda p: p.name)
+def test_contract_invalid_examples(path: Any) -> None:
+    case = json.loads(path.read_text())
+    with pytest.raises(PositionError) as err:
+        parse_position(case["position"])
+    assert err.value.code == case["expect"]["invalid"]
+
+
+def test_defaults() -> None:
+    pos = parse_position({"player": ["A", 4], "wolf": [6]})
+    assert pos.game == "vanguard" and pos.difficulty == "standard"
+    assert pos.party == ("J", "Q", "K") and pos.reserve == ()
+    assert pos.pile_size == 36 - 3 and pos.pile_top == () and not pos.final
+    assert pos.objective == "win"
+    assert parse_position({"game": "lobo", "player": [1], "wolf": [6]}).objective == "points"
+    final = parse_position({"player": [1], "wolf": [6], "draw_pile": {"size": 4}})
+    assert final.final and final.objective == "score"
+
+
+def test_pile_as_list_is_fully_known() -> None:
+    pos = parse_position({"player": [1], "wolf": [6], "draw_pile": [3, "9s", 3]})
+    assert pos.pile_size == 3 and pos.pile_top == (3, 9, 3)  # order kept: top first
+
+
+def test_pile_size_may_be_below_the_unseen_cards() -> None:
+    pos = parse_position({"player": [1], "wolf": [6], "draw_pile": {"size": 3, "top": [5]}})
+    assert pos.pile_size == 3 and sum(pos.unseen) == 36 - 3
+
+
+def test_hands_of_any_size_and_empty_player_hand() -> None:
+    pos = parse_position({"difficulty": "easy", "player": [], "wolf": [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3]})
+    assert pos.player == () and len(pos.wolf) == 11
+
+
+def test_party_spellings_and_order() -> None:
+    pos = parse_position({"player": [1], "wolf": [6], "party": ["Ks", "q♠", "J"]})
+    assert pos.party == ("J", "Q", "K")
+
+
+def test_to_json_round_trips() -> None:
+    pos = parse_position(
+        {
+            "player": ["7h", 4],
+            "wolf": [6],
+            "reserve": ["2"],
+            "party": ["K"],
+            "draw_pile": {"size": 5, "top": [9]},
+            "rules": {"top_card_visible": True},
+        }
+    )
+    assert parse_position(pos.to_json()) == pos
+
+
+def test_load_position_errors_name_the_file(tmp_path: Any) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"player": [1], "wolf": [')
+    with pytest.raises(PositionError, match=r"bad\.json: not valid JSON"):
+        load_position(bad)
+    with pytest.raises(PositionError, match="cannot read"):
+        load_position(tmp_path / "missing.json")
+    puzzle = tmp_path / "puzzle.json"
+    puzzle.write_text(json.dumps({"position": {"player": [1], "wolf": [1]}, "expect": {}}))
+    assert load_position(puzzle).wolf == (1,)
