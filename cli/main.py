@@ -21,9 +21,9 @@ from solver.hint import hint as solve_hint
 from solver.plays import PlayError, parse_plays
 from solver.position import Position, PositionError, Rules, load_position, with_objective
 from solver.rules import final_state, initial_state, legal_plays
-from solver.verify import check_finish_answer, verify_hint
 from solver.schema import position_schema
 from solver.summary import rules_summary
+from solver.verify import check_finish_answer, verify_hint
 
 from . import render
 
@@ -93,7 +93,9 @@ def main_options(
 ObjectiveOpt = Annotated[
     str | None, typer.Option("--objective", "-o", help="win, party (vanguard) or points (lobo); default: RULES.md §6")
 ]
-TimeOpt = Annotated[float | None, typer.Option("--time-limit", "-t", help="seconds before answering with what is known")]
+TimeOpt = Annotated[
+    float, typer.Option("--time-limit", "-t", help="seconds before answering with what is known (exact: false)")
+]
 VerifyOpt = Annotated[bool, typer.Option("--verify", help="re-check the answer independently (brute force)")]
 FinalOpt = Annotated[bool, typer.Option("--final", help="treat the position as a final round")]
 
@@ -104,7 +106,7 @@ def hint(
     path: PositionArg,
     as_json: JsonOpt = False,
     objective: ObjectiveOpt = None,
-    time_limit: TimeOpt = None,
+    time_limit: TimeOpt = 60.0,
     max_states: Annotated[int | None, typer.Option("--max-states", help="stop after this many search states")] = None,
     verify: VerifyOpt = False,
 ) -> None:
@@ -132,7 +134,7 @@ def hint(
         raise typer.Exit(1)
 
 
-@app.command(epilog='Example: lobo-hint finish position.json --verify   (or --json)')
+@app.command(epilog="Example: lobo-hint finish position.json --verify   (or --json)")
 @input_errors
 def finish(
     path: PositionArg,

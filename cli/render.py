@@ -130,8 +130,14 @@ def progress(enabled: bool = True) -> Iterator[Callable[[int, int], None] | None
     if not enabled or not sys.stderr.isatty():
         yield None
         return
-    with Progress(TextColumn("valuing plays"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
+    with Progress(
+        TextColumn("valuing plays"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
         task = bar.add_task("plays", total=None)
 
         def report(done: int, total: int) -> None:
@@ -156,8 +162,12 @@ STATUS_TEXT = {"open": "open", "proven_won": "[green]proven won[/green]", "prove
 
 def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
     objective = result.objective if result.finish is None else ("party" if result.objective == "party" else "score")
-    title = {"win": "Win probability", "party": "Party members (−lost)", "points": "Points (you − Wolf)",
-             "score": "Score of the best finish"}[objective]
+    title = {
+        "win": "Win probability",
+        "party": "Party members (−lost)",
+        "points": "Points (you − Wolf)",
+        "score": "Score of the best finish",
+    }[objective]
     t = Table(title_justify="left")
     t.add_column("Play", style="bold")
     t.add_column(title, justify="right")
@@ -184,22 +194,35 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
         t.add_row(*row)
     lines: list[Text | Table | str] = []
     best_text = "fold" if result.best is None else str(result.best)
-    lines.append(Text.from_markup(f"[bold]Best play: {escape(best_text)}[/bold]   status: {STATUS_TEXT[result.status]}"
-                                  + ("" if result.exact else "   [yellow](not exact: the budget ran out)[/yellow]")))
+    lines.append(
+        Text.from_markup(
+            f"[bold]Best play: {escape(best_text)}[/bold]   status: {STATUS_TEXT[result.status]}"
+            + ("" if result.exact else "   [yellow](not exact: the budget ran out)[/yellow]")
+        )
+    )
     if reason:
         lines.append(Text(reason))
     if result.finish is not None and result.finish.status == "win":
         lines.append(Text(f"Best finish: {', '.join(map(str, result.finish.plays))}  → score {result.finish.score}"))
     if result.proof is not None:
-        lines.append(Text(f"Proof: {result.proof.get('reason', '')}" + (
-            f" (Wolf cards {', '.join(map(str, result.proof['wolf']))})" if "wolf" in result.proof else "")))
+        lines.append(
+            Text(
+                f"Proof: {result.proof.get('reason', '')}"
+                + (f" (Wolf cards {', '.join(map(str, result.proof['wolf']))})" if "wolf" in result.proof else "")
+            )
+        )
     if result.note:
         lines.append(Text(f"Note: {result.note}", style="yellow"))
     lines.append(t)
     stats = result.stats
     if "states" in stats:
-        lines.append(Text(f"{stats['states']} states, {stats['cache_hits']} cache hits, {stats['chance_nodes']} chance "
-                          f"nodes, {stats['seconds']} s", style="dim"))
+        lines.append(
+            Text(
+                f"{stats['states']} states, {stats['cache_hits']} cache hits, {stats['chance_nodes']} chance "
+                f"nodes, {stats['seconds']} s",
+                style="dim",
+            )
+        )
     return Group(*lines)
 
 
@@ -214,13 +237,22 @@ def finish_view(f: Finish) -> Group:
         parts.append(Text(f"Score {f.score} = {made}" + ("" if f.exact else "  (best found: not proven optimal)")))
         if f.alternatives is not None:
             more = "+" if f.alternatives_capped else ""
-            parts.append(Text("The only finish with this score." if f.alternatives == 0 else
-                              f"{f.alternatives}{more} other finish(es) reach the same score."))
+            parts.append(
+                Text(
+                    "The only finish with this score."
+                    if f.alternatives == 0
+                    else f"{f.alternatives}{more} other finish(es) reach the same score."
+                )
+            )
     elif f.status == "lost":
         assert f.proof is not None
         parts.append(Text.from_markup("[bold red]No finish exists: the round is lost.[/bold red]"))
-        parts.append(Text(f"Proof: Wolf cards {', '.join(map(str, f.proof.wolf))} cannot all be covered: "
-                          f"{f.proof.reason}." + ("" if f.proof.minimal else " (not shown minimal: time ran out)")))
+        parts.append(
+            Text(
+                f"Proof: Wolf cards {', '.join(map(str, f.proof.wolf))} cannot all be covered: "
+                f"{f.proof.reason}." + ("" if f.proof.minimal else " (not shown minimal: time ran out)")
+            )
+        )
     else:
         parts.append(Text("No answer within the time limit (not exact): try a larger --time-limit.", style="yellow"))
     return Group(*parts)
@@ -230,7 +262,9 @@ def check_view(v: Judgement) -> Group:
     parts: list[Text] = []
     for i, p in enumerate(v.plays):
         if v.bad_index is not None and i == v.bad_index:
-            parts.append(Text.from_markup(f"  {i + 1}. {escape(str(p))}  [red]illegal: {escape(v.bad_reason or '')}[/red]"))
+            parts.append(
+                Text.from_markup(f"  {i + 1}. {escape(str(p))}  [red]illegal: {escape(v.bad_reason or '')}[/red]")
+            )
             break
         parts.append(Text.from_markup(f"  {i + 1}. {escape(str(p))}  [green]legal[/green]"))
     if not v.legal:
@@ -240,8 +274,12 @@ def check_view(v: Judgement) -> Group:
     else:
         parts.append(Text(f"Clears the Wolf: score {v.score}.", style="green"))
     if v.best.status == "win":
-        parts.append(Text(f"Best score: {v.best.score}" + ("" if v.optimal else
-                                                          f"; a better finish: {', '.join(map(str, v.best.plays))}")))
+        parts.append(
+            Text(
+                f"Best score: {v.best.score}"
+                + ("" if v.optimal else f"; a better finish: {', '.join(map(str, v.best.plays))}")
+            )
+        )
         if v.optimal:
             parts.append(Text("Optimal.", style="bold green"))
     elif v.best.status == "lost" and v.best.proof is not None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from .cover import counts, min_sacrifices
 from .plays import Play, make_play
 from .rules import State, final_score
 from .verify import coverable
@@ -75,7 +76,9 @@ class FinishModel:
     """One CP-SAT model of a final round. `covered[j]` says Wolf card j must be covered; in the
     proof model they are assumptions instead of facts."""
 
-    def __init__(self, state: State, *, for_proof: bool = False, objective: str = "score") -> None:
+    def __init__(
+        self, state: State, *, for_proof: bool = False, objective: str = "score", optimize: bool = True
+    ) -> None:
         self.state = state
         self.objective = objective
         self.wolf = sorted(state.wolf, reverse=True)
@@ -104,16 +107,18 @@ class FinishModel:
                 m.add(self.sac[j] == 0).only_enforce_if(self.covered[j].Not())
             else:
                 m.add(self.covered[j] == 1)
-        # Equal Wolf cards are interchangeable: sacrifice the earlier ones first, and among cards
-        # not sacrificed give the earlier one at least as many of the biggest available value.
-        # Not in the proof model: there equal cards differ in whether they are assumed covered.
-        biggest = max((v for s in SOURCES for v in self.have[s]), default=0)
+        # Equal Wolf cards are interchangeable, so any solution can be permuted among them to sort
+        # them by one key: sacrificed first, then by how many of one chosen kind of card (the
+        # biggest value of the first source that has cards) each takes. One key only: sorting by
+        # two at once is not always possible. Not in the proof model: there equal cards differ in
+        # whether they are assumed covered.
+        chosen = next(((s, max(self.have[s])) for s in SOURCES if self.have[s]), None)
         for j in range(nw - 1):
             if for_proof or self.wolf[j] != self.wolf[j + 1]:
                 continue
             m.add(self.sac[j] >= self.sac[j + 1])
-            for s in SOURCES:
-                a, b = self.use.get((s, biggest, j)), self.use.get((s, biggest, j + 1))
+            if chosen is not None:
+                a, b = self.use.get((*chosen, j)), self.use.get((*chosen, j + 1))
                 if a is not None and b is not None:
                     m.add(a >= b).only_enforce_if(self.sac[j].Not())
         # The score is fixed minus what the finish spends: hand cards (and reserve cards when they
@@ -123,7 +128,7 @@ class FinishModel:
         if objective == "party":
             # Fewest members lost first; among those, the best score. 1000 outweighs any hand.
             self.cost = spent + 1000 * sum(self.sac)
-        if not for_proof:
+        if optimize and not for_proof:
             m.minimize(self.cost)
 
     def solver(self, time_limit: float, workers: int) -> cp_model.CpSolver:
@@ -141,7 +146,9 @@ class FinishModel:
                 sacrifices.append(make_play("sacrifice", wolf=(w,), member=next(members)))
                 continue
             hand = [v for (s, v, jj), x in self.use.items() if jj == j and s == "hand" for _ in range(solver.value(x))]
-            res = [v for (s, v, jj), x in self.use.items() if jj == j and s == "reserve" for _ in range(solver.value(x))]
+            res = [
+                v for (s, v, jj), x in self.use.items() if jj == j and s == "reserve" for _ in range(solver.value(x))
+            ]
             out.append(make_play("perfect" if len(hand) + len(res) == 1 else "sum", hand, res, (w,)))
         return tuple(out + sacrifices)
 
@@ -154,8 +161,15 @@ def _status(code: Any) -> str:
     )
 
 
-def solve_finish(state: State, *, time_limit: float = 10.0, workers: int = 1, count_alternatives: bool = False,
-                 alternatives_cap: int = 50, objective: str = "score") -> Finish:
+def solve_finish(
+    state: State,
+    *,
+    time_limit: float = 10.0,
+    workers: int = 1,
+    count_alternatives: bool = False,
+    alternatives_cap: int = 50,
+    objective: str = "score",
+) -> Finish:
     """The best finish of a final-round state (its party's sacrifices allowed), or a proof of loss.
 
     objective "score" maximizes the game score; "party" loses the fewest members, then maximizes the score.
@@ -164,8 +178,12 @@ def solve_finish(state: State, *, time_limit: float = 10.0, workers: int = 1, co
     fm = FinishModel(state, objective=objective)
     solver = fm.solver(time_limit, workers)
     status = _status(solver.solve(fm.model))
-    stats: dict[str, Any] = {"solver": status, "branches": solver.num_branches, "conflicts": solver.num_conflicts,
-                             "reserve_scores": state.rules.reserve_scores}
+    stats: dict[str, Any] = {
+        "solver": status,
+        "branches": solver.num_branches,
+        "conflicts": solver.num_conflicts,
+        "reserve_scores": state.rules.reserve_scores,
+    }
     if status in ("optimal", "feasible"):
         plays = fm.plays(solver)
         from .verify import replay
@@ -173,11 +191,27 @@ def solve_finish(state: State, *, time_limit: float = 10.0, workers: int = 1, co
         end = replay(state, plays).state
         alternatives = capped = None
         if count_alternatives and status == "optimal":
-            alternatives, capped = _count_optimal(state, fm, int(round(solver.objective_value)), alternatives_cap,
-                                                  max(0.01, time_limit - (time.perf_counter() - t0)))
+            alternatives, capped = _count_optimal(
+                state,
+                fm,
+                round(solver.objective_value),
+                alternatives_cap,
+                max(0.01, time_limit - (time.perf_counter() - t0)),
+            )
         stats["seconds"] = round(time.perf_counter() - t0, 6)
-        return Finish("win", status == "optimal", final_score(end), plays, None, end.hand, end.reserve, end.party,
-                      None if alternatives is None else alternatives - 1, bool(capped), stats)
+        return Finish(
+            "win",
+            status == "optimal",
+            final_score(end),
+            plays,
+            None,
+            end.hand,
+            end.reserve,
+            end.party,
+            None if alternatives is None else alternatives - 1,
+            bool(capped),
+            stats,
+        )
     if status == "infeasible":
         proof = find_core(state, time_limit=max(0.01, time_limit - (time.perf_counter() - t0)))
         stats["seconds"] = round(time.perf_counter() - t0, 6)
@@ -200,8 +234,7 @@ class _Collector(cp_model.CpSolverSolutionCallback):
 
 def _count_optimal(state: State, fm: FinishModel, cost: int, cap: int, time_limit: float) -> tuple[int, bool]:
     """Distinct optimal finishes (as sets of plays), up to `cap`: every solution of cost == optimum."""
-    again = FinishModel(state, objective=fm.objective)
-    again.model.clear_objective()
+    again = FinishModel(state, objective=fm.objective, optimize=False)
     again.model.add(again.cost == cost)
     solver = again.solver(time_limit, 1)
     solver.parameters.enumerate_all_solutions = True
@@ -213,40 +246,37 @@ def _count_optimal(state: State, fm: FinishModel, cost: int, cap: int, time_limi
 def find_core(state: State, *, time_limit: float = 10.0) -> Proof:
     """A minimal set of Wolf cards that cannot all be covered: CP-SAT's sufficient assumptions, then
     shrunk by deletion (drop a card whenever the rest stays infeasible), then re-checked by brute force."""
+    quick = _unmakeable_core(state)
+    if quick is not None:
+        return Proof(quick, loss_reason(state, quick), True)
     fm = FinishModel(state, for_proof=True)
     deadline = time.perf_counter() + time_limit
 
-    def infeasible(idx: list[int]) -> bool | None:
-        fm.model.clear_assumptions()
-        fm.model.add_assumptions([fm.covered[j] for j in idx])
-        solver = fm.solver(max(0.001, deadline - time.perf_counter()), 1)
-        # Presolve can report cores with literals outside the assumptions; without it they are sound.
-        solver.parameters.cp_model_presolve = False
-        code = _status(solver.solve(fm.model))
-        if code == "infeasible":
-            wanted = {fm.covered[j].index: j for j in idx}
-            found = [wanted[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in wanted]
-            infeasible.last_core = sorted(found)  # type: ignore[attr-defined]
-            return True
-        return None if code == "unknown" else False
+    def left() -> float:
+        return max(0.001, deadline - time.perf_counter())
 
+    # 1. CP-SAT's own core: every Wolf card's "covered" literal is an assumption.
+    fm.model.add_assumptions(fm.covered)
+    solver = fm.solver(left(), 1)
+    # Presolve can report cores with literals outside the assumptions; without it they are sound.
+    solver.parameters.cp_model_presolve = False
     core = list(range(len(fm.wolf)))
-    minimal = True
-    if infeasible(core):
-        suggested = infeasible.last_core  # type: ignore[attr-defined]
-        if suggested and infeasible(suggested):
+    if _status(solver.solve(fm.model)) == "infeasible":
+        wanted = {fm.covered[j].index: j for j in core}
+        suggested = sorted(wanted[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in wanted)
+        if suggested and _subset_coverable(state, [fm.wolf[j] for j in suggested], left()) is False:
             core = suggested
-        i = 0
-        while i < len(core):
-            trial = core[:i] + core[i + 1 :]
-            verdict = infeasible(trial) if trial else False
-            if verdict is None:
-                minimal = False
-                i += 1
-            elif verdict:
-                core = trial
-            else:
-                i += 1
+    # 2. Shrink by deletion: drop a card whenever the rest still cannot be covered.
+    minimal = True
+    i = 0
+    while i < len(core):
+        trial = core[:i] + core[i + 1 :]
+        verdict = _subset_coverable(state, [fm.wolf[j] for j in trial], left()) if trial else True
+        if verdict is False:
+            core = trial
+        else:
+            minimal = minimal and verdict is not None
+            i += 1
     values = tuple(sorted((fm.wolf[j] for j in core), reverse=True))
     # Re-check by plain enumeration before showing it: the core really cannot be covered.
     if coverable(values, state.hand, state.reserve, len(state.party)):
@@ -254,11 +284,39 @@ def find_core(state: State, *, time_limit: float = 10.0) -> Proof:
     return Proof(values, loss_reason(state, values), minimal)
 
 
+def _subset_coverable(state: State, wolf: list[int], time_limit: float) -> bool:
+    """Can these Wolf cards be covered together? (cover.py's exact search: far quicker than CP-SAT at
+    proving small covers impossible, and the core is re-checked by verify.py's brute force anyway)."""
+    return min_sacrifices(wolf, counts(state.hand + state.reserve), max(0, len(state.party) - 1)) is not None
+
+
+def _makeable(state: State) -> set[int]:
+    """Every total up to 10 that some group of your cards adds up to."""
+    sums = {0}
+    for v in state.hand + state.reserve:
+        sums |= {x + v for x in sums if x + v <= 10}
+    return sums
+
+
+def _unmakeable_core(state: State) -> tuple[int, ...] | None:
+    """The common, simplest proof: more Wolf cards that no group of your cards adds up to than
+    sacrifices allowed. Any (allowed + 1) of them form a minimal core: none can be covered but by
+    a sacrifice, and without one of them the others take exactly the sacrifices allowed."""
+    allowed = max(0, len(state.party) - 1)
+    sums = _makeable(state)
+    cannot = sorted((w for w in state.wolf if w not in sums), reverse=True)
+    if len(cannot) <= allowed:
+        return None
+    return tuple(cannot[: allowed + 1])
+
+
 def loss_reason(state: State, core: tuple[int, ...]) -> str:
     """One line a player can check at the table."""
     allowed = max(0, len(state.party) - 1)
-    sac = {0: "no sacrifice is allowed", 1: "only one sacrifice is allowed"}.get(allowed, f"only {allowed} sacrifices are allowed")
-    makeable = {w for w in set(core) if coverable((w,), state.hand, state.reserve, 1)}
+    sac = {0: "no sacrifice is allowed", 1: "only one sacrifice is allowed"}.get(
+        allowed, f"only {allowed} sacrifices are allowed"
+    )
+    makeable = _makeable(state)
     cannot = sorted({w for w in core if w not in makeable})
     names = " or ".join(str(w) for w in cannot)
     if cannot and sum(1 for w in core if w not in makeable) > allowed:
@@ -287,11 +345,19 @@ class Judgement:
         return self.legal and self.clears and self.best.exact and self.score == self.best.score
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"legal": self.legal, "clears": self.clears, "score": self.score,
-                               "best_score": self.best.score, "optimal": self.optimal}
+        out: dict[str, Any] = {
+            "legal": self.legal,
+            "clears": self.clears,
+            "score": self.score,
+            "best_score": self.best.score,
+            "optimal": self.optimal,
+        }
         if self.bad_index is not None:
-            out["bad_play"] = {"index": self.bad_index + 1, "play": str(self.plays[self.bad_index]),
-                               "reason": self.bad_reason}
+            out["bad_play"] = {
+                "index": self.bad_index + 1,
+                "play": str(self.plays[self.bad_index]),
+                "reason": self.bad_reason,
+            }
         if not self.optimal and self.best.status == "win":
             out["better"] = [p.to_json() for p in self.best.plays]
             out["better_text"] = ", ".join(str(p) for p in self.best.plays)

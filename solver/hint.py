@@ -87,8 +87,13 @@ def _sorted(moves: list[MoveResult]) -> tuple[MoveResult, ...]:
     return tuple(sorted(moves, key=lambda m: (m.value is None, -(m.value if m.value is not None else 0.0))))
 
 
-def hint(pos: Position, *, time_limit: float | None = None, max_states: int | None = None,
-         progress: Callable[[int, int], None] | None = None) -> HintResult:
+def hint(
+    pos: Position,
+    *,
+    time_limit: float | None = None,
+    max_states: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> HintResult:
     """Value every legal play of the position (see RULES.md §6 for the objectives)."""
     state = initial_state(pos)
     if pos.game == "vanguard" and state.final:
@@ -115,12 +120,14 @@ def _final_round(state: State, objective: str, time_limit: float | None) -> Hint
             f = solve_finish(after, time_limit=limit, objective=by)
             exact = exact and f.exact
             won = f.status == "win"
+        value: float | None
         if by == "score":
-            value = None if not won else (final_score(after) if f is None else f.score)
+            score = final_score(after) if f is None else f.score
+            value = float(score) if won and score is not None else None
         else:
             left = len(after.party) if f is None else len(f.members_left)
             value = float(-(active - left)) if won else float(-active)
-        moves.append(MoveResult(play, None if value is None else float(value), 1.0 if won else 0.0))
+        moves.append(MoveResult(play, value, 1.0 if won else 0.0))
     ordered = _sorted(moves)
     won = root.status == "win"
     proof = None
@@ -133,14 +140,33 @@ def _final_round(state: State, objective: str, time_limit: float | None) -> Hint
     if not won:
         best = next(m.play for m in ordered if m.play.kind == "fold")
     status = "proven_won" if won and root.exact else "proven_lost" if root.status == "lost" else "open"
-    marked = tuple(MoveResult(m.play, m.value, m.win_probability, None,
-                              status == "proven_won" and (m.win_probability or 0.0) < 1.0) for m in ordered)
-    return HintResult(status, objective, exact, best, best_value, 1.0 if won else 0.0, marked, proof, root,
-                      stats={"seconds": round(time.perf_counter() - t0, 4), "finisher": root.stats})
+    marked = tuple(
+        MoveResult(
+            m.play, m.value, m.win_probability, None, status == "proven_won" and (m.win_probability or 0.0) < 1.0
+        )
+        for m in ordered
+    )
+    return HintResult(
+        status,
+        objective,
+        exact,
+        best,
+        best_value,
+        1.0 if won else 0.0,
+        marked,
+        proof,
+        root,
+        stats={"seconds": round(time.perf_counter() - t0, 4), "finisher": root.stats},
+    )
 
 
-def _search(state: State, pos: Position, time_limit: float | None, max_states: int | None,
-            progress: Callable[[int, int], None] | None) -> HintResult:
+def _search(
+    state: State,
+    pos: Position,
+    time_limit: float | None,
+    max_states: int | None,
+    progress: Callable[[int, int], None] | None,
+) -> HintResult:
     t0 = time.perf_counter()
     objective = pos.objective
     note = None
@@ -150,8 +176,9 @@ def _search(state: State, pos: Position, time_limit: float | None, max_states: i
     deadline = None if time_limit is None else t0 + time_limit
     exact = True
     try:
-        values, search = evaluate_moves(state, objective, max_states=max_states, time_limit=time_limit,
-                                        progress=progress)
+        values, search = evaluate_moves(
+            state, objective, max_states=max_states, time_limit=time_limit, progress=progress
+        )
         found = {m.play: (m.value, m.value) for m in values}
         stats = search.stats.to_json()
     except Budget:
@@ -182,23 +209,50 @@ def _search(state: State, pos: Position, time_limit: float | None, max_states: i
             moves.append(MoveResult(p, v[0], win_values.get(p)))
     ordered = _sorted(moves)
     if status == "proven_won":
-        ordered = tuple(MoveResult(m.play, m.value, m.win_probability, m.bounds,
-                                   m.win_probability is not None and m.win_probability < 1.0 - EPS) for m in ordered)
+        ordered = tuple(
+            MoveResult(
+                m.play,
+                m.value,
+                m.win_probability,
+                m.bounds,
+                m.win_probability is not None and m.win_probability < 1.0 - EPS,
+            )
+            for m in ordered
+        )
     best = ordered[0]
     stats["seconds"] = round(time.perf_counter() - t0, 4)
-    return HintResult(status, pos.objective, exact, best.play, best.value,
-                      win_values.get(best.play) if pos.game == "vanguard" else None, ordered, proof, None, note, stats)
+    return HintResult(
+        status,
+        pos.objective,
+        exact,
+        best.play,
+        best.value,
+        win_values.get(best.play) if pos.game == "vanguard" else None,
+        ordered,
+        proof,
+        None,
+        note,
+        stats,
+    )
 
 
-def _status(state: State, found: dict[Play, tuple[float, float]], objective: str, win_values: dict[Play, float],
-            deadline: float | None, max_states: int | None) -> tuple[str, dict[str, Any] | None]:
+def _status(
+    state: State,
+    found: dict[Play, tuple[float, float]],
+    objective: str,
+    win_values: dict[Play, float],
+    deadline: float | None,
+    max_states: int | None,
+) -> tuple[str, dict[str, Any] | None]:
     """proven_won / proven_lost (about winning the round, whatever the objective), or open."""
     best_win = max(win_values.values()) if win_values else None
     check = WinCheck(max_states, deadline)
     try:
-        if best_win is not None and best_win <= EPS or best_win is None and not check.won(state, surely=False):
-            reason = ("no order of the draw pile lets any line of play empty the Wolf's hand: the search over every "
-                      "play and every draw was exhaustive")
+        if (best_win is not None and best_win <= EPS) or (best_win is None and not check.won(state, surely=False)):
+            reason = (
+                "no order of the draw pile lets any line of play empty the Wolf's hand: the search over every "
+                "play and every draw was exhaustive"
+            )
             return "proven_lost", {"kind": "exhaustive", "reason": reason}
         if (best_win is None or best_win >= 1.0 - EPS) and check.won(state, surely=True):
             return "proven_won", None
@@ -225,7 +279,9 @@ def explain(result: HintResult) -> str:
     moves = [m for m in result.moves if m.play != result.best]
     if result.finish is not None:
         if result.finish.status != "win":
-            return "no finish exists: " + (result.finish.proof.reason if result.finish.proof else "the Wolf cannot be cleared")
+            return "no finish exists: " + (
+                result.finish.proof.reason if result.finish.proof else "the Wolf cannot be cleared"
+            )
         return f"starts the best finish ({', '.join(map(str, result.finish.plays))}), scoring {result.finish.score}"
     best = next(m for m in result.moves if m.play == result.best)
     if result.status == "proven_lost":

@@ -5,7 +5,7 @@ Values by objective (RULES.md §6), all from the Player's side:
   party   minus the party members this round costs
   points  (lobo) the Player's points minus the Wolf's
 Once a vanguard round is final nothing is drawn, so its value is read off a small exact
-cover search (`_min_sacrifices`) instead of being searched play by play.
+cover search (cover.py) instead of being searched play by play.
 
 Pruning, each sound:
   * Star1 at chance nodes: with values known to lie in [lo, hi], the children seen so far bound
@@ -22,8 +22,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 
+from .cover import counts as _counts
+from .cover import min_sacrifices, sure_cover
 from .plays import Play
 from .rules import LOST, WON, State, apply, apply_outcome, chance_outcomes, legal_plays
 
@@ -32,54 +33,6 @@ Key = tuple[object, ...]
 
 class Budget(Exception):
     """Raised inside the search when the time or state budget runs out."""
-
-
-def _counts(values: tuple[int, ...]) -> tuple[int, ...]:
-    out = [0] * 10
-    for v in values:
-        out[v - 1] += 1
-    return tuple(out)
-
-
-@lru_cache(maxsize=1 << 18)
-def _min_sacrifices(wolf: tuple[int, ...], avail: tuple[int, ...], allowed: int) -> int | None:
-    """Fewest sacrifices that finish a final round: wolf sorted descending, avail as counts by value.
-    None when no finish exists. Which source (hand or reserve) pays does not matter for covering."""
-    if not wolf:
-        return 0
-    w, rest = wolf[0], wolf[1:]
-    best: int | None = None
-    for pick in _groups(avail, w, 1):
-        left = tuple(a - b for a, b in zip(avail, pick, strict=True))
-        sub = _min_sacrifices(rest, left, allowed)
-        if sub is not None and (best is None or sub < best):
-            best = sub
-            if best == 0:
-                return 0
-    if allowed > 0:
-        sub = _min_sacrifices(rest, avail, allowed - 1)
-        if sub is not None and (best is None or sub + 1 < best):
-            best = sub + 1
-    return best
-
-
-@lru_cache(maxsize=1 << 16)
-def _groups(avail: tuple[int, ...], target: int, start: int) -> tuple[tuple[int, ...], ...]:
-    """Sub-multisets of avail (counts by value) with values >= start adding up to target."""
-    if target == 0:
-        return ((0,) * len(avail),)
-    out = []
-    for v in range(start, min(target, len(avail)) + 1):
-        if avail[v - 1]:
-            rest = avail[: v - 1] + (avail[v - 1] - 1,) + avail[v:]
-            for tail in _groups(rest, target - v, v):
-                out.append(tail[: v - 1] + (tail[v - 1] + 1,) + tail[v:])
-    return tuple(out)
-
-
-def sure_cover(wolf: tuple[int, ...], avail: tuple[int, ...]) -> bool:
-    """Perfect/Sum groups of the available cards cover every Wolf card (no sacrifices)."""
-    return _min_sacrifices(tuple(sorted(wolf, reverse=True)), avail, 0) == 0
 
 
 @dataclass
@@ -91,8 +44,13 @@ class Stats:
     seconds: float = 0.0
 
     def to_json(self) -> dict[str, float | int]:
-        return {"states": self.states, "cache_hits": self.tt_hits, "chance_nodes": self.chance_nodes,
-                "cutoffs": self.cutoffs, "seconds": round(self.seconds, 4)}
+        return {
+            "states": self.states,
+            "cache_hits": self.tt_hits,
+            "chance_nodes": self.chance_nodes,
+            "cutoffs": self.cutoffs,
+            "seconds": round(self.seconds, 4),
+        }
 
 
 @dataclass
@@ -129,7 +87,7 @@ class Search:
     def final_value(self, s: State) -> float:
         """A vanguard final round at a decision point: nothing more is drawn."""
         avail = _counts(s.hand + s.reserve)
-        need = _min_sacrifices(tuple(sorted(s.wolf, reverse=True)), avail, max(0, len(s.party) - 1))
+        need = min_sacrifices(s.wolf, avail, max(0, len(s.party) - 1))
         if self.objective == "win":
             return 0.0 if need is None else 1.0
         if need is None:
@@ -139,8 +97,19 @@ class Search:
     # -- the search --------------------------------------------------------------------------------
 
     def key(self, s: State) -> Key:
-        return (s.hand, s.wolf, s.reserve, len(s.party), s.pile_size, s.pile_top, s.unseen, s.final,
-                s.owed_player, s.owed_wolf, s.reveal)
+        return (
+            s.hand,
+            s.wolf,
+            s.reserve,
+            len(s.party),
+            s.pile_size,
+            s.pile_top,
+            s.unseen,
+            s.final,
+            s.owed_player,
+            s.owed_wolf,
+            s.reveal,
+        )
 
     def tick(self) -> None:
         self.stats.states += 1
@@ -242,9 +211,14 @@ class MoveValue:
     value: float
 
 
-def evaluate_moves(root: State, objective: str, *, max_states: int | None = None,
-                   time_limit: float | None = None,
-                   progress: Callable[[int, int], None] | None = None) -> tuple[list[MoveValue], Search]:
+def evaluate_moves(
+    root: State,
+    objective: str,
+    *,
+    max_states: int | None = None,
+    time_limit: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[list[MoveValue], Search]:
     """The exact value of every legal play at a decision node. Raises Budget when cut short."""
     t0 = time.perf_counter()
     search = Search(root, objective, max_states, None if time_limit is None else t0 + time_limit)
@@ -291,8 +265,7 @@ class WinCheck:
             children = (self.won(apply_outcome(s, v), surely) for v, _ in chance_outcomes(s))
             r = all(children) if surely else any(children)
         elif s.game == "vanguard" and s.final:
-            r = _min_sacrifices(tuple(sorted(s.wolf, reverse=True)), _counts(s.hand + s.reserve),
-                                max(0, len(s.party) - 1)) is not None
+            r = min_sacrifices(s.wolf, _counts(s.hand + s.reserve), max(0, len(s.party) - 1)) is not None
         elif sure_cover(s.wolf, _counts(s.hand + s.reserve)):
             r = True
         else:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-
+from functools import cache
 from typing import TYPE_CHECKING
 
 from .plays import Play, make_play
@@ -53,11 +52,12 @@ class BruteFinish:
     plays: tuple[Play, ...]
 
 
-def brute_finish(wolf: Sequence[int], hand: Sequence[int], reserve: Sequence[int], party: Sequence[str],
-                 reserve_scores: bool = False) -> BruteFinish:
+def brute_finish(
+    wolf: Sequence[int], hand: Sequence[int], reserve: Sequence[int], party: Sequence[str], reserve_scores: bool = False
+) -> BruteFinish:
     """The best finish by trying every way to cover the largest Wolf card, recursively (memoized)."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(ws: tuple[int, ...], h: Counts, r: Counts, members: int) -> tuple[int | None, tuple[Play, ...]]:
         if not ws:
             score = sum(v * n for v, n in enumerate(h, start=1)) + 10 * members
@@ -79,16 +79,18 @@ def brute_finish(wolf: Sequence[int], hand: Sequence[int], reserve: Sequence[int
                 kind = "perfect" if len(hv) + len(rv) == 1 else "sum"
                 options.append((make_play(kind, hv, rv, (w,)), _minus(h, hand_part), _minus(r, res_part), members))
         for play, h2, r2, m2 in options:
-            score, plays = best(rest, h2, r2, m2)
-            if score is not None and (top[0] is None or score > top[0]):
-                top = (score, (play, *plays))
+            sub, plays = best(rest, h2, r2, m2)
+            if sub is not None and (top[0] is None or sub > top[0]):
+                top = (sub, (play, *plays))
         return top
 
     ws = tuple(sorted(wolf, reverse=True))
     score, plays = best(ws, _counts(hand), _counts(reserve), len(party))
     # Sacrifices were searched by count; name them after the members, in party order.
     names = iter(party)
-    named = tuple(make_play("sacrifice", wolf=p.wolf, member=next(names)) if p.kind == "sacrifice" else p for p in plays)
+    named = tuple(
+        make_play("sacrifice", wolf=p.wolf, member=next(names)) if p.kind == "sacrifice" else p for p in plays
+    )
     return BruteFinish(score, named)
 
 
@@ -97,7 +99,7 @@ def _splits(pick: Counts, h: Counts, r: Counts) -> list[Counts]:
     parts: list[list[int]] = [[]]
     for i, n in enumerate(pick):
         low, high = max(0, n - r[i]), min(n, h[i])
-        parts = [p + [k] for p in parts for k in range(low, high + 1)]
+        parts = [[*p, k] for p in parts for k in range(low, high + 1)]
     return [tuple(p) for p in parts]
 
 
@@ -169,8 +171,9 @@ def plainly_won(state: State, surely: bool, memo: dict[tuple[bool, State], bool]
     return r
 
 
-def check_finish_answer(state: State, status: str, score: int | None, plays: Sequence[Play],
-                        core: Sequence[int] | None) -> list[str]:
+def check_finish_answer(
+    state: State, status: str, score: int | None, plays: Sequence[Play], core: Sequence[int] | None
+) -> list[str]:
     """Problems found when re-checking a finisher answer by brute force (empty: verified)."""
     problems = []
     brute = brute_finish(state.wolf, state.hand, state.reserve, state.party, state.rules.reserve_scores)

@@ -67,3 +67,22 @@ def random_position(
         if objective and not (f or size == 0):
             pos["objective"] = rng.choice(["win", "party"])
     return pos
+
+
+def random_final(rng: random.Random, *, max_hand: int = 10, max_reserve: int = 4, max_wolf: int = 10) -> dict[str, Any]:
+    """A vanguard final round: hand 0..10, reserve 0..4, Wolf 1..10, party 1..3, any difficulty."""
+    difficulty = rng.choice(list(TOPS))
+    deck = [v for v in range(1, TOPS[difficulty] + 1) for _ in range(4)]
+    rng.shuffle(deck)
+    n_hand, n_res, n_wolf = rng.randint(0, max_hand), rng.randint(0, max_reserve), rng.randint(1, max_wolf)
+    # Bias toward the interesting middle: Wolf cards are often small enough to be covered.
+    return {
+        "game": "vanguard",
+        "difficulty": difficulty,
+        "player": deck[:n_hand],
+        "reserve": deck[n_hand : n_hand + n_res],
+        "wolf": deck[n_hand + n_res : n_hand + n_res + n_wolf],
+        "party": rng.sample(["J", "Q", "K"], rng.randint(1, 3)),
+        "final": True,
+        "rules": {"reserve_scores": rng.random() < 0.3},
+    }

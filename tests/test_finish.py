@@ -1,0 +1,208 @@
+"""The CP-SAT finisher against brute force, its proofs, and the check command's judgement."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import examples
+from gen import random_final
+from reference.finish import best_finish as reference_best_finish
+from reference.finish import check_plays as reference_check
+from solver.finish import judge_finish, solve_finish
+from solver.plays import parse_plays
+from solver.position import PositionError, parse_position
+from solver.rules import final_state, initial_state
+from solver.verify import brute_finish, core_is_minimal, coverable, replay_score
+
+
+def final(**raw: Any) -> Any:
+    raw.setdefault("final", True)
+    return initial_state(parse_position(raw))
+
+
+def test_cp_sat_agrees_with_brute_force_on_5000_random_final_rounds() -> None:
+    rng = random.Random(5000)
+    wins = losses = 0
+    for _ in range(5000):
+        raw = random_final(rng)
+        s = initial_state(parse_position(raw))
+        f = solve_finish(s)
+        b = brute_finish(s.wolf, s.hand, s.reserve, s.party, s.rules.reserve_scores)
+        assert f.exact, raw
+        if b.score is None:
+            assert f.status == "lost", raw
+            assert f.proof is not None and f.proof.minimal
+            assert core_is_minimal(f.proof.wolf, s.hand, s.reserve, len(s.party)), (raw, f.proof)
+            assert not (f.proof.wolf and set(f.proof.wolf) - set(s.wolf))
+            losses += 1
+        else:
+            assert f.status == "win" and f.score == b.score, (raw, f.score, b.score)
+            assert replay_score(s, f.plays) == f.score, raw  # the finish replays through the rules engine
+            wins += 1
+    assert wins > 1000 and losses > 1000  # both kinds of answer are exercised
+
+
+def test_agrees_with_the_reference_finisher() -> None:
+    rng = random.Random(77)
+    for _ in range(300):
+        raw = random_final(rng, max_hand=7, max_reserve=3, max_wolf=6)
+        pos = parse_position(raw)
+        f = solve_finish(initial_state(pos))
+        ref = reference_best_finish(pos.to_json())
+        assert f.status == ref["status"], raw
+        if f.status == "win":
+            assert f.score == ref["score"], raw
+
+
+@pytest.mark.parametrize("path", examples("finish"), ids=lambda p: p.name)
+def test_contract_finish_examples(path: Path) -> None:
+    case = json.loads(path.read_text())
+    s = initial_state(parse_position(case["position"]))
+    f = solve_finish(s)
+    assert f.status == case["expect"]["status"]
+    if f.status == "win":
+        assert f.score == case["expect"]["score"]
+    else:
+        assert f.proof is not None and sorted(f.proof.wolf) == sorted(case["expect"]["proof"]["wolf"])
+
+
+@pytest.mark.parametrize("path", examples("check"), ids=lambda p: p.name)
+def test_contract_check_examples(path: Path) -> None:
+    case = json.loads(path.read_text())
+    s = initial_state(parse_position(case["position"]))
+    got = judge_finish(s, tuple(parse_plays(case["plays"]))).to_json()
+    for k, v in case["expect"].items():
+        assert got[k] == v, (k, got)
+
+
+# Hand-worked cases (docs/rules.md has the same ones) -------------------------------------------------
+
+
+def test_sacrifice_beats_spending_big_cards() -> None:
+    # Hand 1 3 4 6, Wolf 7 9, party J Q K. Covering both with cards (3+6=9 and 1+... no 7 is left from
+    # 1+4) is impossible, so one sacrifice: 3+4=7 and J=9 leave 1+6=7 and two members: 7 + 20 = 27;
+    # 1+6=7 and J=9 also leave 7 (3+4); 3+6=9 and J=7 leave only 1+4=5: 25.
+    s = final(player=[1, 3, 4, 6], wolf=[7, 9], party=["J", "Q", "K"])
+    f = solve_finish(s)
+    assert f.score == 27 and len(f.members_left) == 2 and sum(f.hand_left) == 7
+
+
+def test_reserve_cards_cost_nothing_by_default() -> None:
+    s = final(player=[4], reserve=[2, 5], wolf=[7], party=["K"])
+    f = solve_finish(s)
+    assert f.score == 4 + 10 and [str(p) for p in f.plays] == ["2r+5r=7"]
+    s2 = final(player=[4], reserve=[2, 5], wolf=[7], party=["K"], rules={"reserve_scores": True})
+    # Now spending the reserve costs 7 and spending 4+... is impossible (no 3): 2r+5r=7 still, score 4+10.
+    assert solve_finish(s2).score == 14
+
+
+def test_lost_final_round_core_and_reason() -> None:
+    # 8 is only 1+7, and then 7 is left with 6 alone: each card can be made, never both (15 > 14 anyway).
+    s = final(player=[1, 6, 7], wolf=[7, 8], party=["J"])
+    f = solve_finish(s)
+    assert f.status == "lost" and f.proof is not None
+    assert sorted(f.proof.wolf) == [7, 8] and f.proof.minimal
+    assert "no sacrifice is allowed" in f.proof.reason
+    assert coverable([7], s.hand, s.reserve, 1) and coverable([8], s.hand, s.reserve, 1)
+
+
+def test_core_names_the_cards_that_cannot_be_made() -> None:
+    s = final(player=[1, 3], wolf=[8, 6, 5, 1, 8], party=["Q", "K"], difficulty="easy")
+    f = solve_finish(s)
+    assert f.proof is not None and sorted(f.proof.wolf) == [8, 8]
+    assert f.proof.reason == "nothing you hold adds up to 8, and only one sacrifice is allowed"
+
+
+def test_alternatives_are_counted() -> None:
+    s = final(player=[3, 9, 6, 1, 5, 4], reserve=[7, 2], wolf=[6, 5, 3, 7], party=["J"])
+    f = solve_finish(s, count_alternatives=True)
+    assert f.score == 26 and f.alternatives == 1  # 1+2r=3 or 4+2r=6 beside 7r=7, 5=5 and 6=6 or 3=3
+
+
+def test_time_limit_unknown_is_not_exact() -> None:
+    s = final(
+        player=list(range(1, 10)) * 2,
+        wolf=[9, 9, 8, 8, 7, 7, 6, 6, 5, 5, 4],
+        difficulty="standard",
+        party=["J", "Q", "K"],
+    )
+    f = solve_finish(s, time_limit=1e-6)
+    assert f.status in ("win", "lost", "unknown")
+    if f.status == "unknown":
+        assert not f.exact and f.score is None
+
+
+def test_finish_needs_a_final_round_or_force() -> None:
+    pos = parse_position({"player": [5], "wolf": [5], "draw_pile": {"size": 20}})
+    with pytest.raises(PositionError, match="--final"):
+        final_state(pos)
+    s, forced = final_state(pos, force=True)
+    assert forced and s.final
+    with pytest.raises(PositionError, match="lobo has no final round"):
+        final_state(parse_position({"game": "lobo", "player": [5], "wolf": [5]}), force=True)
+
+
+# check -------------------------------------------------------------------------------------------
+
+
+def judged(plays: str, **raw: Any) -> dict[str, Any]:
+    s = final(**raw)
+    return judge_finish(s, tuple(parse_plays(plays))).to_json()
+
+
+BASE = {"player": [1, 4, 5, 6, 9], "reserve": [2], "wolf": [4, 5, 6, 9], "party": ["J", "Q"]}
+
+
+@pytest.mark.parametrize(
+    ("plays", "expect"),
+    [
+        ("4=4, 5=5, 6=6, 9=9", {"legal": True, "clears": True, "score": 1 + 20}),
+        ("2r+4=6, 4=4", {"legal": False}),  # the 4 was spent by the first play
+        ("4=4, 5=5, 6=6, J=9", {"legal": True, "clears": True, "score": 1 + 9 + 10}),
+        ("4=4, 5=5, 1+2r+6=9, J=6", {"legal": True, "clears": True}),
+        ("4=4, 5=5", {"legal": True, "clears": False, "score": None, "optimal": False}),
+        ("J=4, Q=5", {"legal": False}),  # the Queen would be the last member
+        ("9=4+5", {"legal": False}),  # no Split in the final round
+        ("9>6", {"legal": False}),  # no Over in the final round
+        ("3=3", {"legal": False}),  # no 3 held
+        ("4+1=5, fold", {"legal": True, "clears": False}),
+        ("fold, 4=4", {"legal": False}),
+        ("1+5=6, 4=4, 2r=...", None),
+    ],
+)
+def test_check_judges_each_kind(plays: str, expect: dict[str, Any] | None) -> None:
+    if expect is None:
+        with pytest.raises(Exception, match="cannot read"):
+            parse_plays(plays)
+        return
+    got = judged(plays, **BASE)
+    for k, v in expect.items():
+        assert got[k] == v, (plays, got)
+    best = brute_finish(BASE["wolf"], BASE["player"], BASE["reserve"], ("J", "Q")).score
+    assert got["best_score"] == best
+    assert got["optimal"] == (got["legal"] and got["clears"] and got["score"] == best)
+    if not got["legal"]:
+        assert got["bad_play"]["reason"]
+
+
+def test_check_agrees_with_the_reference_on_random_finishes() -> None:
+    rng = random.Random(99)
+    for _ in range(200):
+        raw = random_final(rng, max_hand=7, max_reserve=3, max_wolf=5)
+        pos = parse_position(raw)
+        s = initial_state(pos)
+        f = solve_finish(s)
+        plays = list(f.plays)
+        if plays and rng.random() < 0.5:
+            rng.shuffle(plays)  # any order is legal: final-round plays commute
+            plays = plays[: rng.randint(0, len(plays))]
+        text = ", ".join(str(p) for p in plays) or "fold"
+        ours = judge_finish(s, tuple(parse_plays(text))).to_json()
+        theirs = reference_check(pos.to_json(), text)
+        for k in ("legal", "clears", "score", "best_score", "optimal"):
+            assert ours[k] == theirs[k], (raw, text, k, ours, theirs)
