@@ -10,7 +10,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import (
     COPIES,
@@ -44,8 +44,7 @@ class PositionError(ValueError):
         self.code = code
 
 
-@dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(NamedTuple):
     """The four rulings a position may change (RULES.md, FORMAT.md `rules`)."""
 
     hand_size: int = 4

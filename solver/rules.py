@@ -9,21 +9,25 @@ Following OpenSpiel's shape: `legal_plays` at decision nodes, `chance_outcomes` 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
+from typing import NamedTuple
 
-from .cards import MEMBERS, counts_of, member_order
-from .plays import FOLD, Play, make_play
+from .cards import MEMBERS, member_order
+from .plays import FOLD, Play
 from .position import Position, Rules
 
 WON = "won"
 LOST = "lost"
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(NamedTuple):
     """Everything that decides the rest of a round, by values only (hashable, for memoizing).
+
+    A NamedTuple rather than a frozen dataclass: the search builds and hashes millions of these,
+    and tuples are built and hashed in C.
 
     `unseen` counts the cards nobody has seen, by value: unknown draws are uniform over them.
     `owed_player` / `owed_wolf` are unknown cards still to be drawn by a play just made;
@@ -110,63 +114,88 @@ def _counts(values: tuple[int, ...]) -> list[tuple[int, int]]:
     return [(v, values.count(v)) for v in _distinct(values)]
 
 
+@lru_cache(maxsize=1 << 16)
+def _sum_groups(
+    hand: tuple[int, ...], reserve: tuple[int, ...], w: int
+) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """(hand part, reserve part) of every group of two or more of your cards adding up to w."""
+    tagged = _counts(hand) + _counts(reserve)
+    n_hand = len(_distinct(hand))
+    out = []
+    for pick in _sub_multisets(tagged, w):
+        if sum(k for _, k in pick) < 2:
+            continue
+        h = tuple(tagged[i][0] for i, k in pick if i < n_hand for _ in range(k))
+        r = tuple(tagged[i][0] for i, k in pick if i >= n_hand for _ in range(k))
+        out.append((h, r))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def _split_groups(wolf: tuple[int, ...], p: int) -> tuple[tuple[int, ...], ...]:
+    """Every group of two or more Wolf cards adding up to p."""
+    items = _counts(wolf)
+    return tuple(
+        tuple(items[i][0] for i, k in pick for _ in range(k))
+        for pick in _sub_multisets(items, p)
+        if sum(k for _, k in pick) >= 2
+    )
+
+
 def legal_plays(state: State) -> list[Play]:
     """Every distinct legal play at a decision node, Fold last; plays come in listing order."""
     if not state.is_decision:
         return []
+    # Only these fields decide what is legal; an Over never needs more than 9 cards in the pile.
+    return list(
+        _legal(state.game, state.hand, state.reserve, state.wolf, state.party, state.final, min(state.pile_size, 10))
+    )
+
+
+@lru_cache(maxsize=1 << 17)
+def _legal(
+    game: str,
+    hand: tuple[int, ...],
+    reserve: tuple[int, ...],
+    wolf: tuple[int, ...],
+    party: tuple[str, ...],
+    final: bool,
+    pile_size: int,
+) -> tuple[Play, ...]:
     plays: list[Play] = []
-    wolf_values = _distinct(state.wolf)
-    hand_values = _distinct(state.hand)
-    reserve_values = _distinct(state.reserve)
+    wolf_values = _distinct(wolf)
+    hand_values = _distinct(hand)
+    reserve_values = _distinct(reserve)
     # Perfect: one card of yours, equal to one of the Wolf's.
     for w in wolf_values:
         if w in hand_values:
-            plays.append(make_play("perfect", hand=(w,), wolf=(w,)))
+            plays.append(Play("perfect", (w,), (), (w,)))
         if w in reserve_values:
-            plays.append(make_play("perfect", reserve=(w,), wolf=(w,)))
+            plays.append(Play("perfect", (), (w,), (w,)))
     # Sum: two or more of yours (hand and reserve mixed) adding up to one Wolf card.
-    tagged = [(v, n) for v, n in _counts(state.hand)] + [(v, n) for v, n in _counts(state.reserve)]
-    n_hand = len(hand_values)
     for w in wolf_values:
-        for pick in _sub_multisets(tagged, w):
-            if sum(k for _, k in pick) < 2:
-                continue
-            hand = [tagged[i][0] for i, k in pick if i < n_hand for _ in range(k)]
-            reserve = [tagged[i][0] for i, k in pick if i >= n_hand for _ in range(k)]
-            plays.append(make_play("sum", hand, reserve, (w,)))
-    if not state.final:
-        wolf_items = _counts(state.wolf)
+        for h, r in _sum_groups(hand, reserve, w):
+            plays.append(Play("sum", h, r, (w,)))
+    if not final:
         # Split: one of yours equal to two or more Wolf cards; the Wolf then draws one card.
-        if state.pile_size >= 1:
-            for source, values in (("hand", hand_values), ("reserve", reserve_values)):
-                for p in values:
-                    for pick in _sub_multisets(wolf_items, p):
-                        if sum(k for _, k in pick) < 2:
-                            continue
-                        wolf = [wolf_items[i][0] for i, k in pick for _ in range(k)]
-                        plays.append(
-                            make_play(
-                                "split", (p,) if source == "hand" else (), (p,) if source == "reserve" else (), wolf
-                            )
-                        )
+        if pile_size >= 1:
+            for p in hand_values:
+                plays.extend(Play("split", (p,), (), group) for group in _split_groups(wolf, p))
+            for p in reserve_values:
+                plays.extend(Play("split", (), (p,), group) for group in _split_groups(wolf, p))
         # Over: one of yours above one of the Wolf's; the Wolf draws the difference.
-        for source, values in (("hand", hand_values), ("reserve", reserve_values)):
-            for p in values:
-                for w in wolf_values:
-                    if w < p and p - w <= state.pile_size:
-                        plays.append(
-                            make_play(
-                                "over", (p,) if source == "hand" else (), (p,) if source == "reserve" else (), (w,)
-                            )
-                        )
-    elif state.game == "vanguard" and len(state.party) >= 2:
+        for p in hand_values:
+            plays.extend(Play("over", (p,), (), (w,)) for w in wolf_values if w < p and p - w <= pile_size)
+        for p in reserve_values:
+            plays.extend(Play("over", (), (p,), (w,)) for w in wolf_values if w < p and p - w <= pile_size)
+    elif game == "vanguard" and len(party) >= 2:
         # Sacrifice: final round only, and one member must stay active.
-        for m in state.party:
+        for m in party:
             for w in wolf_values:
-                plays.append(make_play("sacrifice", wolf=(w,), member=m))
+                plays.append(Play("sacrifice", (), (), (w,), m))
     plays.sort(key=Play.sort_key)
     plays.append(FOLD)
-    return plays
+    return tuple(plays)
 
 
 def why_illegal(state: State, play: Play) -> str | None:
@@ -248,28 +277,30 @@ def _remove(held: tuple[int, ...], used: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def apply(state: State, play: Play) -> State:
-    """The state after a legal play (and after any known top cards it draws); may be a chance node."""
-    reason = why_illegal(state, play)
-    if reason is not None:
-        raise ValueError(f"illegal play {play}: {reason}")
-    if play.kind == "fold":
-        return replace(state, outcome=LOST)
-    s = replace(
-        state,
-        hand=_remove(state.hand, play.hand),
-        reserve=_remove(state.reserve, play.reserve),
+def apply(state: State, play: Play, *, check: bool = True) -> State:
+    """The state after a legal play (and after any known top cards it draws); may be a chance node.
+    check=False skips the legality check, for plays taken from legal_plays (the search's path)."""
+    if check:
+        reason = why_illegal(state, play)
+        if reason is not None:
+            raise ValueError(f"illegal play {play}: {reason}")
+    kind = play.kind
+    if kind == "fold":
+        return state._replace(outcome=LOST)
+    s = state._replace(
+        hand=_remove(state.hand, play.hand) if play.hand else state.hand,
+        reserve=_remove(state.reserve, play.reserve) if play.reserve else state.reserve,
         wolf=_remove(state.wolf, play.wolf),
     )
-    if play.kind == "sacrifice":
-        s = replace(s, party=tuple(m for m in s.party if m != play.member))
-    elif play.kind in ("perfect", "sum"):
+    if kind == "sacrifice":
+        s = s._replace(party=tuple(m for m in s.party if m != play.member))
+    elif kind == "perfect" or kind == "sum":
         if not s.final and s.pile_size > 0:
-            s = _draw_known(replace(s, owed_player=1))
-    elif play.kind == "split":
-        s = _draw_known(replace(s, owed_wolf=1))
+            s = _draw_known(s._replace(owed_player=1))
+    elif kind == "split":
+        s = _draw_known(s._replace(owed_wolf=1))
     else:  # over
-        s = _draw_known(replace(s, owed_wolf=play.mine[0] - play.wolf[0]))
+        s = _draw_known(s._replace(owed_wolf=play.mine[0] - play.wolf[0]))
     return settle(s)
 
 
@@ -280,10 +311,10 @@ def _draw_known(s: State) -> State:
     if k == 0:
         return s
     taken, rest = s.pile_top[:k], s.pile_top[k:]
-    s = replace(s, pile_top=rest, pile_size=s.pile_size - k)
+    s = s._replace(pile_top=rest, pile_size=s.pile_size - k)
     if s.owed_player:
-        return replace(s, hand=tuple(sorted(s.hand + taken)), owed_player=s.owed_player - k)
-    return replace(s, wolf=tuple(sorted(s.wolf + taken)), owed_wolf=s.owed_wolf - k)
+        return s._replace(hand=tuple(sorted(s.hand + taken)), owed_player=s.owed_player - k)
+    return s._replace(wolf=tuple(sorted(s.wolf + taken)), owed_wolf=s.owed_wolf - k)
 
 
 def settle(s: State) -> State:
@@ -293,11 +324,11 @@ def settle(s: State) -> State:
         return s
     if s.game == "vanguard" and s.pile_size == 0 and not s.final:
         # Even when this same draw wins: a round whose pile ran out was the final round.
-        s = replace(s, final=True)
+        s = s._replace(final=True)
     if not s.wolf:
-        return replace(s, outcome=WON, reveal=False)
+        return s._replace(outcome=WON, reveal=False)
     if s.rules.top_card_visible and s.pile_size > 0 and not s.pile_top and not s.reveal:
-        s = replace(s, reveal=True)
+        s = s._replace(reveal=True)
     return s
 
 
@@ -308,17 +339,23 @@ def chance_outcomes(state: State) -> list[tuple[tuple[int, ...], Fraction]]:
     """
     if not state.is_chance:
         return []
-    d = state.owed_player + state.owed_wolf or 1  # nothing owed: a reveal of one card
-    total = sum(state.unseen)
-    denominator = comb(total, d)
+    return list(draws(state.unseen, state.owed_player + state.owed_wolf or 1))  # nothing owed: a reveal
+
+
+@lru_cache(maxsize=1 << 16)
+def draws(unseen: tuple[int, ...], d: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    """Every multiset of d values drawn from the unseen counts, with its probability (cached: the
+    same pools recur all over a search)."""
+    denominator = comb(sum(unseen), d)
     out: list[tuple[tuple[int, ...], Fraction]] = []
-    for pick in _multisets(state.unseen, d):
+    for pick in _multisets(unseen, d):
         ways = 1
-        for have, k in zip(state.unseen, pick, strict=True):
-            ways *= comb(have, k)
+        for have, k in zip(unseen, pick, strict=True):
+            if k:
+                ways *= comb(have, k)
         values = tuple(v for v, k in enumerate(pick, start=1) for _ in range(k))
         out.append((values, Fraction(ways, denominator)))
-    return out
+    return tuple(out)
 
 
 def _multisets(counts: tuple[int, ...], d: int, i: int = 0) -> Iterator[tuple[int, ...]]:
@@ -331,26 +368,36 @@ def _multisets(counts: tuple[int, ...], d: int, i: int = 0) -> Iterator[tuple[in
             yield (k, *tail)
 
 
-def apply_outcome(state: State, values: tuple[int, ...]) -> State:
-    """The state after a chance outcome from `chance_outcomes`."""
-    if not state.is_chance:
-        raise ValueError("not a chance node")
-    drawn = counts_of(values, state.top)
-    if any(d > u for d, u in zip(drawn, state.unseen, strict=True)):
-        raise ValueError(f"cannot draw {values}: not among the unseen cards")
-    unseen = tuple(u - d for u, d in zip(state.unseen, drawn, strict=True))
-    if state.owed_player or state.owed_wolf:
-        if len(values) != state.owed_player + state.owed_wolf:
-            raise ValueError(f"{state.owed_player + state.owed_wolf} cards are owed, not {len(values)}")
-        s = replace(state, unseen=unseen, pile_size=state.pile_size - len(values), owed_player=0, owed_wolf=0)
+def apply_outcome(state: State, values: tuple[int, ...], *, check: bool = True) -> State:
+    """The state after a chance outcome from `chance_outcomes` (check=False: trusted, the search's path)."""
+    unseen = list(state.unseen)
+    for v in values:
+        unseen[v - 1] -= 1
+    owed = state.owed_player + state.owed_wolf
+    if check:
+        if not state.is_chance:
+            raise ValueError("not a chance node")
+        if min(unseen) < 0 or max(values) > len(unseen):
+            raise ValueError(f"cannot draw {values}: not among the unseen cards")
+        if len(values) != (owed or 1):
+            raise ValueError(f"{owed or 1} card(s) are drawn or revealed here, not {len(values)}")
+    if owed:
         if state.owed_player:
-            s = replace(s, hand=tuple(sorted(s.hand + values)))
+            s = state._replace(
+                hand=tuple(sorted(state.hand + values)),
+                unseen=tuple(unseen),
+                pile_size=state.pile_size - owed,
+                owed_player=0,
+            )
         else:
-            s = replace(s, wolf=tuple(sorted(s.wolf + values)))
+            s = state._replace(
+                wolf=tuple(sorted(state.wolf + values)),
+                unseen=tuple(unseen),
+                pile_size=state.pile_size - owed,
+                owed_wolf=0,
+            )
         return settle(s)
-    if len(values) != 1:
-        raise ValueError("a reveal turns up exactly one card")
-    return settle(replace(state, unseen=unseen, pile_top=values, reveal=False))
+    return settle(state._replace(unseen=tuple(unseen), pile_top=values, reveal=False))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -22,13 +22,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .cover import counts as _counts
 from .cover import min_sacrifices, sure_cover
 from .plays import Play
-from .rules import LOST, WON, State, apply, apply_outcome, chance_outcomes, legal_plays
-
-Key = tuple[object, ...]
+from .rules import LOST, WON, State, apply, apply_outcome, chance_outcomes, draws, legal_plays
 
 
 class Budget(Exception):
@@ -62,7 +61,7 @@ class Search:
     max_states: int | None = None
     deadline: float | None = None
     stats: Stats = field(default_factory=Stats)
-    table: dict[Key, tuple[float, float]] = field(default_factory=dict)
+    table: dict[State, tuple[float, float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.root_active = len(self.root.party)
@@ -96,21 +95,6 @@ class Search:
 
     # -- the search --------------------------------------------------------------------------------
 
-    def key(self, s: State) -> Key:
-        return (
-            s.hand,
-            s.wolf,
-            s.reserve,
-            len(s.party),
-            s.pile_size,
-            s.pile_top,
-            s.unseen,
-            s.final,
-            s.owed_player,
-            s.owed_wolf,
-            s.reveal,
-        )
-
     def tick(self) -> None:
         self.stats.states += 1
         if self.max_states is not None and self.stats.states > self.max_states:
@@ -127,7 +111,7 @@ class Search:
         b = self.hi if beta is None else beta
         if s.outcome is not None:
             return self.terminal(s)
-        k = self.key(s)
+        k = s
         entry = self.table.get(k)
         if entry is not None:
             lo, hi = entry
@@ -156,7 +140,7 @@ class Search:
             return 1.0
         best = self.lo - 1.0
         for play in ordered(legal_plays(s)):
-            v = self.value(apply(s, play), max(a, best), b)
+            v = self.value(apply(s, play, check=False), max(a, best), b)
             if v > best:
                 best = v
                 if best >= b:
@@ -166,12 +150,11 @@ class Search:
 
     def _chance(self, s: State, a: float, b: float) -> float:
         self.stats.chance_nodes += 1
-        outcomes = chance_outcomes(s)
+        outcomes = _float_draws(s.unseen, s.owed_player + s.owed_wolf or 1)
         lo, hi = self.lo, self.hi
         done = 0.0  # sum of p * v over the children seen
         left = 1.0  # probability not yet seen
-        for values, p in outcomes:
-            pf = float(p)
+        for values, pf in outcomes:
             left -= pf
             # The child must beat these for the node to land inside (a, b).
             ca = (a - done - left * hi) / pf
@@ -180,13 +163,18 @@ class Search:
                 # Even this child's best (worst) value cannot bring the node inside the window.
                 self.stats.cutoffs += 1
                 return done + (pf + max(left, 0.0)) * (hi if ca >= hi else lo)
-            v = self.value(apply_outcome(s, values), max(lo, ca), min(hi, cb))
+            v = self.value(apply_outcome(s, values, check=False), max(lo, ca), min(hi, cb))
             done += pf * v
             if v <= ca or v >= cb:
                 self.stats.cutoffs += 1
                 # Bound the node with the unseen outcomes at their extremes, on the failing side.
                 return done + max(left, 0.0) * (hi if v <= ca else lo)
         return done
+
+
+@lru_cache(maxsize=1 << 16)
+def _float_draws(unseen: tuple[int, ...], d: int) -> tuple[tuple[tuple[int, ...], float], ...]:
+    return tuple((values, float(p)) for values, p in draws(unseen, d))
 
 
 def ordered(plays: list[Play]) -> list[Play]:
