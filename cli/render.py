@@ -146,11 +146,11 @@ def progress(enabled: bool = True) -> Iterator[Callable[[int, int], None] | None
         yield report
 
 
-def _value_text(objective: str, value: float | None) -> str:
+def _value_text(objective: str, value: float | None, exact: bool = True) -> str:
     if value is None:
         return "lost"
     if objective == "win":
-        frac = as_fraction(value)
+        frac = as_fraction(value) if exact else "estimate"
         return f"{100 * value:6.2f}%" + (f"  ({frac})" if frac else "")
     if objective in ("score",) or float(value).is_integer():
         return f"{value:g}"
@@ -185,7 +185,7 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
             marks.append("[green]as good[/green]")
         if m.blunder:
             marks.append("[red]blunder: throws away a certain win[/red]")
-        row = [str(m.play), _value_text(objective, m.value)]
+        row = [str(m.play), _value_text(objective, m.value, exact=m.bounds is None)]
         if pos.game == "vanguard" and objective != "win":
             row.append("—" if m.win_probability is None else f"{100 * m.win_probability:.1f}%")
         if not result.exact:

@@ -15,7 +15,7 @@ from .finish import Finish, Proof, solve_finish
 from .plays import Play
 from .position import Position
 from .rules import WON, State, apply, final_score, initial_state, legal_plays
-from .search import Budget, Search, WinCheck, evaluate_moves, value_range
+from .search import Budget, Search, WinCheck, evaluate_moves
 
 EPS = 1e-9
 
@@ -174,40 +174,33 @@ def _search(
         objective = "win"
         note = "the score objective is for final rounds; this round is valued by its win probability"
     deadline = None if time_limit is None else t0 + time_limit
-    exact = True
-    try:
-        values, search = evaluate_moves(
-            state, objective, max_states=max_states, time_limit=time_limit, progress=progress
-        )
-        found = {m.play: (m.value, m.value) for m in values}
-        stats = search.stats.to_json()
-    except Budget:
-        exact = False
-        found, stats = {}, {}
+    values, search = evaluate_moves(state, objective, max_states=max_states, time_limit=time_limit, progress=progress)
+    exact = all(m.exact for m in values)
+    found = {m.play: m for m in values}
+    stats = search.stats.to_json()
     win_values: dict[Play, float] = {}
     if pos.game == "vanguard":
         if objective == "win":
-            win_values = {p: v[0] for p, v in found.items()}
+            win_values = {m.play: m.value for m in values if m.exact}
         elif exact:
-            try:
-                remaining = None if deadline is None else max(0.001, deadline - time.perf_counter())
-                wv, _ = evaluate_moves(state, "win", max_states=max_states, time_limit=remaining)
-                win_values = {m.play: m.value for m in wv}
-            except Budget:
-                exact = False
+            remaining = None if deadline is None else max(0.001, deadline - time.perf_counter())
+            wv, _ = evaluate_moves(state, "win", max_states=max_states, time_limit=remaining)
+            win_values = {m.play: m.value for m in wv if m.exact}
+            exact = len(win_values) == len(wv)
+    # A run cut short by its budget claims no proof at all, even one the status search could finish.
     status, proof = "open", None
     if exact:
-        status, proof = _status(state, found, objective, win_values, deadline, max_states)
-    plays = legal_plays(state)
-    lo, hi = value_range(state, objective)
+        status, proof = _status(state, win_values, _extend(deadline), max_states)
     moves = []
-    for p in plays:
-        v = found.get(p)
-        if v is None:
-            moves.append(MoveResult(p, (lo + hi) / 2, None, (lo, hi)))
-        else:
-            moves.append(MoveResult(p, v[0], win_values.get(p)))
+    for p in legal_plays(state):
+        m = found[p]
+        moves.append(MoveResult(p, m.value, win_values.get(p), None if m.exact else (m.lo, m.hi)))
     ordered = _sorted(moves)
+    if not exact:
+        # With bounds only, recommend the play whose worst case is best (its lower bound), not the
+        # one whose estimate happens to be highest: an unexplored play's estimate means little.
+        safest = max(ordered, key=lambda m: (m.bounds[0] if m.bounds else (m.value or 0.0), m.value or 0.0))
+        ordered = (safest, *[m for m in ordered if m is not safest])
     if status == "proven_won":
         ordered = tuple(
             MoveResult(
@@ -236,13 +229,13 @@ def _search(
     )
 
 
+def _extend(deadline: float | None) -> float | None:
+    """A little time past a spent deadline for the status searches, which often finish at once."""
+    return None if deadline is None else max(deadline, time.perf_counter() + 0.5)
+
+
 def _status(
-    state: State,
-    found: dict[Play, tuple[float, float]],
-    objective: str,
-    win_values: dict[Play, float],
-    deadline: float | None,
-    max_states: int | None,
+    state: State, win_values: dict[Play, float], deadline: float | None, max_states: int | None
 ) -> tuple[str, dict[str, Any] | None]:
     """proven_won / proven_lost (about winning the round, whatever the objective), or open."""
     best_win = max(win_values.values()) if win_values else None

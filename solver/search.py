@@ -31,7 +31,12 @@ from .rules import LOST, WON, State, apply, apply_outcome, chance_outcomes, draw
 
 
 class Budget(Exception):
-    """Raised inside the search when the time or state budget runs out."""
+    """Raised inside the search when the time or state budget runs out. On its way up, each node
+    it passes records what it had learnt so far as bounds (lo, hi) in the table."""
+
+    def __init__(self, lo: float | None = None, hi: float | None = None) -> None:
+        super().__init__()
+        self.lo, self.hi = lo, hi
 
 
 @dataclass
@@ -95,6 +100,13 @@ class Search:
 
     # -- the search --------------------------------------------------------------------------------
 
+    def bounds(self, s: State) -> tuple[float, float]:
+        """What is known of a state's value: from the table, or from its kind."""
+        if s.outcome is not None:
+            v = self.terminal(s)
+            return v, v
+        return self.table.get(s, (self.lo, self.hi))
+
     def tick(self) -> None:
         self.stats.states += 1
         if self.max_states is not None and self.stats.states > self.max_states:
@@ -119,9 +131,14 @@ class Search:
                 self.stats.tt_hits += 1
                 return lo if lo >= b or lo == hi else hi
             a, b = max(a, lo), min(b, hi)
-        self.tick()
-        v = self._expand(s, a, b)
         lo, hi = entry if entry is not None else (self.lo, self.hi)
+        try:
+            self.tick()
+            v = self._expand(s, a, b)
+        except Budget as cut:
+            if cut.lo is not None and cut.hi is not None:
+                self.table[k] = (max(lo, cut.lo), min(hi, cut.hi))
+            raise Budget from None
         if v <= a:
             hi = min(hi, v)
         elif v >= b:
@@ -139,8 +156,16 @@ class Search:
         if self.objective == "win" and sure_cover(s.wolf, _counts(s.hand + s.reserve)):
             return 1.0
         best = self.lo - 1.0
+        proven = self.lo  # the best value known to be reached (not merely bounded from above)
         for play in ordered(legal_plays(s)):
-            v = self.value(apply(s, play, check=False), max(a, best), b)
+            child = apply(s, play, check=False)
+            low = max(a, best)
+            try:
+                v = self.value(child, low, b)
+            except Budget:
+                raise Budget(max(proven, self.bounds(child)[0]), self.hi) from None
+            if v > low:
+                proven = max(proven, v)
             if v > best:
                 best = v
                 if best >= b:
@@ -163,12 +188,24 @@ class Search:
                 # Even this child's best (worst) value cannot bring the node inside the window.
                 self.stats.cutoffs += 1
                 return done + (pf + max(left, 0.0)) * (hi if ca >= hi else lo)
-            v = self.value(apply_outcome(s, values, check=False), max(lo, ca), min(hi, cb))
+            child = apply_outcome(s, values, check=False)
+            try:
+                v = self.value(child, max(lo, ca), min(hi, cb))
+            except Budget:
+                # Every child before this one is exact (a bound would have returned already).
+                clo, chi = self.bounds(child)
+                rest = max(left, 0.0)
+                raise Budget(done + pf * clo + rest * lo, done + pf * chi + rest * hi) from None
             done += pf * v
             if v <= ca or v >= cb:
                 self.stats.cutoffs += 1
                 # Bound the node with the unseen outcomes at their extremes, on the failing side.
                 return done + max(left, 0.0) * (hi if v <= ca else lo)
+        # Probabilities are floats: a node whose every outcome is won must say 1, not 0.9999999999999999.
+        if abs(done - hi) < 1e-12:
+            return hi
+        if abs(done - lo) < 1e-12:
+            return lo
         return done
 
 
@@ -196,7 +233,13 @@ def value_range(state: State, objective: str) -> tuple[float, float]:
 @dataclass(frozen=True)
 class MoveValue:
     play: Play
-    value: float
+    value: float  # exact when lo == hi; otherwise the middle of the bounds (an estimate)
+    lo: float
+    hi: float
+
+    @property
+    def exact(self) -> bool:
+        return self.lo == self.hi
 
 
 def evaluate_moves(
@@ -207,18 +250,42 @@ def evaluate_moves(
     time_limit: float | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[list[MoveValue], Search]:
-    """The exact value of every legal play at a decision node. Raises Budget when cut short."""
+    """The value of every legal play at a decision node: exact, or sound bounds where a budget cut
+    the search short. With a time limit, a first pass gives each play a fair share of the time
+    (so one huge Over cannot starve the rest), a second pass spends what is left; the transposition
+    table keeps every finished subtree between the passes."""
     t0 = time.perf_counter()
-    search = Search(root, objective, max_states, None if time_limit is None else t0 + time_limit)
-    plays = legal_plays(root)
-    out = []
-    try:
-        for i, play in enumerate(ordered(plays)):
-            out.append(MoveValue(play, search.value(apply(root, play))))
+    deadline = None if time_limit is None else t0 + time_limit
+    search = Search(root, objective, max_states, deadline)
+    plays = ordered(legal_plays(root))
+    children = {p: apply(root, p) for p in plays}
+    values: dict[Play, float] = {}
+    for sweep in (0, 1):
+        pending = [p for p in plays if p not in values]
+        for i, play in enumerate(pending):
+            if deadline is not None:
+                now = time.perf_counter()
+                share = (deadline - now) / (len(pending) - i) if sweep == 0 else deadline - now
+                search.deadline = min(deadline, now + share)
+            try:
+                values[play] = search.value(children[play])
+            except Budget:
+                if max_states is not None and search.stats.states > max_states:
+                    break
+                continue
             if progress:
-                progress(i + 1, len(plays))
-    finally:
-        search.stats.seconds = time.perf_counter() - t0
+                progress(len(values), len(plays))
+        if deadline is None or len(values) == len(plays):
+            break
+    search.stats.seconds = time.perf_counter() - t0
+    out = []
+    for play in plays:
+        if play in values:
+            v = values[play]
+            out.append(MoveValue(play, v, v, v))
+        else:
+            lo, hi = search.bounds(children[play])
+            out.append(MoveValue(play, (lo + hi) / 2, lo, hi))
     return out, search
 
 

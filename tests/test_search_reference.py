@@ -19,8 +19,15 @@ def small_position(rng: random.Random, kind: str) -> dict[str, Any]:
     """Small rounds of every kind the search meets: piles running out, known tops, known piles,
     reserves, visible top cards, final rounds."""
     game = "lobo" if kind == "points" else "vanguard"
-    raw = random_position(rng, game=game, max_hand=4, max_wolf=4, max_reserve=2, max_pile=3,
-                          final=True if kind == "score" else (False if rng.random() < 0.8 else None))
+    raw = random_position(
+        rng,
+        game=game,
+        max_hand=4,
+        max_wolf=4,
+        max_reserve=2,
+        max_pile=3,
+        final=True if kind == "score" else (False if rng.random() < 0.8 else None),
+    )
     if kind == "known" and raw["draw_pile"]["size"]:
         # A fully known pile: its order is given, the round is deterministic.
         pos = parse_position(raw)
@@ -68,6 +75,6 @@ def test_every_move_value_agrees_with_the_reference(kind: str) -> None:
             else:
                 assert got is not None and abs(got - float(want)) < 1e-9, (pos.to_json(), str(m.play), got, want)
         best = max((m.value for m in ours.moves if m.value is not None), default=None)
-        assert ours.value == best or pos.objective == "win" and pos.final
+        assert ours.value == best or (pos.objective == "win" and pos.final)
         checked += 1
     assert time.perf_counter() - started < 240

@@ -1,0 +1,138 @@
+"""The hint search: hand-worked values, budgets that stay honest, proofs re-checked, monotonicity."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+from gen import random_position
+from solver.hint import hint
+from solver.position import parse_position
+from solver.rules import initial_state
+from solver.search import evaluate_moves
+from solver.verify import plainly_won, verify_hint
+
+
+def pos(**raw: Any) -> Any:
+    return parse_position(raw)
+
+
+def values(p: Any) -> dict[str, float]:
+    return {str(m.play): m.value for m in hint(p).moves}
+
+
+def test_hand_worked_single_draw() -> None:
+    # Easy vanguard deck with everything discarded but a 2 and a 7, which are the 2-card pile.
+    # You hold 5 2, the Wolf 5 7. Plays: 5=5, 2+5=7, fold (no Split, no Over below 5).
+    #   5=5 draws the 7 (1/2): then 7=7 wins; or the 2 (1/2): 2 2 against 7 has no play: fold. 1/2.
+    #   2+5=7 draws the 7: 7>5 makes the Wolf draw 2 but the pile holds 1: illegal, fold; or the 2:
+    #   nothing beats or makes 5: fold. 0.
+    discard = [v for v in range(1, 9) for _ in range(4)]
+    for v in (5, 5, 2, 2, 7, 7):
+        discard.remove(v)
+    p = pos(difficulty="easy", player=[5, 2], wolf=[5, 7], discard=discard, draw_pile={"size": 2}, final=False)
+    assert p.unseen == (0, 1, 0, 0, 0, 0, 1, 0)
+    assert values(p) == {"5=5": 0.5, "2+5=7": 0.0, "fold": 0.0}
+    h = hint(p)
+    assert h.status == "open" and str(h.best) == "5=5"
+
+
+def test_sure_cover_is_a_certain_win() -> None:
+    # 3+4=7 and 6=6 cover the Wolf whatever comes: Perfect and Sum only add cards to your hand.
+    p = pos(player=[3, 4, 6, 9], wolf=[7, 6], draw_pile={"size": 6}, final=False)
+    h = hint(p)
+    assert h.status == "proven_won" and h.exact
+    assert str(h.best) in ("3+4=7", "6=6") and h.moves[0].value == 1.0
+    assert plainly_won(initial_state(p), surely=True)
+
+
+def test_budgets_give_sound_bounds_and_never_proofs() -> None:
+    rng = random.Random(4)
+    checked = 0
+    while checked < 40:
+        raw = random_position(rng, game=rng.choice(["vanguard", "lobo"]), max_hand=4, max_wolf=4, max_pile=5)
+        p = parse_position(raw)
+        if p.final:
+            continue
+        full = {str(m.play): m.value for m in hint(p).moves}
+        for budget in (1, 5, 50):
+            cut = hint(p, max_states=budget)
+            if cut.exact:
+                continue
+            assert cut.status == "open" and cut.proof is None
+            for m in cut.moves:
+                if m.bounds is not None:
+                    lo, hi = m.bounds
+                    assert lo - 1e-9 <= full[str(m.play)] <= hi + 1e-9, (raw, str(m.play), m.bounds)
+                else:
+                    assert abs(m.value - full[str(m.play)]) < 1e-9  # type: ignore[operator]
+            checked += 1
+
+
+def test_time_limit_says_not_exact() -> None:
+    p = pos(player=[2, 5, 7, 9], wolf=[3, 4, 6, 8], draw_pile={"size": 14}, final=False)
+    h = hint(p, time_limit=0.2)
+    assert not h.exact and h.status == "open" and h.proof is None
+    assert any(m.bounds is not None for m in h.moves)
+    assert h.to_json()["exact"] is False
+
+
+def test_proofs_are_confirmed_by_the_plain_search() -> None:
+    rng = random.Random(8)
+    seen = {"proven_won": 0, "proven_lost": 0, "open": 0}
+    for _ in range(150):
+        p = parse_position(random_position(rng, max_hand=4, max_wolf=4, max_pile=4))
+        h = hint(p)
+        seen[h.status] += 1
+        assert verify_hint(p, h) == [], p.to_json()
+    assert all(n > 5 for n in seen.values()), seen
+
+
+def test_an_extra_reserve_card_never_lowers_the_win_probability() -> None:
+    rng = random.Random(12)
+    checked = 0
+    while checked < 40:
+        raw = random_position(rng, game="vanguard", max_hand=3, max_wolf=3, max_pile=3)
+        raw["objective"] = "win"
+        raw["final"] = False
+        p = parse_position(raw)
+        spare = [v for v, n in enumerate(p.unseen, start=1) if n]
+        if not spare or p.pile_size == 0 or p.unknown_in_pile >= sum(p.unseen):
+            continue
+        more = dict(raw, reserve=[*raw["reserve"], rng.choice(spare)])
+        try:
+            q = parse_position(more)
+        except ValueError:
+            continue
+        assert hint(q).win_probability >= hint(p).win_probability - 1e-12  # type: ignore[operator]
+        checked += 1
+
+
+def test_best_value_is_the_maximum_of_the_listed_values() -> None:
+    rng = random.Random(13)
+    for _ in range(60):
+        p = parse_position(random_position(rng, max_hand=4, max_wolf=4, max_pile=4))
+        h = hint(p)
+        listed = [m.value for m in h.moves if m.value is not None]
+        if h.value is not None:
+            assert abs(h.value - max(listed)) < 1e-12
+            assert h.moves[0].play == h.best or abs(h.moves[0].value - h.value) < 1e-12  # type: ignore[operator]
+
+
+def test_values_lie_in_the_objectives_range() -> None:
+    rng = random.Random(14)
+    for _ in range(40):
+        raw = random_position(rng, game="vanguard", max_hand=4, max_wolf=4, max_pile=4)
+        raw["final"] = False
+        raw["objective"] = "party"
+        p = parse_position(raw)
+        ms, _ = evaluate_moves(initial_state(p), "party")
+        assert all(-len(p.party) - 1e-12 <= m.value <= 1e-12 for m in ms)
+
+
+def test_exact_fraction_display() -> None:
+    from solver.hint import as_fraction
+
+    assert as_fraction(13 / 15) == "13/15"
+    assert as_fraction(float(Fraction(461, 1485))) == "461/1485"
