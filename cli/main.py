@@ -16,6 +16,7 @@ import typer
 
 from solver import __version__
 from solver.finish import judge_finish, solve_finish
+from solver.graph import lookahead_graph, write_graph
 from solver.hint import explain
 from solver.hint import hint as solve_hint
 from solver.plays import PlayError, parse_plays
@@ -91,7 +92,7 @@ def main_options(
 
 
 ObjectiveOpt = Annotated[
-    str | None, typer.Option("--objective", "-o", help="win, party (vanguard) or points (lobo); default: RULES.md §6")
+    str | None, typer.Option("--objective", help="win, party (vanguard) or points (lobo); default: RULES.md §6")
 ]
 TimeOpt = Annotated[
     float, typer.Option("--time-limit", "-t", help="seconds before answering with what is known (exact: false)")
@@ -199,6 +200,32 @@ def check(
         render.console().print(render.check_view(verdict))
 
 
+@app.command(epilog="Example: lobo-hint graph position.json --depth 2 -o tree.graphml   (or .dot, .json)")
+@input_errors
+def graph(
+    path: PositionArg,
+    out: Annotated[str, typer.Option("--out", "-o", help="output file: .graphml, .dot or .json")],
+    depth: Annotated[int, typer.Option("--depth", "-d", help="plays deep")] = 2,
+    objective: ObjectiveOpt = None,
+    max_nodes: Annotated[int, typer.Option("--max-nodes", help="stop adding nodes past this many")] = 20_000,
+    time_limit: TimeOpt = 30.0,
+) -> None:
+    """The lookahead as a graph (decision and chance nodes, values) for Graphviz, Gephi or code."""
+    pos = with_objective(load_position(path), objective)
+    _positive(depth + 1, "--depth")
+    _positive(max_nodes, "--max-nodes")
+    _positive(time_limit, "--time-limit")
+    if not out.lower().endswith((".graphml", ".dot", ".gv", ".json")):
+        fail(f"--out: {out}: use a .graphml, .dot or .json file")
+    g = lookahead_graph(pos, depth, max_nodes=max_nodes, time_limit=time_limit)
+    try:
+        kind = write_graph(g, out)
+    except OSError as e:
+        fail(f"--out: cannot write {out}: {e.strerror or e}")
+    note = " (truncated at --max-nodes)" if g.graph["truncated"] else ""
+    typer.echo(f"wrote {out} ({kind}): {g.number_of_nodes()} nodes, {g.number_of_edges()} edges{note}")
+
+
 def _positive(value: float | None, name: str) -> None:
     if value is not None and value <= 0:
         fail(f"{name}: must be more than 0, not {value}")
@@ -259,7 +286,7 @@ def rules(
     render.console().print(render.rules_group(game, rules_summary(game, in_force)))
 
 
-COMMANDS = {"hint", "moves", "validate", "schema", "rules", "finish", "check"}
+COMMANDS = {"hint", "moves", "validate", "schema", "rules", "finish", "check", "graph"}
 TOP_OPTIONS = {"--help", "-h", "--version", "-V", "--install-completion", "--show-completion"}
 
 

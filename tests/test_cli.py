@@ -314,3 +314,12 @@ def test_hint_objective_option(tmp_path: Path) -> None:
     assert "win_probability" in js["moves"][0]
     r = run(path, "--objective", "points")
     assert r.exit_code == 2 and "does not fit vanguard" in r.stderr
+
+
+def test_graph_command(tmp_path: Path) -> None:
+    path = write(tmp_path, json.loads(examples("win")[0].read_text())["position"])
+    out = tmp_path / "tree.graphml"
+    r = run("graph", path, "--depth", "1", "-o", str(out))
+    assert r.exit_code == 0 and out.exists() and "nodes" in r.stdout
+    bad = run("graph", path, "-o", str(tmp_path / "tree.png"))
+    assert bad.exit_code == 2 and ".graphml" in bad.stderr and not (tmp_path / "tree.png").exists()

@@ -1,0 +1,148 @@
+"""The lookahead as a networkx DiGraph: decision nodes, chance nodes with probabilities, and leaves,
+each with the value the search gives it; equal states are one node.
+
+The graph is walked with the rules engine's own state protocol (legal plays, apply, chance
+outcomes) and valued by search.Search, so there is no second copy of the rules here.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from .position import Position
+from .rules import State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays
+from .search import Budget, Search
+
+
+def _label(s: State) -> str:
+    def cards(v: tuple[int, ...]) -> str:
+        return " ".join(map(str, v)) or "-"
+
+    text = f"you {cards(s.hand)}"
+    if s.reserve:
+        text += f" | reserve {cards(s.reserve)}"
+    text += f" | wolf {cards(s.wolf)} | pile {s.pile_size}"
+    if s.pile_top:
+        text += f" (top {cards(s.pile_top)})"
+    if s.party:
+        text += f" | party {''.join(s.party)}"
+    if s.final:
+        text += " | final"
+    return text
+
+
+def _kind(s: State) -> str:
+    if s.outcome is not None:
+        return s.outcome
+    if s.is_chance:
+        return "chance"
+    if s.game == "vanguard" and s.final:
+        return "final"
+    return "decision"
+
+
+def lookahead_graph(
+    pos: Position, depth: int, *, objective: str | None = None, max_nodes: int = 20_000, time_limit: float | None = 30.0
+) -> nx.DiGraph:
+    """Every line of play up to `depth` plays deep (chance nodes included), up to max_nodes nodes."""
+    import time
+
+    obj = objective or ("win" if pos.objective == "score" else pos.objective)
+    root = initial_state(pos)
+    search = Search(root, obj, None, None if time_limit is None else time.perf_counter() + time_limit)
+    g: nx.DiGraph = nx.DiGraph(objective=obj, depth=depth)
+    ids: dict[State, str] = {}
+    truncated = False
+
+    def node(s: State, level: int) -> str:
+        nonlocal truncated
+        if s in ids:
+            return ids[s]
+        if len(ids) >= max_nodes:
+            truncated = True
+            raise _Full
+        nid = f"n{len(ids)}"
+        ids[s] = nid
+        try:
+            v = search.value(s)
+            lo = hi = v
+        except Budget:
+            lo, hi = search.bounds(s)
+        attrs: dict[str, Any] = {"kind": _kind(s), "label": _label(s), "level": level, "lo": lo, "hi": hi}
+        if lo == hi:
+            attrs["value"] = lo
+        g.add_node(nid, **attrs)
+        return nid
+
+    frontier = [(root, 0)]
+    try:
+        node(root, 0)
+        while frontier:
+            s, level = frontier.pop()
+            here = ids[s]
+            if s.is_terminal or (s.game == "vanguard" and s.final and not s.is_chance):
+                continue
+            if s.is_chance:
+                for values, p in chance_outcomes(s):
+                    child = apply_outcome(s, values)
+                    new = child not in ids
+                    g.add_edge(here, node(child, level), probability=float(p), cards=" ".join(map(str, values)))
+                    if new:
+                        frontier.append((child, level))
+            elif level < depth:
+                for play in legal_plays(s):
+                    child = apply(s, play)
+                    new = child not in ids
+                    g.add_edge(here, node(child, level + 1), play=str(play))
+                    if new:
+                        frontier.append((child, level + 1))
+    except _Full:
+        pass
+    g.graph["truncated"] = truncated
+    g.graph["nodes_limit"] = max_nodes
+    return g
+
+
+class _Full(Exception):
+    pass
+
+
+def write_graph(g: nx.DiGraph, path: str | Path) -> str:
+    """Write by the file's ending: .graphml, .dot or .json. Returns the format written."""
+    p = Path(path)
+    suffix = p.suffix.lower()
+    tmp = p.with_name(p.name + ".part")
+    if suffix == ".graphml":
+        nx.write_graphml(g, tmp)
+    elif suffix in (".dot", ".gv"):
+        tmp.write_text(to_dot(g), encoding="utf-8")
+    elif suffix == ".json":
+        tmp.write_text(json.dumps(nx.node_link_data(g, edges="edges"), indent=1), encoding="utf-8")
+    else:
+        raise ValueError(f"{p}: unknown graph format {suffix!r}; use .graphml, .dot or .json")
+    tmp.replace(p)  # written whole or not at all
+    return suffix.lstrip(".")
+
+
+def to_dot(g: nx.DiGraph) -> str:
+    """Graphviz DOT, without needing pydot: decision nodes as boxes, chance nodes as circles."""
+
+    def q(text: str) -> str:
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    newline = "\\n"  # DOT's own line break inside a label
+    shapes = {"decision": "box", "chance": "circle", "won": "doubleoctagon", "lost": "octagon", "final": "box3d"}
+    lines = ["digraph lookahead {", "  rankdir=LR;"]
+    for n, a in g.nodes(data=True):
+        value = f"{a['value']:.4g}" if "value" in a else f"[{a['lo']:.3g}, {a['hi']:.3g}]"
+        label = q(a["label"]).rstrip('"') + newline + value + '"'
+        lines.append(f"  {n} [shape={shapes.get(a['kind'], 'box')}, label={label}];")
+    for u, v, a in g.edges(data=True):
+        text = a.get("play") or f"{a.get('cards', '')} p={a.get('probability', 0):.3g}"
+        lines.append(f"  {u} -> {v} [label={q(text)}];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

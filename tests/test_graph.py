@@ -1,0 +1,59 @@
+"""The lookahead graph: built from the search, values consistent, files readable by networkx."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import networkx as nx
+
+from conftest import ROOT
+from solver.graph import lookahead_graph, write_graph
+from solver.hint import hint
+from solver.position import load_position
+
+EXAMPLE = ROOT / "puzzles" / "examples" / "midround.json"
+
+
+def test_graph_values_are_consistent_with_the_search() -> None:
+    pos = load_position(EXAMPLE)
+    g = lookahead_graph(pos, 3)
+    root = "n0"
+    assert abs(g.nodes[root]["value"] - hint(pos).value) < 1e-12  # type: ignore[operator]
+    for n, a in g.nodes(data=True):
+        out = list(g.out_edges(n, data=True))
+        if a["kind"] == "chance":
+            assert abs(sum(e["probability"] for _, _, e in out) - 1) < 1e-12
+            expected = sum(e["probability"] * g.nodes[v]["value"] for _, v, e in out)
+            assert abs(a["value"] - expected) < 1e-9
+        elif a["kind"] == "decision" and out:
+            assert abs(a["value"] - max(g.nodes[v]["value"] for _, v, _ in out)) < 1e-12
+        elif a["kind"] == "won":
+            assert a["value"] == 1.0 and not out
+    assert not g.graph["truncated"]
+
+
+def test_equal_states_are_one_node_and_depth_is_respected() -> None:
+    pos = load_position(EXAMPLE)
+    shallow, deep = lookahead_graph(pos, 1), lookahead_graph(pos, 3)
+    assert shallow.number_of_nodes() < deep.number_of_nodes()
+    assert max(a["level"] for _, a in shallow.nodes(data=True)) == 1
+    labels = [(a["label"], a["kind"]) for _, a in deep.nodes(data=True) if a["kind"] == "decision"]
+    # Two decision nodes may look alike only if their unseen pools differ; most lines merge.
+    assert deep.number_of_edges() >= deep.number_of_nodes() - 1
+    assert len(labels) >= 1
+    capped = lookahead_graph(pos, 5, max_nodes=10)
+    assert capped.number_of_nodes() == 10 and capped.graph["truncated"]
+
+
+def test_written_files_read_back(tmp_path: Path) -> None:
+    g = lookahead_graph(load_position(EXAMPLE), 2)
+    for name in ("t.graphml", "t.json", "t.dot"):
+        write_graph(g, tmp_path / name)
+    back = nx.read_graphml(tmp_path / "t.graphml")
+    assert back.number_of_nodes() == g.number_of_nodes() and back.number_of_edges() == g.number_of_edges()
+    js = nx.node_link_graph(json.loads((tmp_path / "t.json").read_text()), edges="edges")
+    assert js.number_of_edges() == g.number_of_edges()
+    dot = (tmp_path / "t.dot").read_text()
+    assert dot.startswith("digraph") and dot.count("->") == g.number_of_edges()
+    assert not list(tmp_path.glob("*.part"))
