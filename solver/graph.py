@@ -47,14 +47,14 @@ def _kind(s: State) -> str:
 
 def lookahead_graph(
     pos: Position, depth: int, *, objective: str | None = None, max_nodes: int = 20_000, time_limit: float | None = 30.0
-) -> nx.DiGraph:
+) -> nx.DiGraph[str]:
     """Every line of play up to `depth` plays deep (chance nodes included), up to max_nodes nodes."""
     import time
 
     obj = objective or ("win" if pos.objective == "score" else pos.objective)
     root = initial_state(pos)
     search = Search(root, obj, None, None if time_limit is None else time.perf_counter() + time_limit)
-    g: nx.DiGraph = nx.DiGraph(objective=obj, depth=depth)
+    g: nx.DiGraph[str] = nx.DiGraph(objective=obj, depth=depth)
     ids: dict[State, str] = {}
     truncated = False
 
@@ -111,7 +111,7 @@ class _Full(Exception):
     pass
 
 
-def write_graph(g: nx.DiGraph, path: str | Path) -> str:
+def write_graph(g: nx.DiGraph[str], path: str | Path) -> str:
     """Write by the file's ending: .graphml, .dot or .json. Returns the format written."""
     p = Path(path)
     suffix = p.suffix.lower()
@@ -128,7 +128,7 @@ def write_graph(g: nx.DiGraph, path: str | Path) -> str:
     return suffix.lstrip(".")
 
 
-def to_dot(g: nx.DiGraph) -> str:
+def to_dot(g: nx.DiGraph[str]) -> str:
     """Graphviz DOT, without needing pydot: decision nodes as boxes, chance nodes as circles."""
 
     def q(text: str) -> str:
