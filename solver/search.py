@@ -29,6 +29,8 @@ from .cover import min_sacrifices, sure_cover
 from .plays import Play
 from .rules import LOST, WON, State, apply, apply_outcome, chance_outcomes, draws, legal_plays
 
+EPS = 1e-12
+
 
 class Budget(Exception):
     """Raised inside the search when the time or state budget runs out. On its way up, each node
@@ -118,34 +120,36 @@ class Search:
                 raise Budget
 
     def value(self, s: State, alpha: float | None = None, beta: float | None = None) -> float:
-        """The node's value if it lies strictly inside (alpha, beta); otherwise a bound on the right side."""
+        """The node's value if it lies inside (alpha, beta) by more than EPS; otherwise a bound on
+        the side it fell (an upper bound at or below alpha + EPS, a lower bound at or above beta - EPS).
+
+        Values are floats: comparisons against a window's edges allow EPS, so that rounding can
+        never turn a bound into a value taken for exact (which would then be cached as exact)."""
         a = self.lo if alpha is None else alpha
         b = self.hi if beta is None else beta
         if s.outcome is not None:
             return self.terminal(s)
-        k = s
-        entry = self.table.get(k)
-        if entry is not None:
-            lo, hi = entry
-            if lo == hi or hi <= a or lo >= b:
-                self.stats.tt_hits += 1
-                return lo if lo >= b or lo == hi else hi
-            a, b = max(a, lo), min(b, hi)
+        entry = self.table.get(s)
         lo, hi = entry if entry is not None else (self.lo, self.hi)
+        if entry is not None:
+            if hi - lo <= EPS or hi <= a + EPS or lo >= b - EPS:
+                self.stats.tt_hits += 1
+                return lo if lo >= b - EPS or hi - lo <= EPS else hi
+            a, b = max(a, lo), min(b, hi)
         try:
             self.tick()
             v = self._expand(s, a, b)
         except Budget as cut:
             if cut.lo is not None and cut.hi is not None:
-                self.table[k] = (max(lo, cut.lo), min(hi, cut.hi))
+                self.table[s] = (max(lo, cut.lo), min(hi, cut.hi))
             raise Budget from None
-        if v <= a:
-            hi = min(hi, v)
-        elif v >= b:
-            lo = max(lo, v)
+        if v <= a + EPS:
+            hi = min(hi, max(v, lo))
+        elif v >= b - EPS:
+            lo = max(lo, min(v, hi))
         else:
             lo = hi = v
-        self.table[k] = (lo, hi)
+        self.table[s] = (lo, hi)
         return v
 
     def _expand(self, s: State, a: float, b: float) -> float:
@@ -164,11 +168,11 @@ class Search:
                 v = self.value(child, low, b)
             except Budget:
                 raise Budget(max(proven, self.bounds(child)[0]), self.hi) from None
-            if v > low:
+            if v > low + EPS:
                 proven = max(proven, v)
             if v > best:
                 best = v
-                if best >= b:
+                if best >= b - EPS:
                     self.stats.cutoffs += 1
                     break
         return best
@@ -177,30 +181,36 @@ class Search:
         self.stats.chance_nodes += 1
         outcomes = _float_draws(s.unseen, s.owed_player + s.owed_wolf or 1)
         lo, hi = self.lo, self.hi
-        done = 0.0  # sum of p * v over the children seen
+        done = 0.0  # sum of p * v over the children seen, all exact
         left = 1.0  # probability not yet seen
         for values, pf in outcomes:
-            left -= pf
+            left = max(left - pf, 0.0)
             # The child must beat these for the node to land inside (a, b).
             ca = (a - done - left * hi) / pf
             cb = (b - done - left * lo) / pf
-            if ca >= hi or cb <= lo:
-                # Even this child's best (worst) value cannot bring the node inside the window.
+            if ca >= hi - EPS:
+                # Even if this child and every later one were at the top, the node stays <= a.
                 self.stats.cutoffs += 1
-                return done + (pf + max(left, 0.0)) * (hi if ca >= hi else lo)
+                return min(a, done + (pf + left) * hi)
+            if cb <= lo + EPS:
+                self.stats.cutoffs += 1
+                return max(b, done + (pf + left) * lo)
+            wa, wb = max(lo, ca), min(hi, cb)
             child = apply_outcome(s, values, check=False)
             try:
-                v = self.value(child, max(lo, ca), min(hi, cb))
+                v = self.value(child, wa, wb)
             except Budget:
                 # Every child before this one is exact (a bound would have returned already).
                 clo, chi = self.bounds(child)
-                rest = max(left, 0.0)
-                raise Budget(done + pf * clo + rest * lo, done + pf * chi + rest * hi) from None
-            done += pf * v
-            if v <= ca or v >= cb:
+                raise Budget(done + pf * clo + left * lo, done + pf * chi + left * hi) from None
+            if v <= wa + EPS and ca > lo:
+                # An upper bound on this child: the node cannot reach above a.
                 self.stats.cutoffs += 1
-                # Bound the node with the unseen outcomes at their extremes, on the failing side.
-                return done + max(left, 0.0) * (hi if v <= ca else lo)
+                return min(a, done + pf * v + left * hi)
+            if v >= wb - EPS and cb < hi:
+                self.stats.cutoffs += 1
+                return max(b, done + pf * v + left * lo)
+            done += pf * v
         # Probabilities are floats: a node whose every outcome is won must say 1, not 0.9999999999999999.
         if abs(done - hi) < 1e-12:
             return hi

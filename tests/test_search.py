@@ -136,3 +136,32 @@ def test_exact_fraction_display() -> None:
 
     assert as_fraction(13 / 15) == "13/15"
     assert as_fraction(float(Fraction(461, 1485))) == "461/1485"
+
+
+def test_shared_table_stays_exact_on_bigger_rounds() -> None:
+    """Bigger rounds than the reference can take, against a plain memoized expectimax over the
+    same rules: values cached across plays under windows must stay exact (floats near a window's
+    edge once turned bounds into 'exact' values here)."""
+    from solver.rules import WON, State, apply, apply_outcome, chance_outcomes, legal_plays
+
+    memo: dict[State, float] = {}
+
+    def plain(s: State) -> float:
+        if s.outcome is not None:
+            return 1.0 if s.outcome == WON else 0.0
+        if s not in memo:
+            if s.is_chance:
+                memo[s] = sum(float(p) * plain(apply_outcome(s, o)) for o, p in chance_outcomes(s))
+            else:
+                memo[s] = max(plain(apply(s, p)) for p in legal_plays(s))
+        return memo[s]
+
+    for seed in range(3):
+        rng = random.Random(seed)
+        deck = [v for v in range(1, 10) for _ in range(4)]
+        rng.shuffle(deck)
+        p = pos(player=deck[:4], wolf=deck[4:8], discard=deck[15:], draw_pile={"size": 7}, final=False)
+        root = initial_state(p)
+        memo.clear()
+        for m in hint(p).moves:
+            assert abs(m.value - plain(apply(root, m.play))) < 1e-9, (seed, str(m.play))  # type: ignore[operator]

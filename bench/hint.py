@@ -1,0 +1,118 @@
+"""Hint search speed against a plain memoized expectimax measured in the same run, and the quality
+of budget-limited answers at round start.
+
+    python bench/hint.py exact [--piles 8,10] [--seeds 3]
+    python bench/hint.py start [--count 10] [--budget 2] [--difficulty standard]
+
+exact: 4 v 4 standard hands, full party, no reserve, a pile of N unseen cards (everything else
+discarded), objective win. Prints per pile: states and seconds of the plain search and of the
+engine, and the ratio plain/engine (above 1: the engine is faster). Values must agree.
+
+start: round-start positions (4 v 4 dealt from a full deck), a time budget per position; prints
+how many are exact, how often the best play is proven best (its lower bound at least every other
+play's upper bound), and the width of the best play's bounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from solver.hint import hint  # noqa: E402
+from solver.position import parse_position  # noqa: E402
+from solver.rules import WON, State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays  # noqa: E402
+
+
+def class_position(seed: int, pile: int, difficulty: str = "standard") -> dict[str, Any]:
+    rng = random.Random(seed)
+    top = {"easy": 8, "standard": 9, "hard": 10}[difficulty]
+    deck = [v for v in range(1, top + 1) for _ in range(4)]
+    rng.shuffle(deck)
+    return {"game": "vanguard", "difficulty": difficulty, "player": deck[:4], "wolf": deck[4:8],
+            "discard": deck[8 + pile :], "draw_pile": {"size": pile}, "final": False}
+
+
+def plain_values(root: State) -> tuple[dict[str, float], int]:
+    """The baseline: expectimax over every play and every draw, memoized on the state, nothing else."""
+    memo: dict[State, float] = {}
+
+    def value(s: State) -> float:
+        if s.outcome is not None:
+            return 1.0 if s.outcome == WON else 0.0
+        got = memo.get(s)
+        if got is not None:
+            return got
+        if s.is_chance:
+            v = sum(float(p) * value(apply_outcome(s, o)) for o, p in chance_outcomes(s))
+        else:
+            v = max(value(apply(s, p)) for p in legal_plays(s))
+        memo[s] = v
+        return v
+
+    return {str(p): value(apply(root, p)) for p in legal_plays(root)}, len(memo)
+
+
+def exact(args: argparse.Namespace) -> None:
+    print(f"{'pile':>4} {'seed':>4} {'plain s':>9} {'plain states':>12} {'engine s':>9} {'engine states':>13} {'ratio':>7}")
+    ratios = []
+    for pile in (int(x) for x in args.piles.split(",")):
+        for seed in range(args.seeds):
+            pos = parse_position(class_position(seed, pile))
+            t = time.perf_counter()
+            plain, n_plain = plain_values(initial_state(pos))
+            t_plain = time.perf_counter() - t
+            t = time.perf_counter()
+            h = hint(pos)
+            t_engine = time.perf_counter() - t
+            for m in h.moves:
+                assert abs((m.value or 0.0) - plain[str(m.play)]) < 1e-9, (pile, seed, str(m.play))
+            ratios.append(t_plain / t_engine)
+            print(f"{pile:>4} {seed:>4} {t_plain:>9.2f} {n_plain:>12} {t_engine:>9.2f} {h.stats['states']:>13} "
+                  f"{t_plain / t_engine:>7.2f}")
+    print(f"median ratio plain/engine: {statistics.median(ratios):.2f}")
+
+
+def start(args: argparse.Namespace) -> None:
+    exact_n = proven = 0
+    widths = []
+    for seed in range(args.count):
+        rng = random.Random(f"start-{seed}")
+        top = {"easy": 8, "standard": 9, "hard": 10}[args.difficulty]
+        deck = [v for v in range(1, top + 1) for _ in range(4)]
+        rng.shuffle(deck)
+        pos = parse_position({"difficulty": args.difficulty, "player": deck[:4], "wolf": deck[4:8], "final": False})
+        h = hint(pos, time_limit=args.budget)
+        exact_n += h.exact
+        bounds = {m.play: (m.bounds or (m.value or 0.0, m.value or 0.0)) for m in h.moves}
+        assert h.best is not None
+        lo_best, hi_best = bounds[h.best]
+        widths.append(hi_best - lo_best)
+        proven += all(lo_best >= hi for p, (_, hi) in bounds.items() if p != h.best)
+    print(f"{args.count} round-start positions ({args.difficulty}), {args.budget} s each: exact {exact_n}, "
+          f"best play proven best {proven} ({100 * proven / args.count:.0f}%), best play's bound width "
+          f"median {statistics.median(widths):.3f}, max {max(widths):.3f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    e = sub.add_parser("exact")
+    e.add_argument("--piles", default="8,10")
+    e.add_argument("--seeds", type=int, default=3)
+    s = sub.add_parser("start")
+    s.add_argument("--count", type=int, default=10)
+    s.add_argument("--budget", type=float, default=2.0)
+    s.add_argument("--difficulty", default="standard")
+    args = ap.parse_args()
+    exact(args) if args.what == "exact" else start(args)
+
+
+if __name__ == "__main__":
+    main()
