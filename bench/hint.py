@@ -25,9 +25,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.hint import hint  # noqa: E402
-from solver.position import parse_position  # noqa: E402
-from solver.rules import WON, State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays  # noqa: E402
+from solver.hint import hint
+from solver.position import parse_position
+from solver.rules import WON, State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays
 
 
 def class_position(seed: int, pile: int, difficulty: str = "standard") -> dict[str, Any]:
@@ -35,8 +35,15 @@ def class_position(seed: int, pile: int, difficulty: str = "standard") -> dict[s
     top = {"easy": 8, "standard": 9, "hard": 10}[difficulty]
     deck = [v for v in range(1, top + 1) for _ in range(4)]
     rng.shuffle(deck)
-    return {"game": "vanguard", "difficulty": difficulty, "player": deck[:4], "wolf": deck[4:8],
-            "discard": deck[8 + pile :], "draw_pile": {"size": pile}, "final": False}
+    return {
+        "game": "vanguard",
+        "difficulty": difficulty,
+        "player": deck[:4],
+        "wolf": deck[4:8],
+        "discard": deck[8 + pile :],
+        "draw_pile": {"size": pile},
+        "final": False,
+    }
 
 
 def plain_values(root: State) -> tuple[dict[str, float], int]:
@@ -60,7 +67,9 @@ def plain_values(root: State) -> tuple[dict[str, float], int]:
 
 
 def exact(args: argparse.Namespace) -> None:
-    print(f"{'pile':>4} {'seed':>4} {'plain s':>9} {'plain states':>12} {'engine s':>9} {'engine states':>13} {'ratio':>7}")
+    print(
+        f"{'pile':>4} {'seed':>4} {'plain s':>9} {'plain states':>12} {'engine s':>9} {'engine states':>13} {'ratio':>7}"
+    )
     ratios = []
     for pile in (int(x) for x in args.piles.split(",")):
         for seed in range(args.seeds):
@@ -74,8 +83,10 @@ def exact(args: argparse.Namespace) -> None:
             for m in h.moves:
                 assert abs((m.value or 0.0) - plain[str(m.play)]) < 1e-9, (pile, seed, str(m.play))
             ratios.append(t_plain / t_engine)
-            print(f"{pile:>4} {seed:>4} {t_plain:>9.2f} {n_plain:>12} {t_engine:>9.2f} {h.stats['states']:>13} "
-                  f"{t_plain / t_engine:>7.2f}")
+            print(
+                f"{pile:>4} {seed:>4} {t_plain:>9.2f} {n_plain:>12} {t_engine:>9.2f} {h.stats['states']:>13} "
+                f"{t_plain / t_engine:>7.2f}"
+            )
     print(f"median ratio plain/engine: {statistics.median(ratios):.2f}")
 
 
@@ -95,9 +106,11 @@ def start(args: argparse.Namespace) -> None:
         lo_best, hi_best = bounds[h.best]
         widths.append(hi_best - lo_best)
         proven += all(lo_best >= hi for p, (_, hi) in bounds.items() if p != h.best)
-    print(f"{args.count} round-start positions ({args.difficulty}), {args.budget} s each: exact {exact_n}, "
-          f"best play proven best {proven} ({100 * proven / args.count:.0f}%), best play's bound width "
-          f"median {statistics.median(widths):.3f}, max {max(widths):.3f}")
+    print(
+        f"{args.count} round-start positions ({args.difficulty}), {args.budget} s each: exact {exact_n}, "
+        f"best play proven best {proven} ({100 * proven / args.count:.0f}%), best play's bound width "
+        f"median {statistics.median(widths):.3f}, max {max(widths):.3f}"
+    )
 
 
 def main() -> None:
