@@ -119,12 +119,7 @@ def hint(
         result = solve_hint(pos, time_limit=time_limit, max_states=max_states, progress=report)
     problems = verify_hint(pos, result) if verify else None
     if as_json:
-        js = result.to_json()
-        if problems is not None:
-            js["verified"] = not problems
-            if problems:
-                js["verify_problems"] = problems
-        emit_json(js)
+        emit_json(_verdict_keys(result.to_json(), problems))
     else:
         out = render.console()
         out.print(render.position_panel(pos))
@@ -159,11 +154,7 @@ def finish(
         js = result.to_json()
         if forced:
             js["treated_as_final"] = True
-        if problems is not None:
-            js["verified"] = not problems
-            if problems:
-                js["verify_problems"] = problems
-        emit_json(js)
+        emit_json(_verdict_keys(js, problems))
     else:
         out = render.console()
         out.print(render.position_panel(pos))
@@ -224,6 +215,15 @@ def graph(
         fail(f"--out: cannot write {out}: {e.strerror or e}")
     note = " (truncated at --max-nodes)" if g.graph["truncated"] else ""
     typer.echo(f"wrote {out} ({kind}): {g.number_of_nodes()} nodes, {g.number_of_edges()} edges{note}")
+
+
+def _verdict_keys(js: dict[str, Any], problems: list[str] | None) -> dict[str, Any]:
+    """--verify's outcome in the JSON answer."""
+    if problems is not None:
+        js["verified"] = not problems
+        if problems:
+            js["verify_problems"] = problems
+    return js
 
 
 def _positive(value: float | None, name: str) -> None:

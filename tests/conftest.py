@@ -4,8 +4,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
@@ -19,9 +17,15 @@ def examples(kind: str) -> list[Path]:
     return found
 
 
-@pytest.fixture
-def state_of() -> Any:
+def state(**raw: Any) -> Any:
+    """The initial state of a position given as keyword arguments (FORMAT.md keys)."""
     from solver.position import parse_position
     from solver.rules import initial_state
 
-    return lambda raw: initial_state(parse_position(raw))
+    return initial_state(parse_position(raw))
+
+
+def play_texts(s: Any) -> set[str]:
+    from solver.rules import legal_plays
+
+    return {str(p) for p in legal_plays(s)}

@@ -3,33 +3,25 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
+from conftest import play_texts, state
 from solver.finish import solve_finish
 from solver.hint import hint
 from solver.plays import parse_play
 from solver.position import parse_position
 from solver.rules import (
     Reward,
-    State,
     apply,
     apply_reward,
     chance_outcomes,
-    initial_state,
-    legal_plays,
     lobo_points,
     party_after_loss,
     rewards,
     why_illegal,
 )
 
-
-def st(**raw: Any) -> State:
-    return initial_state(parse_position(raw))
-
-
-def texts(s: State) -> set[str]:
-    return {str(p) for p in legal_plays(s)}
+st = state
+texts = play_texts
 
 
 def test_a_sum_with_a_reserve_card() -> None:

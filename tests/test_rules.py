@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
 import pytest
 
+from conftest import play_texts, state
 from solver.cards import deck_counts, parse_value
 from solver.plays import Play, parse_play
 from solver.position import parse_position
@@ -21,7 +21,6 @@ from solver.rules import (
     chance_outcomes,
     deal,
     final_score,
-    initial_state,
     legal_plays,
     lobo_points,
     party_after_loss,
@@ -29,13 +28,8 @@ from solver.rules import (
     why_illegal,
 )
 
-
-def st(**raw: Any) -> State:
-    return initial_state(parse_position(raw))
-
-
-def texts(state: State) -> set[str]:
-    return {str(p) for p in legal_plays(state)}
+st = state
+texts = play_texts
 
 
 def play(state: State, text: str) -> State:
