@@ -175,6 +175,13 @@ def solve_finish(
     objective "score" maximizes the game score; "party" loses the fewest members, then maximizes the score.
     """
     t0 = time.perf_counter()
+    quick = _unmakeable_core(state)
+    if quick is not None:
+        # Lost at a glance (more cards nothing adds up to than sacrifices): no model needed.
+        if coverable(quick, state.hand, state.reserve, len(state.party)):
+            raise FinisherBug(f"the proof core {quick} is coverable")
+        quick_stats: dict[str, Any] = {"solver": "not needed", "seconds": round(time.perf_counter() - t0, 6)}
+        return Finish("lost", True, proof=Proof(quick, loss_reason(state, quick), True), stats=quick_stats)
     fm = FinishModel(state, objective=objective)
     solver = fm.solver(time_limit, workers)
     status = _status(solver.solve(fm.model))
