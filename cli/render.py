@@ -204,6 +204,8 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
         lines.append(Text(reason))
     if result.finish is not None and result.finish.status == "win":
         lines.append(Text(f"Best finish: {', '.join(map(str, result.finish.plays))}  → score {result.finish.score}"))
+    if result.line is not None and result.finish is None:
+        lines.append(Text(f"Best line (the pile is known): {', '.join(map(str, result.line))}"))
     if result.proof is not None:
         lines.append(
             Text(

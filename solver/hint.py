@@ -15,7 +15,7 @@ from .finish import Finish, Proof, solve_finish
 from .plays import Play
 from .position import Position
 from .rules import WON, State, apply, final_score, initial_state, legal_plays
-from .search import Budget, Search, WinCheck, evaluate_moves
+from .search import Budget, Search, WinCheck, evaluate_moves, principal_line
 
 EPS = 1e-9
 
@@ -59,6 +59,7 @@ class HintResult:
     finish: Finish | None = None  # final rounds: the best finish
     note: str | None = None
     stats: dict[str, Any] = field(default_factory=dict)
+    line: tuple[Play, ...] | None = None  # a fully known pile: the whole best line from here
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -76,6 +77,9 @@ class HintResult:
         if self.finish is not None and self.finish.status == "win":
             out["finish"] = [p.to_json() for p in self.finish.plays]
             out["finish_text"] = ", ".join(str(p) for p in self.finish.plays)
+        if self.line is not None:
+            out["line"] = [p.to_json() for p in self.line]
+            out["line_text"] = ", ".join(str(p) for p in self.line)
         if self.note:
             out["note"] = self.note
         out["stats"] = self.stats
@@ -213,6 +217,9 @@ def _search(
             for m in ordered
         )
     best = ordered[0]
+    line = None
+    if exact and state.unknown_draws == 0 and best.play.kind != "fold":
+        line = _known_line(search, state, best.play)
     stats["seconds"] = round(time.perf_counter() - t0, 4)
     return HintResult(
         status,
@@ -226,7 +233,24 @@ def _search(
         None,
         note,
         stats,
+        line,
     )
+
+
+def _known_line(search: Search, state: State, first: Play) -> tuple[Play, ...] | None:
+    """With nothing left to chance, the whole best line: the search's plays until the round ends or
+    turns final, then the finisher's best finish."""
+    line = principal_line(search, state, first)
+    if line is None:
+        return None
+    end = state
+    for p in line:
+        end = apply(end, p)
+    if end.outcome is None and end.game == "vanguard" and end.final:
+        f = solve_finish(end)
+        if f.status == "win":
+            line += list(f.plays)
+    return tuple(line)
 
 
 def _extend(deadline: float | None) -> float | None:

@@ -54,6 +54,11 @@ class State(NamedTuple):
         return len(self.unseen)
 
     @property
+    def unknown_draws(self) -> int:
+        """Cards of the pile whose value is not known yet."""
+        return self.pile_size - len(self.pile_top)
+
+    @property
     def is_chance(self) -> bool:
         return self.outcome is None and (self.owed_player > 0 or self.owed_wolf > 0 or self.reveal)
 

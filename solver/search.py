@@ -302,6 +302,29 @@ def evaluate_moves(
 __all__ = ["LOST", "WON", "Budget", "MoveValue", "Search", "evaluate_moves", "sure_cover", "value_range"]
 
 
+def principal_line(search: Search, root: State, first: Play, limit: int = 200) -> list[Play] | None:
+    """The line of best plays from `first` on, while nothing is left to chance (a fully known
+    pile); None as soon as a chance node is met. Stops where a vanguard round turns final: the
+    rest is the finisher's."""
+    line = [first]
+    s = apply(root, first)
+    while len(line) < limit:
+        if s.is_chance:
+            return None
+        if s.is_terminal or (s.game == "vanguard" and s.final):
+            return line
+        target = search.value(s)
+        for play in ordered(legal_plays(s)):
+            child = apply(s, play, check=False)
+            if abs(search.value(child) - target) <= EPS:
+                line.append(play)
+                s = child
+                break
+        else:  # pragma: no cover - the best value always comes from some play
+            return None
+    return line
+
+
 class WinCheck:
     """Boolean searches for the round's status, whatever the objective: can some order of the pile
     let a line of play win (possibly), and does some strategy win against every order (surely)."""

@@ -165,3 +165,35 @@ def test_shared_table_stays_exact_on_bigger_rounds() -> None:
         memo.clear()
         for m in hint(p).moves:
             assert abs(m.value - plain(apply(root, m.play))) < 1e-9, (seed, str(m.play))  # type: ignore[operator]
+
+
+def test_a_fully_known_pile_gives_the_whole_line() -> None:
+    from solver.rules import apply, lobo_points
+
+    rng = random.Random(21)
+    lines = 0
+    for _ in range(60):
+        raw = random_position(rng, max_hand=4, max_wolf=4, max_pile=5)
+        p = parse_position(raw)
+        if p.final or p.pile_size == 0:
+            continue
+        unseen = [v for v, n in enumerate(p.unseen, start=1) for _ in range(n)]
+        rng.shuffle(unseen)
+        raw["draw_pile"] = list(p.pile_top) + unseen[: p.unknown_in_pile]
+        raw.get("rules", {}).pop("top_card_visible", None)
+        known = parse_position(raw)
+        h = hint(known)
+        assert h.exact
+        if h.line is None:
+            assert h.best is not None and h.best.kind == "fold"
+            continue
+        s = initial_state(known)
+        for play in h.line:
+            s = apply(s, play)  # every play of the line is legal in turn
+        lines += 1
+        if known.game == "lobo" and s.outcome is not None:
+            mine, wolf = lobo_points(s)
+            assert abs((mine - wolf) - h.value) < 1e-9  # type: ignore[operator]
+        if known.objective == "win":
+            assert (s.outcome == "won") == (h.value == 1.0)
+    assert lines > 10
