@@ -5,6 +5,7 @@ Errors in the input (a bad file, position or play) print one line on stderr and 
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import sys
@@ -15,6 +16,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from solver import __version__
+from solver.batch import done_ids, iter_jobs, repair_tail, run_batch
 from solver.finish import judge_finish, solve_finish
 from solver.graph import lookahead_graph, write_graph
 from solver.hint import explain
@@ -217,6 +219,105 @@ def graph(
     typer.echo(f"wrote {out} ({kind}): {g.number_of_nodes()} nodes, {g.number_of_edges()} edges{note}")
 
 
+CSV_COLUMNS = [
+    "id",
+    "source",
+    "line",
+    "kind",
+    "status",
+    "exact",
+    "best",
+    "score",
+    "value",
+    "win_probability",
+    "check",
+    "error",
+    "seconds",
+]
+
+
+@app.command(epilog="Example: lobo-hint batch puzzles/ --out results.jsonl --resume --check")
+def batch(
+    paths: Annotated[list[str], typer.Argument(metavar="PATH...", help="files, folders, globs, .jsonl files")],
+    out: Annotated[str | None, typer.Option("--out", "-o", help="write one line per puzzle as it is solved")] = None,
+    fmt: Annotated[str, typer.Option("--format", help="jsonl or csv (for --out)")] = "jsonl",
+    resume: Annotated[bool, typer.Option("--resume", help="skip the ids already in --out")] = False,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="processes (default: all cores)")] = None,
+    time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="seconds per puzzle")] = 30.0,
+    cluster: Annotated[str | None, typer.Option("--cluster", help="a Dask scheduler, tcp://HOST:PORT")] = None,
+    check_expect: Annotated[
+        bool, typer.Option("--check", help="compare with each puzzle's expect; exit 1 on any mismatch")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+) -> None:
+    """Solve many puzzles (finish for final rounds, hint otherwise), in parallel, streaming results."""
+    if fmt not in ("jsonl", "csv"):
+        fail(f"--format: {fmt!r} is not one of jsonl, csv")
+    if resume and out is None:
+        fail("--resume needs --out (the file whose finished ids are skipped)")
+    if jobs is not None and jobs < 1:
+        fail(f"--jobs: must be at least 1, not {jobs}")
+    _positive(time_limit, "--time-limit")
+    skip = done_ids(out) if resume and out is not None and fmt == "jsonl" else set()
+    if resume and fmt == "csv" and out is not None:
+        skip = _csv_ids(out)
+    if resume and out is not None:
+        repair_tail(out)
+    total = sum(1 for _ in iter_jobs(paths))
+    sink = None
+    if out is not None:
+        try:
+            sink = open(out, "a" if resume else "w", encoding="utf-8", newline="")  # noqa: SIM115
+        except OSError as e:
+            fail(f"--out: cannot write {out}: {e.strerror or e}")
+    writer = None
+    if sink is not None and fmt == "csv":
+        writer = csv.DictWriter(sink, fieldnames=CSV_COLUMNS, extrasaction="ignore")
+        if sink.tell() == 0:
+            writer.writeheader()
+    mismatches: list[str] = []
+    try:
+        with render.batch_progress(total - len(skip), enabled=not as_json) as advance:
+
+            def on_result(record: dict[str, Any]) -> None:
+                if sink is not None:
+                    if writer is not None:
+                        writer.writerow(record)
+                    else:
+                        sink.write(json.dumps(record, ensure_ascii=False) + "\n")
+                    sink.flush()  # a killed batch loses nothing that finished
+                if record.get("check") == "mismatch":
+                    mismatches.append(f"{record['id']}: {'; '.join(record.get('mismatch', []))}")
+                advance(record)
+
+            summary = run_batch(
+                iter_jobs(paths), workers=jobs, time_limit=time_limit, skip=skip, on_result=on_result, cluster=cluster
+            )
+    except KeyboardInterrupt:
+        typer.echo("lobo-hint: interrupted; finished results are in --out (rerun with --resume)", err=True)
+        raise typer.Exit(130) from None
+    finally:
+        if sink is not None:
+            sink.close()
+    if as_json:
+        emit_json({**summary.to_json(), "mismatches": mismatches})
+    else:
+        out_console = render.console()
+        out_console.print(render.batch_summary(summary))
+        for line in mismatches:
+            out_console.print(f"[red]mismatch[/red] {line}")
+    if check_expect and mismatches:
+        raise typer.Exit(1)
+
+
+def _csv_ids(path: str) -> set[str]:
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            return {row["id"] for row in csv.DictReader(f) if row.get("id")}
+    except OSError:
+        return set()
+
+
 def _verdict_keys(js: dict[str, Any], problems: list[str] | None) -> dict[str, Any]:
     """--verify's outcome in the JSON answer."""
     if problems is not None:
@@ -286,7 +387,7 @@ def rules(
     render.console().print(render.rules_group(game, rules_summary(game, in_force)))
 
 
-COMMANDS = {"hint", "moves", "validate", "schema", "rules", "finish", "check", "graph"}
+COMMANDS = {"hint", "moves", "validate", "schema", "rules", "finish", "check", "graph", "batch"}
 TOP_OPTIONS = {"--help", "-h", "--version", "-V", "--install-completion", "--show-completion"}
 
 

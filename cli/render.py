@@ -5,14 +5,16 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 from rich.console import Console, Group
 from rich.markup import escape
 from rich.panel import Panel
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
+from solver.batch import Summary
 from solver.cards import MEMBERS
 from solver.finish import Finish, Judgement
 from solver.hint import HintResult, as_fraction
@@ -293,3 +295,37 @@ def verdict(problems: list[str]) -> Text:
     if not problems:
         return Text("Verified independently (brute force).", style="bold green")
     return Text("VERIFY FAILED: " + "; ".join(problems), style="bold red")
+
+
+@contextmanager
+def batch_progress(total: int, enabled: bool = True) -> Iterator[Callable[[dict[str, Any]], None]]:
+    """Done / total, rate and time left on stderr, when stderr is a terminal."""
+    if not enabled or not sys.stderr.isatty():
+        yield lambda _record: None
+        return
+    columns = (TextColumn("solving"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("puzzles", total=total)
+        yield lambda _record: bar.advance(task)
+
+
+def batch_summary(summary: Summary) -> Table:
+    s = summary.to_json()
+    t = Table(title="Batch summary", title_justify="left")
+    t.add_column("")
+    t.add_column("", justify="right")
+    for label, key in (
+        ("puzzles", "total"),
+        ("solved", "solved"),
+        ("won / proven won", "proven_won_or_won"),
+        ("lost / proven lost", "proven_lost_or_lost"),
+        ("not exact (budget)", "not_exact"),
+        ("invalid", "invalid"),
+        ("errors", "errors"),
+        ("expected answer matched", "matched"),
+        ("mismatched", "mismatched"),
+        ("skipped (--resume)", "skipped_by_resume"),
+    ):
+        t.add_row(label, str(s[key]))
+    t.add_row("time p50 / p95 / max", f"{s['seconds_p50']:.3f} / {s['seconds_p95']:.3f} / {s['seconds_max']:.3f} s")
+    return t

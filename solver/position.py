@@ -356,7 +356,7 @@ def unwrap_puzzle(raw: object) -> object:
     """A puzzle file {"position": {...}, "expect": {...}, "note": ...} stands for its position
     (a documented extension: docs/formats.md)."""
     if isinstance(raw, dict) and "position" in raw and "player" not in raw and "wolf" not in raw:
-        extra = [k for k in raw if k not in ("position", "expect", "note", "id", "plays")]
+        extra = [k for k in raw if k not in ("position", "expect", "note", "id", "plays", "grade")]
         if extra:
             raise PositionError(f"unknown key {extra[0]!r} in a puzzle file", "unknown_key")
         return raw["position"]

@@ -1,0 +1,396 @@
+"""Batch solving: many puzzles from files, folders, globs and JSONL, streamed through a pool of
+processes (or a Dask cluster), one result record per puzzle, written as soon as it is done.
+
+A puzzle is a position (FORMAT.md), or a puzzle object {"position": ..., "expect": ...,
+"id": ..., "plays": ...} as in puzzles/. Each gets exactly one record; a bad puzzle is a record
+with its error, never the end of the batch.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import math
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .finish import judge_finish, solve_finish
+from .hint import hint
+from .plays import PlayError, from_json, parse_plays
+from .position import PositionError, parse_position
+from .rules import final_state, initial_state, legal_plays
+
+
+@dataclass(frozen=True)
+class Job:
+    id: str
+    source: str
+    line: int | None
+    raw: Any  # the decoded JSON, or None when it could not be read
+    error: str | None = None  # why it could not be read
+
+
+def _files(arg: str) -> list[Path]:
+    p = Path(arg)
+    if p.is_dir():
+        return sorted(q for q in p.rglob("*") if q.suffix in (".json", ".jsonl") and q.is_file())
+    if p.exists():
+        return [p]
+    matches = sorted(Path(m) for m in glob.glob(arg, recursive=True))
+    return [m for m in matches if m.is_file()]
+
+
+def iter_jobs(args: Iterable[str]) -> Iterator[Job]:
+    """Every puzzle named by the arguments, lazily: a JSONL file is read line by line."""
+    for arg in args:
+        files = _files(arg)
+        if not files:
+            yield Job(arg, arg, None, None, f"{arg}: no such file, folder or glob match")
+        for f in files:
+            if f.suffix == ".jsonl":
+                yield from _jsonl(f)
+            else:
+                yield _one(f)
+
+
+def _ident(raw: Any, fallback: str) -> str:
+    if isinstance(raw, dict):
+        for holder in (raw, raw.get("position") if isinstance(raw.get("position"), dict) else None):
+            if (
+                isinstance(holder, dict)
+                and isinstance(holder.get("id"), (str, int))
+                and not isinstance(holder.get("id"), bool)
+            ):
+                return str(holder["id"])
+    return fallback
+
+
+def _one(f: Path) -> Job:
+    try:
+        raw = json.loads(f.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        return Job(str(f), str(f), None, None, f"{f}: cannot read: {e}")
+    except json.JSONDecodeError as e:
+        return Job(str(f), str(f), None, None, f"{f}: not valid JSON: {e.msg} at line {e.lineno}")
+    return Job(_ident(raw, str(f)), str(f), None, raw)
+
+
+def _jsonl(f: Path) -> Iterator[Job]:
+    try:
+        handle = f.open(encoding="utf-8")
+    except OSError as e:
+        yield Job(str(f), str(f), None, None, f"{f}: cannot read: {e}")
+        return
+    with handle:
+        for n, text in enumerate(handle, start=1):
+            if not text.strip():
+                continue
+            where = f"{f}:{n}"
+            try:
+                raw = json.loads(text)
+            except json.JSONDecodeError as e:
+                yield Job(where, str(f), n, None, f"{where}: not valid JSON: {e.msg}")
+                continue
+            yield Job(_ident(raw, where), str(f), n, raw)
+
+
+def solve_one(job: Job, time_limit: float | None = None) -> dict[str, Any]:
+    """The record for one puzzle (runs in a worker: everything it needs is in the job)."""
+    t0 = time.perf_counter()
+    record: dict[str, Any] = {"id": job.id, "source": job.source, "line": job.line}
+    try:
+        if job.error is not None:
+            raise PositionError(job.error, "unreadable")
+        raw = job.raw
+        puzzle = raw if isinstance(raw, dict) and "position" in raw and "player" not in raw else {"position": raw}
+        pos = parse_position(puzzle["position"])
+        expect = puzzle.get("expect")
+        if isinstance(expect, dict) and isinstance(expect.get("plays"), list):
+            # A legal-plays puzzle: the answer is the list of plays, no search needed.
+            plays = legal_plays(initial_state(pos))
+            record.update(kind="moves", status="listed", exact=True, answer={"moves": [p.to_json() for p in plays]})
+        elif "plays" in puzzle:
+            state, _ = final_state(pos, force=True)
+            verdict = judge_finish(state, tuple(parse_plays(str(puzzle["plays"]))), time_limit=time_limit or 10.0)
+            record.update(kind="check", status="checked", answer=verdict.to_json(), exact=verdict.best.exact)
+        elif pos.game == "vanguard" and pos.final:
+            f = solve_finish(initial_state(pos), time_limit=time_limit or 10.0)
+            answer = f.to_json()
+            answer.pop("stats", None)
+            record.update(
+                kind="finish",
+                status=f.status,
+                exact=f.exact,
+                answer=answer,
+                best=", ".join(map(str, f.plays)) or None,
+                score=f.score,
+            )
+        else:
+            h = hint(pos, time_limit=time_limit)
+            answer = h.to_json()
+            record.update(
+                kind="hint",
+                status=h.status,
+                exact=h.exact,
+                answer=answer,
+                best=None if h.best is None else str(h.best),
+                value=h.value,
+                win_probability=h.win_probability,
+                stats=answer.pop("stats", {}),
+            )
+        if expect is not None:
+            problems = compare(pos, record, expect)
+            record["check"] = "match" if not problems else "mismatch"
+            if problems:
+                record["mismatch"] = problems
+    except (PositionError, PlayError) as e:
+        record.update(kind="invalid", status="invalid", error=str(e), exact=True)
+        expect = job.raw.get("expect") if isinstance(job.raw, dict) else None
+        if isinstance(expect, dict) and "invalid" in expect:
+            record["check"] = "match"
+        elif expect is not None:
+            record.update(check="mismatch", mismatch=[f"invalid: {e}"])
+    except Exception as e:  # a bug must not stop the batch: it is reported on its own line
+        record.update(kind="error", status="error", error=f"{type(e).__name__}: {e}", exact=False)
+    record["seconds"] = round(time.perf_counter() - t0, 4)
+    return record
+
+
+def _close(a: Any, b: Any) -> bool:
+    return a is not None and b is not None and math.isclose(float(a), float(b), abs_tol=1e-6)
+
+
+def compare(pos: Any, record: dict[str, Any], expect: dict[str, Any]) -> list[str]:
+    """What differs between a result and a puzzle's expected answer (the contract examples' shapes)."""
+    problems: list[str] = []
+    answer = record.get("answer", {})
+    if "invalid" in expect:
+        return [f"expected invalid ({expect['invalid']}), but it was solved"]
+    if "plays" in expect and isinstance(expect["plays"], list):  # legal plays
+        want = {from_json(p) for p in expect["plays"]}
+        got = set(legal_plays(initial_state(pos)))
+        if want != got:
+            problems.append(f"legal plays differ: missing {len(want - got)}, extra {len(got - want)}")
+        return problems
+    for key in ("legal", "clears", "score", "best_score", "optimal", "status"):
+        if key in expect and key in answer and answer[key] != expect[key]:
+            problems.append(f"{key}: {answer[key]!r}, want {expect[key]!r}")
+    for key in ("win_probability", "value"):
+        if key in expect and not _close(answer.get(key), expect[key]):
+            problems.append(f"{key}: {answer.get(key)}, want {expect[key]}")
+    if "best_plays" in expect:
+        allowed = {from_json(p) for p in expect["best_plays"]}
+        if answer.get("best") is None or from_json(answer["best"]) not in allowed:
+            problems.append(f"best play {record.get('best')} is not among the expected best plays")
+    if "moves" in expect:
+        # The expected moves are valued like the expected answer: win probability or value.
+        key = "win_probability" if "win_probability" in expect else "value"
+        valued = {from_json(m["play"]): m.get(key) for m in answer.get("moves", [])}
+        for m in expect["moves"]:
+            mine = valued.get(from_json(m["play"]))
+            if not _close(mine, m["value"]):
+                problems.append(f"move {from_json(m['play'])}: {mine}, want {m['value']}")
+    return problems
+
+
+@dataclass
+class Summary:
+    total: int = 0
+    solved: int = 0
+    won: int = 0
+    lost: int = 0
+    not_exact: int = 0
+    invalid: int = 0
+    errors: int = 0
+    matched: int = 0
+    mismatched: int = 0
+    skipped: int = 0
+    times: list[float] = field(default_factory=list)
+
+    def add(self, r: dict[str, Any]) -> None:
+        self.total += 1
+        status = r.get("status")
+        if status == "invalid":
+            self.invalid += 1
+        elif status == "error":
+            self.errors += 1
+        else:
+            self.solved += 1
+            self.won += status in ("win", "proven_won")
+            self.lost += status in ("lost", "proven_lost")
+            self.not_exact += not r.get("exact", True)
+        self.matched += r.get("check") == "match"
+        self.mismatched += r.get("check") == "mismatch"
+        self.times.append(float(r.get("seconds", 0.0)))
+
+    def quantile(self, q: float) -> float:
+        if not self.times:
+            return 0.0
+        xs = sorted(self.times)
+        return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "total": self.total,
+            "solved": self.solved,
+            "proven_won_or_won": self.won,
+            "proven_lost_or_lost": self.lost,
+            "not_exact": self.not_exact,
+            "invalid": self.invalid,
+            "errors": self.errors,
+            "matched": self.matched,
+            "mismatched": self.mismatched,
+            "skipped_by_resume": self.skipped,
+            "seconds_p50": self.quantile(0.5),
+            "seconds_p95": self.quantile(0.95),
+            "seconds_max": max(self.times, default=0.0),
+        }
+
+
+def done_ids(out: str | Path) -> set[str]:
+    """The ids already in an output file (for --resume); a torn last line is ignored."""
+    p = Path(out)
+    ids: set[str] = set()
+    if not p.exists():
+        return ids
+    with p.open(encoding="utf-8") as f:
+        for text in f:
+            try:
+                ids.add(str(json.loads(text)["id"]))
+            except (ValueError, KeyError, TypeError):
+                continue
+    return ids
+
+
+def run_batch(
+    jobs: Iterable[Job],
+    *,
+    workers: int | None = None,
+    time_limit: float | None = None,
+    skip: set[str] | None = None,
+    on_result: Callable[[dict[str, Any]], None] | None = None,
+    cluster: str | None = None,
+) -> Summary:
+    """Solve every job; each record goes to on_result as soon as it is done. At most 2 × workers
+    puzzles are in flight, so memory stays flat on huge inputs. workers=1 solves in this process;
+    cluster="tcp://host:port" (or a distributed.Client) solves on a Dask cluster."""
+    summary = Summary()
+    skip = skip or set()
+
+    def emit(r: dict[str, Any]) -> None:
+        summary.add(r)
+        if on_result:
+            on_result(r)
+
+    def todo() -> Iterator[Job]:
+        for j in jobs:
+            if j.id in skip:
+                summary.skipped += 1
+                continue
+            yield j
+
+    n = workers or os.cpu_count() or 1
+    if cluster is not None:
+        _run_dask(todo(), cluster, n, time_limit, emit)
+    elif n <= 1:
+        for job in todo():
+            emit(solve_one(job, time_limit))
+    else:
+        _run_pool(todo(), n, time_limit, emit)
+    return summary
+
+
+def _run_pool(jobs: Iterator[Job], n: int, time_limit: float | None, emit: Callable[[dict[str, Any]], None]) -> None:
+    pool = ProcessPoolExecutor(max_workers=n)
+    running: dict[Future[dict[str, Any]], Job] = {}
+
+    def drain(until: int) -> None:
+        nonlocal pool
+        while len(running) > until:
+            done = wait(running, return_when=FIRST_COMPLETED).done
+            broken = []
+            for fut in done:
+                job = running.pop(fut)
+                try:
+                    emit(fut.result())
+                except BrokenProcessPool:
+                    broken.append(job)
+            if broken:
+                # A dead worker breaks the whole pool: every puzzle in flight fails with it. Solve
+                # those again one by one in their own process, so only the guilty one is lost.
+                broken += list(running.values())
+                running.clear()
+                pool.shutdown(wait=False, cancel_futures=True)
+                for job in broken:
+                    emit(_isolated(job, time_limit))
+                pool = ProcessPoolExecutor(max_workers=n)
+
+    try:
+        for job in jobs:
+            drain(2 * n - 1)
+            running[pool.submit(solve_one, job, time_limit)] = job
+        drain(0)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _isolated(job: Job, time_limit: float | None) -> dict[str, Any]:
+    with ProcessPoolExecutor(max_workers=1) as alone:
+        try:
+            return alone.submit(solve_one, job, time_limit).result()
+        except BrokenProcessPool:
+            return {
+                "id": job.id,
+                "source": job.source,
+                "line": job.line,
+                "kind": "error",
+                "status": "error",
+                "error": "the process solving this puzzle crashed",
+                "exact": False,
+                "seconds": 0.0,
+            }
+
+
+def _run_dask(
+    jobs: Iterator[Job], cluster: Any, n: int, time_limit: float | None, emit: Callable[[dict[str, Any]], None]
+) -> None:
+    try:
+        from distributed import Client, as_completed
+    except ImportError as e:  # pragma: no cover - the test extra installs it
+        raise RuntimeError("--cluster needs Dask: pip install 'lobo-hint[cluster]'") from e
+    client = cluster if isinstance(cluster, Client) else Client(cluster)
+    try:
+        width = max(n, sum(client.nthreads().values()) or 1) * 2
+        pending = as_completed()
+        inflight = 0
+        for job in jobs:
+            if inflight >= width:
+                emit(next(pending).result())
+                inflight -= 1
+            pending.add(client.submit(solve_one, job, time_limit, pure=False))
+            inflight += 1
+        for fut in pending:
+            emit(fut.result())
+    finally:
+        if client is not cluster:
+            client.close()
+
+
+def repair_tail(out: str | Path) -> None:
+    """Drop a torn last line (a batch killed mid-write) so that appended records start clean."""
+    p = Path(out)
+    if not p.exists() or p.stat().st_size == 0:
+        return
+    data = p.read_bytes()
+    if data.endswith(b"\n"):
+        return
+    keep = data[: data.rfind(b"\n") + 1]
+    tmp = p.with_name(p.name + ".part")
+    tmp.write_bytes(keep)
+    tmp.replace(p)

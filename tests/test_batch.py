@@ -1,0 +1,197 @@
+"""Batch solving: the curated puzzles, bad and slow puzzles, interruption and --resume, Dask."""
+
+from __future__ import annotations
+
+import csv
+import json
+import signal
+import subprocess
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from cli.main import app
+from conftest import ROOT
+from reference.expectimax import analyse
+from reference.finish import best_finish
+from reference.legal import play_key
+from solver.batch import iter_jobs, run_batch
+from solver.position import parse_position
+
+runner = CliRunner()
+PUZZLES = ROOT / "puzzles"
+
+
+def normalized(raw: dict[str, Any]) -> dict[str, Any]:
+    js = parse_position(raw).to_json()
+    js.setdefault("reserve", [])
+    js.setdefault("party", [])
+    js.setdefault("final", False)
+    return js
+
+
+def test_the_collection_is_big_and_its_answers_are_verified_by_the_reference() -> None:
+    files = sorted((PUZZLES / "collection").glob("*.json"))
+    assert len(files) >= 60
+    kinds = {f.name.split("-")[0] for f in files}
+    assert kinds >= {"finish", "known", "hint", "lobo"}
+    for f in files:
+        puzzle = json.loads(f.read_text())
+        pos, expect = normalized(puzzle["position"]), puzzle["expect"]
+        if "score" in expect or expect.get("status") == "lost":
+            ref = best_finish(pos)
+            assert ref["status"] == expect["status"] and ref.get("score") == expect.get("score"), f.name
+        else:
+            ref = analyse(pos)
+            key = "win_probability" if "win_probability" in expect else "value"
+            assert Fraction(expect[f"{key}_exact"]) == ref["value"], f.name
+            want = {play_key(m["play"]): Fraction(m["value_exact"]) for m in expect["moves"]}
+            assert want == {play_key(p): v for p, v in ref["moves"] if v is not None}, f.name
+
+
+def test_batch_check_over_the_puzzles_passes() -> None:
+    r = runner.invoke(app, ["batch", str(PUZZLES), "--check", "--json", "-j", "2"])
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.stdout)
+    assert summary["mismatched"] == 0 and summary["matched"] >= 60 and summary["errors"] == 0
+
+
+def mixed(tmp_path: Path) -> Path:
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "good.json").write_text(
+        json.dumps({"id": "good", "player": [5, 2], "wolf": [5, 2], "draw_pile": {"size": 3}, "final": False})
+    )
+    (folder / "bad.json").write_text(json.dumps({"player": [5, "Z"], "wolf": [5]}))
+    (folder / "broken.json").write_text("{not json")
+    (folder / "slow.json").write_text(
+        json.dumps({"id": "slow", "player": [2, 5, 7, 9], "wolf": [3, 4, 6, 8], "final": False})
+    )
+    lines = [
+        json.dumps({"id": f"l{i}", "position": {"player": [i, 1], "wolf": [i], "final": True}}) for i in range(2, 6)
+    ]
+    lines.insert(2, "{oops")
+    (folder / "more.jsonl").write_text("\n".join(lines) + "\n")
+    return folder
+
+
+def test_every_puzzle_gets_exactly_one_line(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    r = runner.invoke(app, ["batch", str(mixed(tmp_path)), "--out", str(out), "-t", "1", "-j", "2", "--json"])
+    assert r.exit_code == 0, r.output
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 9 and len({x["id"] for x in records}) == 9
+    by_id = {x["id"]: x for x in records}
+    assert by_id["good"]["status"] in ("open", "proven_won", "proven_lost") and by_id["good"]["exact"]
+    assert by_id["slow"]["exact"] is False and by_id["slow"]["status"] == "open"
+    assert "moves" in by_id["slow"]["answer"] and any("bounds" in m for m in by_id["slow"]["answer"]["moves"])
+    invalid = [x for x in records if x["status"] == "invalid"]
+    assert len(invalid) == 3 and all(x["error"] for x in invalid)
+    assert any("player[1]" in x["error"] for x in invalid) and any("not valid JSON" in x["error"] for x in invalid)
+    assert {x["id"] for x in records if x["source"].endswith(".jsonl")} >= {"l2", "l3", "l4", "l5"}
+    summary = json.loads(r.stdout)
+    assert summary["total"] == 9 and summary["invalid"] == 3 and summary["not_exact"] == 1
+
+
+def _answers(path: Path) -> dict[str, Any]:
+    out = {}
+    for line in path.read_text().splitlines():
+        rec = json.loads(line)
+        for k in ("seconds", "stats"):
+            rec.pop(k, None)
+        rec.get("answer", {}).pop("stats", None)
+        out[rec["id"]] = rec
+    return out
+
+
+def test_interrupted_batch_resumes_with_nothing_lost_or_doubled(tmp_path: Path) -> None:
+    puzzles = tmp_path / "p.jsonl"
+    rows = [
+        {
+            "id": f"p{i}",
+            "position": {
+                "player": [1 + i % 8, 3],
+                "wolf": [1 + i % 8, 2, 5],
+                "draw_pile": {"size": 2},
+                "final": False,
+                "difficulty": "easy",
+            },
+        }
+        for i in range(40)
+    ]
+    puzzles.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    full, part = tmp_path / "full.jsonl", tmp_path / "part.jsonl"
+    assert runner.invoke(app, ["batch", str(puzzles), "--out", str(full), "-j", "1"]).exit_code == 0
+    cmd = [
+        sys.executable,
+        "-c",
+        "from cli.main import main; main()",
+        "batch",
+        str(puzzles),
+        "--out",
+        str(part),
+        "-j",
+        "1",
+    ]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while time.time() < deadline and (not part.exists() or len(part.read_text().splitlines()) < 5):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    done_before = len(part.read_text().splitlines())
+    assert 0 < done_before < 40 or done_before == 40
+    r = runner.invoke(app, ["batch", str(puzzles), "--out", str(part), "--resume", "-j", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["skipped_by_resume"] >= min(done_before, 40) - 1
+    lines = part.read_text().splitlines()
+    ids = [json.loads(x)["id"] for x in lines if x.strip().startswith("{") and x.strip().endswith("}")]
+    assert sorted(ids) == sorted(r["id"] for r in rows)  # exactly one line per puzzle
+    assert _answers(part) == _answers(full)
+
+
+def test_csv_output(tmp_path: Path) -> None:
+    out = tmp_path / "r.csv"
+    r = runner.invoke(app, ["batch", str(PUZZLES / "examples"), "--out", str(out), "--format", "csv", "-j", "1"])
+    assert r.exit_code == 0, r.output
+    rows = list(csv.DictReader(out.open()))
+    assert len(rows) == 3 and {row["id"] for row in rows} == {"example-midround", "example-final", "example-lobo"}
+
+
+def test_dask_local_cluster_gives_the_same_results_as_one_process() -> None:
+    from distributed import Client, LocalCluster
+
+    jobs = list(iter_jobs([str(PUZZLES / "collection")]))[:12]
+    one: list[dict[str, Any]] = []
+    run_batch(jobs, workers=1, on_result=one.append)
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
+        many: list[dict[str, Any]] = []
+        summary = run_batch(jobs, cluster=client, on_result=many.append)
+    strip = lambda rs: {r["id"]: {k: v for k, v in r.items() if k not in ("seconds", "stats")} for r in rs}  # noqa: E731
+    assert strip(one) == strip(many) and summary.total == 12
+
+
+def test_bad_arguments(tmp_path: Path) -> None:
+    assert runner.invoke(app, ["batch", str(PUZZLES), "--resume"]).exit_code == 2
+    assert runner.invoke(app, ["batch", str(PUZZLES), "--format", "xml"]).exit_code == 2
+    r = runner.invoke(app, ["batch", str(tmp_path / "nothing-here"), "--json", "-j", "1"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["invalid"] == 1
+
+
+def test_resume_drops_a_torn_last_line(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    good = runner.invoke(app, ["batch", str(PUZZLES / "examples"), "--out", str(out), "-j", "1"])
+    assert good.exit_code == 0
+    lines = out.read_text().splitlines()
+    out.write_text("\n".join(lines[:2]) + "\n" + lines[2][:25])  # killed while writing the third
+    r = runner.invoke(app, ["batch", str(PUZZLES / "examples"), "--out", str(out), "--resume", "-j", "1"])
+    assert r.exit_code == 0
+    again = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(again) == 3 and len({x["id"] for x in again}) == 3
