@@ -11,6 +11,7 @@ import os
 import sys
 from collections.abc import Callable
 from functools import wraps
+from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
@@ -18,6 +19,8 @@ import typer
 from solver import __version__
 from solver.batch import done_ids, iter_jobs, repair_tail, run_batch
 from solver.finish import judge_finish, solve_finish
+from solver.generate import KINDS as GENERATE_KINDS
+from solver.generate import generate as make_puzzles
 from solver.graph import lookahead_graph, write_graph
 from solver.hint import explain
 from solver.hint import hint as solve_hint
@@ -310,6 +313,44 @@ def batch(
         raise typer.Exit(1)
 
 
+@app.command(epilog="Example: lobo-hint generate --kind finish --difficulty hard --count 20 --seed 7 -o new/")
+def generate(
+    out: Annotated[str, typer.Option("--out", "-o", help="folder to write the puzzle files into")],
+    kind: Annotated[str, typer.Option("--kind", "-k", help="finish, hint or known-pile")] = "finish",
+    difficulty: Annotated[str, typer.Option("--difficulty", "-d", help="easy, standard or hard")] = "standard",
+    count: Annotated[int, typer.Option("--count", "-n", help="how many puzzles")] = 10,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="the same seed gives the same puzzles")] = 1,
+    only: Annotated[str | None, typer.Option("--only", help="won or lost: keep only winnable or lost ones")] = None,
+    grade: Annotated[str | None, typer.Option("--grade", help="easy, medium or hard: keep only this grade")] = None,
+) -> None:
+    """Random puzzles with their answers, graded (hard: one narrow way), as files for batch --check."""
+    if kind not in GENERATE_KINDS:
+        fail(f"--kind: {kind!r} is not one of {', '.join(GENERATE_KINDS)}")
+    if difficulty not in ("easy", "standard", "hard"):
+        fail(f"--difficulty: {difficulty!r} is not one of easy, standard, hard")
+    if only not in (None, "won", "lost"):
+        fail(f"--only: {only!r} is not one of won, lost")
+    if grade not in (None, "easy", "medium", "hard"):
+        fail(f"--grade: {grade!r} is not one of easy, medium, hard")
+    _positive(count, "--count")
+    folder = Path(out)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        fail(f"--out: cannot make {out}: {e.strerror or e}")
+    written = 0
+    for puzzle in make_puzzles(kind, difficulty, count, seed, only, grade):
+        target = folder / f"{puzzle.id}.json"
+        tmp = target.with_name(target.name + ".part")
+        tmp.write_text(json.dumps(puzzle.to_json(), indent=1) + "\n", encoding="utf-8")
+        tmp.replace(target)
+        written += 1
+    typer.echo(
+        f"wrote {written} puzzle(s) to {folder}"
+        + ("" if written == count else f" (asked for {count}: the filters are rare)")
+    )
+
+
 def _csv_ids(path: str) -> set[str]:
     try:
         with open(path, encoding="utf-8", newline="") as f:
@@ -387,7 +428,7 @@ def rules(
     render.console().print(render.rules_group(game, rules_summary(game, in_force)))
 
 
-COMMANDS = {"hint", "moves", "validate", "schema", "rules", "finish", "check", "graph", "batch"}
+COMMANDS = {"hint", "moves", "validate", "schema", "rules", "finish", "check", "graph", "batch", "generate"}
 TOP_OPTIONS = {"--help", "-h", "--version", "-V", "--install-completion", "--show-completion"}
 
 

@@ -195,3 +195,25 @@ def test_resume_drops_a_torn_last_line(tmp_path: Path) -> None:
     assert r.exit_code == 0
     again = [json.loads(x) for x in out.read_text().splitlines()]
     assert len(again) == 3 and len({x["id"] for x in again}) == 3
+
+
+def test_generate_writes_graded_puzzles_that_batch_check_confirms(tmp_path: Path) -> None:
+    for kind in ("finish", "hint", "known-pile"):
+        r = runner.invoke(app, ["generate", "--kind", kind, "--count", "4", "--seed", "5", "-o", str(tmp_path)])
+        assert r.exit_code == 0 and "wrote 4" in r.stdout, r.output
+    r = runner.invoke(app, ["generate", "--kind", "finish", "--only", "lost", "--count", "2", "-o", str(tmp_path)])
+    assert r.exit_code == 0
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == 14
+    puzzles = [json.loads(f.read_text()) for f in files]
+    assert all(p["grade"] in ("easy", "medium", "hard") for p in puzzles)
+    assert sum(p["expect"].get("status") == "lost" for p in puzzles) >= 2
+    assert any("line" in p["expect"] for p in puzzles if p["id"].startswith("known-pile"))
+    # The same seed gives the same puzzles.
+    again = tmp_path / "again"
+    runner.invoke(app, ["generate", "--kind", "hint", "--count", "4", "--seed", "5", "-o", str(again)])
+    for f in again.glob("*.json"):
+        assert f.read_text() == (tmp_path / f.name).read_text()
+    checked = runner.invoke(app, ["batch", str(tmp_path), "--check", "--json", "-j", "1"])
+    assert checked.exit_code == 0 and json.loads(checked.stdout)["matched"] == 18
+    assert runner.invoke(app, ["generate", "--kind", "poem", "-o", str(tmp_path)]).exit_code == 2

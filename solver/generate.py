@@ -1,0 +1,138 @@
+"""Random puzzles with their answers and a grade: final-round finishes, mid-round hints and rounds
+with a fully known pile. Seeded: the same arguments give the same puzzles."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import DIFFICULTIES
+from .finish import solve_finish
+from .hint import hint
+from .position import parse_position
+from .rules import initial_state
+
+KINDS = ("finish", "hint", "known-pile")
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    id: str
+    note: str
+    grade: str
+    position: dict[str, Any]
+    expect: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "note": self.note, "grade": self.grade, "position": self.position, "expect": self.expect}
+
+
+def _deal(rng: random.Random, difficulty: str, game: str) -> list[int]:
+    deck = [v for v in range(1, DIFFICULTIES[difficulty] + 1) for _ in range(5 if game == "lobo" else 4)]
+    rng.shuffle(deck)
+    return deck
+
+
+def _final(rng: random.Random, difficulty: str) -> dict[str, Any]:
+    deck = _deal(rng, difficulty, "vanguard")
+    h, r, w = rng.randint(3, 8), rng.randint(0, 2), rng.randint(2, 6)
+    return {
+        "game": "vanguard",
+        "difficulty": difficulty,
+        "player": deck[:h],
+        "reserve": deck[h : h + r],
+        "wolf": deck[h + r : h + r + w],
+        "party": rng.sample(["J", "Q", "K"], rng.randint(1, 3)),
+        "final": True,
+    }
+
+
+def _midround(rng: random.Random, difficulty: str, known: bool) -> dict[str, Any]:
+    """4 v 4 late in a round: most of the deck discarded, so that the answer is exact and quick."""
+    game = "lobo" if rng.random() < 0.25 else "vanguard"
+    deck = _deal(rng, difficulty, game)
+    pile = rng.randint(2, 5)
+    unseen = deck[8 : 8 + pile + rng.randint(0, 2)]
+    raw: dict[str, Any] = {
+        "game": game,
+        "difficulty": difficulty,
+        "player": deck[:4],
+        "wolf": deck[4:8],
+        "discard": deck[8 + len(unseen) :],
+    }
+    if known:
+        raw["draw_pile"] = unseen[:pile]
+        raw["discard"] += unseen[pile:]
+    else:
+        raw["draw_pile"] = {"size": pile}
+    if game == "vanguard":
+        raw["final"] = False
+        raw["party"] = rng.sample(["J", "Q", "K"], rng.randint(1, 3))
+    return raw
+
+
+def generate(
+    kind: str,
+    difficulty: str,
+    count: int,
+    seed: int,
+    only: str | None = None,
+    grade: str | None = None,
+    max_tries: int = 200,
+) -> Iterator[Puzzle]:
+    """Up to `count` puzzles; `only` "won" or "lost" keeps winnable or lost ones; `grade` keeps
+    one grade. Gives up after max_tries × count attempts (some filters are rare)."""
+    rng = random.Random(f"{kind}-{difficulty}-{seed}")
+    made = tries = 0
+    while made < count and tries < max_tries * count:
+        tries += 1
+        p = _one(kind, difficulty, rng, f"{kind}-{difficulty}-{seed}-{made + 1:03d}")
+        if p is None:
+            continue
+        won = p.expect.get("status") == "win" or (p.expect.get("win_probability", p.expect.get("value", 0)) or 0) > 0
+        if (only == "won" and not won) or (only == "lost" and won) or (grade is not None and p.grade != grade):
+            continue
+        made += 1
+        yield p
+
+
+def _one(kind: str, difficulty: str, rng: random.Random, ident: str) -> Puzzle | None:
+    if kind == "finish":
+        raw = _final(rng, difficulty)
+        f = solve_finish(initial_state(parse_position(raw)), count_alternatives=True)
+        if not f.exact:
+            return None
+        if f.status == "lost":
+            assert f.proof is not None
+            return Puzzle(
+                ident,
+                f"no finish: {f.proof.reason}",
+                "medium",
+                raw,
+                {"status": "lost", "proof": {"wolf": list(f.proof.wolf)}},
+            )
+        others = f.alternatives or 0
+        grade = "hard" if others == 0 and len(raw["wolf"]) >= 3 else "medium" if others <= 3 else "easy"
+        ways = "one way" if others == 0 else f"{others + 1} ways"
+        return Puzzle(ident, f"best finish scores {f.score} ({ways})", grade, raw, {"status": "win", "score": f.score})
+    raw = _midround(rng, difficulty, known=kind == "known-pile")
+    h = hint(parse_position(raw), time_limit=20)
+    if not h.exact or h.value is None:
+        return None
+    key = "win_probability" if raw["game"] == "vanguard" else "value"
+    best_value = h.win_probability if key == "win_probability" else h.value
+    valued = [(m.play, (m.win_probability if key == "win_probability" else m.value) or 0.0) for m in h.moves]
+    moves: list[dict[str, Any]] = [{"play": p.to_json(), "value": v} for p, v in valued]
+    best = [p.to_json() for p, v in valued if abs(v - (best_value or 0.0)) < 1e-9]
+    values = sorted({round(v, 9) for _, v in valued}, reverse=True)
+    gap = values[0] - values[1] if len(values) > 1 else 1.0
+    grade = "hard" if len(best) == 1 and gap < 0.1 else "medium" if len(best) == 1 else "easy"
+    expect: dict[str, Any] = {key: best_value, "best_plays": best, "moves": moves}
+    what = "win probability" if key == "win_probability" else "points"
+    note = f"{raw['game']}: {what} {best_value:.4g}, {len(best)} best play(s) of {len(moves)}"
+    if h.line is not None:
+        expect["line"] = [p.to_json() for p in h.line]
+        note += f"; best line {', '.join(map(str, h.line))}"
+    return Puzzle(ident, note, grade, raw, expect)
