@@ -10,7 +10,16 @@ from typing import Any
 from rich.console import Console, Group
 from rich.markup import escape
 from rich.panel import Panel
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
@@ -297,13 +306,29 @@ def verdict(problems: list[str]) -> Text:
     return Text("VERIFY FAILED: " + "; ".join(problems), style="bold red")
 
 
+class RateColumn(ProgressColumn):
+    """Puzzles per second."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.speed
+        return Text("  ?/s" if speed is None else f"{speed:5.1f}/s")
+
+
 @contextmanager
 def batch_progress(total: int, enabled: bool = True) -> Iterator[Callable[[dict[str, Any]], None]]:
     """Done / total, rate and time left on stderr, when stderr is a terminal."""
     if not enabled or not sys.stderr.isatty():
         yield lambda _record: None
         return
-    columns = (TextColumn("solving"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn())
+    columns = (
+        TextColumn("solving"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        RateColumn(),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+    )
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("puzzles", total=total)
         yield lambda _record: bar.advance(task)
