@@ -78,6 +78,8 @@ def _one(f: Path) -> Job:
         return Job(str(f), str(f), None, None, f"{f}: cannot read: {e}")
     except json.JSONDecodeError as e:
         return Job(str(f), str(f), None, None, f"{f}: not valid JSON: {e.msg} at line {e.lineno}")
+    except RecursionError:
+        return Job(str(f), str(f), None, None, f"{f}: the JSON is nested too deeply")
     return Job(_ident(raw, str(f)), str(f), None, raw)
 
 
@@ -96,6 +98,9 @@ def _jsonl(f: Path) -> Iterator[Job]:
                 raw = json.loads(text)
             except json.JSONDecodeError as e:
                 yield Job(where, str(f), n, None, f"{where}: not valid JSON: {e.msg}")
+                continue
+            except RecursionError:
+                yield Job(where, str(f), n, None, f"{where}: the JSON is nested too deeply")
                 continue
             yield Job(_ident(raw, where), str(f), n, raw)
 

@@ -346,6 +346,8 @@ def load_position(path: str | Path) -> Position:
         raw = json.loads(text)
     except json.JSONDecodeError as e:
         raise PositionError(f"{p}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}", "bad_json") from None
+    except RecursionError:
+        raise PositionError(f"{p}: not valid JSON: nested too deeply", "bad_json") from None
     try:
         return parse_position(unwrap_puzzle(raw))
     except PositionError as e:

@@ -323,3 +323,11 @@ def test_graph_command(tmp_path: Path) -> None:
     assert r.exit_code == 0 and out.exists() and "nodes" in r.stdout
     bad = run("graph", path, "-o", str(tmp_path / "tree.png"))
     assert bad.exit_code == 2 and ".graphml" in bad.stderr and not (tmp_path / "tree.png").exists()
+
+
+def test_deeply_nested_json_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = write(tmp_path, "[" * 100_000)
+    r = run("validate", path)
+    assert r.exit_code == 2 and "nested too deeply" in r.stderr and path in r.stderr
+    b = run("batch", path, "--json", "-j", "1")
+    assert b.exit_code == 0 and json.loads(b.stdout)["invalid"] == 1
