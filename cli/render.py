@@ -197,6 +197,8 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
         if m.blunder:
             marks.append("[red]blunder: throws away a certain win[/red]")
         row = [str(m.play), _value_text(objective, m.value, exact=m.bounds is None)]
+        if m.samples is not None:
+            row[1] = row[1].replace("(estimate)", f"(est., {m.samples} deals)")
         if pos.game == "vanguard" and objective != "win":
             row.append("—" if m.win_probability is None else f"{100 * m.win_probability:.1f}%")
         if not result.exact:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .estimate import Estimate, sampled
 from .finish import Finish, Proof, solve_finish
 from .plays import Play
 from .position import Position
@@ -18,6 +19,7 @@ from .rules import WON, State, apply, final_score, initial_state, legal_plays
 from .search import Budget, Search, WinCheck, evaluate_moves, principal_line
 
 EPS = 1e-9
+SEARCH_SHARE = 0.7  # of a time limit, for the exact search; the rest for sampled estimates
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,7 @@ class MoveResult:
     win_probability: float | None = None
     bounds: tuple[float, float] | None = None  # only when the value is not exact
     blunder: bool = False  # throws away a certain win
+    samples: int | None = None  # the value is a sampled estimate over this many deals
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"play": self.play.to_json(), "text": str(self.play), "value": _num(self.value)}
@@ -36,6 +39,8 @@ class MoveResult:
             out["bounds"] = [_num(self.bounds[0]), _num(self.bounds[1])]
         if self.blunder:
             out["blunder"] = True
+        if self.samples is not None:
+            out["estimate"] = {"method": "sampled clairvoyant play", "samples": self.samples}
         return out
 
 
@@ -178,9 +183,15 @@ def _search(
         objective = "win"
         note = "the score objective is for final rounds; this round is valued by its win probability"
     deadline = None if time_limit is None else t0 + time_limit
-    values, search = evaluate_moves(state, objective, max_states=max_states, time_limit=time_limit, progress=progress)
+    # With a time limit, keep a share of it for sampled estimates in case the exact search fails.
+    exact_limit = None if time_limit is None else SEARCH_SHARE * time_limit
+    values, search = evaluate_moves(state, objective, max_states=max_states, time_limit=exact_limit, progress=progress)
     exact = all(m.exact for m in values)
     found = {m.play: m for m in values}
+    estimates: dict[Play, Estimate] = {}
+    if not exact and deadline is not None:
+        open_plays = [m.play for m in values if not m.exact]
+        estimates = sampled(state, objective, open_plays, deadline=deadline)
     stats = search.stats.to_json()
     win_values: dict[Play, float] = {}
     if pos.game == "vanguard":
@@ -198,23 +209,27 @@ def _search(
     moves = []
     for p in legal_plays(state):
         m = found[p]
-        moves.append(MoveResult(p, m.value, win_values.get(p), None if m.exact else (m.lo, m.hi)))
+        value = m.value
+        if p in estimates:
+            value = min(max(estimates[p].value, m.lo), m.hi)  # an estimate never leaves the sound bounds
+        moves.append(
+            MoveResult(
+                p,
+                value,
+                win_values.get(p),
+                None if m.exact else (m.lo, m.hi),
+                samples=estimates[p].samples if p in estimates else None,
+            )
+        )
     ordered = _sorted(moves)
-    if not exact:
+    if not exact and not estimates:
         # With bounds only, recommend the play whose worst case is best (its lower bound), not the
-        # one whose estimate happens to be highest: an unexplored play's estimate means little.
+        # one whose middle of the bounds happens to be highest: that means little.
         safest = max(ordered, key=lambda m: (m.bounds[0] if m.bounds else (m.value or 0.0), m.value or 0.0))
         ordered = (safest, *[m for m in ordered if m is not safest])
     if status == "proven_won":
         ordered = tuple(
-            MoveResult(
-                m.play,
-                m.value,
-                m.win_probability,
-                m.bounds,
-                m.win_probability is not None and m.win_probability < 1.0 - EPS,
-            )
-            for m in ordered
+            replace(m, blunder=m.win_probability is not None and m.win_probability < 1.0 - EPS) for m in ordered
         )
     best = ordered[0]
     line = None

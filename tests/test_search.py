@@ -197,3 +197,16 @@ def test_a_fully_known_pile_gives_the_whole_line() -> None:
         if known.objective == "win":
             assert (s.outcome == "won") == (h.value == 1.0)
     assert lines > 10
+
+
+def test_round_start_gives_sampled_estimates_inside_sound_bounds() -> None:
+    p = pos(player=[2, 3, 4, 6], wolf=[3, 4, 5, 8], final=False)  # a full 28-card pile: hopeless exactly
+    h = hint(p, time_limit=2)
+    assert not h.exact and h.status == "open" and h.proof is None
+    sampled = [m for m in h.moves if m.samples is not None]
+    assert sampled and all(m.samples >= 1 for m in sampled)
+    for m in sampled:
+        assert m.bounds is not None and m.bounds[0] - 1e-12 <= m.value <= m.bounds[1] + 1e-12  # type: ignore[operator]
+    assert h.moves[0].play == h.best and h.best.kind != "fold"
+    js = h.to_json()
+    assert js["exact"] is False and any("estimate" in m for m in js["moves"])
