@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-from gen import random_final, random_position  # noqa: E402
+from gen import random_final, random_position, reference_form  # noqa: E402
 from reference.expectimax import analyse  # noqa: E402
 from reference.finish import best_finish  # noqa: E402
 from solver.position import parse_position  # noqa: E402
@@ -28,23 +28,15 @@ from solver.position import parse_position  # noqa: E402
 OUT = ROOT / "puzzles" / "collection"
 
 
-def normalized(raw: dict[str, Any]) -> dict[str, Any]:
-    js = parse_position(raw).to_json()
-    js.setdefault("reserve", [])
-    js.setdefault("party", [])
-    js.setdefault("final", False)
-    return js
-
-
 def finish_expect(raw: dict[str, Any]) -> tuple[dict[str, Any], str]:
-    ref = best_finish(normalized(raw))
+    ref = best_finish(reference_form(raw))
     if ref["status"] == "win":
         return {"status": "win", "score": ref["score"]}, f"final round, best finish scores {ref['score']}"
     return {"status": "lost"}, "final round that cannot be finished"
 
 
 def hint_expect(raw: dict[str, Any]) -> tuple[dict[str, Any], str, str]:
-    pos = normalized(raw)
+    pos = reference_form(raw)
     ref = analyse(pos)
     key = "value" if pos["objective"] != "win" else "win_probability"
     best = ref["value"]

@@ -16,22 +16,14 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from conftest import ROOT
+from gen import reference_form
 from reference.expectimax import analyse
 from reference.finish import best_finish
 from reference.legal import play_key
 from solver.batch import iter_jobs, run_batch
-from solver.position import parse_position
 
 runner = CliRunner()
 PUZZLES = ROOT / "puzzles"
-
-
-def normalized(raw: dict[str, Any]) -> dict[str, Any]:
-    js = parse_position(raw).to_json()
-    js.setdefault("reserve", [])
-    js.setdefault("party", [])
-    js.setdefault("final", False)
-    return js
 
 
 def test_the_collection_is_big_and_its_answers_are_verified_by_the_reference() -> None:
@@ -41,7 +33,7 @@ def test_the_collection_is_big_and_its_answers_are_verified_by_the_reference() -
     assert kinds >= {"finish", "known", "hint", "lobo"}
     for f in files:
         puzzle = json.loads(f.read_text())
-        pos, expect = normalized(puzzle["position"]), puzzle["expect"]
+        pos, expect = reference_form(puzzle["position"]), puzzle["expect"]
         if "score" in expect or expect.get("status") == "lost":
             ref = best_finish(pos)
             assert ref["status"] == expect["status"] and ref.get("score") == expect.get("score"), f.name

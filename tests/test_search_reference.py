@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from gen import random_position
+from gen import random_position, reference_form
 from reference.expectimax import analyse
 from reference.legal import play_key
 from solver.hint import hint
@@ -40,15 +40,6 @@ def small_position(rng: random.Random, kind: str) -> dict[str, Any]:
     return raw
 
 
-def normalized(pos: Any) -> dict[str, Any]:
-    """The reference reads every key, lobo's empty reserve, party and final included."""
-    js = pos.to_json()
-    js.setdefault("reserve", [])
-    js.setdefault("party", [])
-    js.setdefault("final", False)
-    return js
-
-
 def reference_values(pos_json: dict[str, Any]) -> dict[Any, Any]:
     ref = analyse(pos_json)
     return {play_key(p): v for p, v in ref["moves"]}
@@ -65,7 +56,7 @@ def test_every_move_value_agrees_with_the_reference(kind: str) -> None:
             continue
         ours = hint(pos)
         assert ours.exact
-        ref = reference_values(normalized(pos))
+        ref = reference_values(reference_form(pos))
         assert len(ours.moves) == len(ref)
         for m in ours.moves:
             want = ref[play_key(m.play.to_json())]
