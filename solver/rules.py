@@ -292,49 +292,106 @@ def apply(state: State, play: Play, *, check: bool = True) -> State:
     kind = play.kind
     if kind == "fold":
         return state._replace(outcome=LOST)
-    s = state._replace(
-        hand=_remove(state.hand, play.hand) if play.hand else state.hand,
-        reserve=_remove(state.reserve, play.reserve) if play.reserve else state.reserve,
-        wolf=_remove(state.wolf, play.wolf),
-    )
+    hand = _remove(state.hand, play.hand) if play.hand else state.hand
+    reserve = _remove(state.reserve, play.reserve) if play.reserve else state.reserve
+    wolf = _remove(state.wolf, play.wolf)
+    party = state.party
+    pile_size, pile_top = state.pile_size, state.pile_top
+    owed_player = owed_wolf = 0
     if kind == "sacrifice":
-        s = s._replace(party=tuple(m for m in s.party if m != play.member))
+        party = tuple(m for m in party if m != play.member)
     elif kind == "perfect" or kind == "sum":
-        if not s.final and s.pile_size > 0:
-            s = _draw_known(s._replace(owed_player=1))
+        owed_player = 1 if not state.final and pile_size > 0 else 0
     elif kind == "split":
-        s = _draw_known(s._replace(owed_wolf=1))
+        owed_wolf = 1
     else:  # over
-        s = _draw_known(s._replace(owed_wolf=play.mine[0] - play.wolf[0]))
-    return settle(s)
+        owed_wolf = play.mine[0] - play.wolf[0]
+    # Known top cards are drawn first, in order; what stays owed comes from the unknown part.
+    k = min(owed_player + owed_wolf, len(pile_top))
+    if k:
+        taken, pile_top, pile_size = pile_top[:k], pile_top[k:], pile_size - k
+        if owed_player:
+            hand, owed_player = tuple(sorted(hand + taken)), owed_player - k
+        else:
+            wolf, owed_wolf = tuple(sorted(wolf + taken)), owed_wolf - k
+    return _settled(
+        state,
+        hand,
+        wolf,
+        reserve,
+        party,
+        pile_size,
+        pile_top,
+        state.unseen,
+        state.final,
+        owed_player,
+        owed_wolf,
+        state.reveal,
+    )
 
 
-def _draw_known(s: State) -> State:
-    """Known top cards are drawn first, in order; what stays owed comes from the unknown part."""
-    owed = s.owed_player + s.owed_wolf
-    k = min(owed, len(s.pile_top))
-    if k == 0:
-        return s
-    taken, rest = s.pile_top[:k], s.pile_top[k:]
-    s = s._replace(pile_top=rest, pile_size=s.pile_size - k)
-    if s.owed_player:
-        return s._replace(hand=tuple(sorted(s.hand + taken)), owed_player=s.owed_player - k)
-    return s._replace(wolf=tuple(sorted(s.wolf + taken)), owed_wolf=s.owed_wolf - k)
+def _settled(
+    base: State,
+    hand: tuple[int, ...],
+    wolf: tuple[int, ...],
+    reserve: tuple[int, ...],
+    party: tuple[str, ...],
+    pile_size: int,
+    pile_top: tuple[int, ...],
+    unseen: tuple[int, ...],
+    final: bool,
+    owed_player: int,
+    owed_wolf: int,
+    reveal: bool,
+) -> State:
+    """A new state after a step, settled: once nothing is owed, the round ends when the Wolf's
+    hand is empty, a vanguard round turns final when the pile is empty, and a hidden new top card
+    is turned face up. Built in one go: the search makes millions of these."""
+    outcome = None
+    if not owed_player and not owed_wolf:
+        if base.game == "vanguard" and pile_size == 0:
+            # Even when this same draw wins: a round whose pile ran out was the final round.
+            final = True
+        if not wolf:
+            outcome, reveal = WON, False
+        elif base.rules.top_card_visible and pile_size > 0 and not pile_top:
+            reveal = True
+    return State(
+        base.game,
+        hand,
+        wolf,
+        reserve,
+        party,
+        pile_size,
+        pile_top,
+        unseen,
+        final,
+        base.rules,
+        owed_player,
+        owed_wolf,
+        reveal,
+        outcome,
+    )
 
 
 def settle(s: State) -> State:
-    """After every step: the round ends when the Wolf's hand is empty (after draws), a vanguard
-    round turns final when the pile is empty, and a hidden new top card is turned face up."""
-    if s.outcome is not None or s.owed_player or s.owed_wolf:
+    """The same settling as after every step, for a state built by hand (see _settled)."""
+    if s.outcome is not None:
         return s
-    if s.game == "vanguard" and s.pile_size == 0 and not s.final:
-        # Even when this same draw wins: a round whose pile ran out was the final round.
-        s = s._replace(final=True)
-    if not s.wolf:
-        return s._replace(outcome=WON, reveal=False)
-    if s.rules.top_card_visible and s.pile_size > 0 and not s.pile_top and not s.reveal:
-        s = s._replace(reveal=True)
-    return s
+    return _settled(
+        s,
+        s.hand,
+        s.wolf,
+        s.reserve,
+        s.party,
+        s.pile_size,
+        s.pile_top,
+        s.unseen,
+        s.final,
+        s.owed_player,
+        s.owed_wolf,
+        s.reveal,
+    )
 
 
 def chance_outcomes(state: State) -> list[tuple[tuple[int, ...], Fraction]]:
@@ -386,23 +443,40 @@ def apply_outcome(state: State, values: tuple[int, ...], *, check: bool = True) 
             raise ValueError(f"cannot draw {values}: not among the unseen cards")
         if len(values) != (owed or 1):
             raise ValueError(f"{owed or 1} card(s) are drawn or revealed here, not {len(values)}")
-    if owed:
-        if state.owed_player:
-            s = state._replace(
-                hand=tuple(sorted(state.hand + values)),
-                unseen=tuple(unseen),
-                pile_size=state.pile_size - owed,
-                owed_player=0,
-            )
-        else:
-            s = state._replace(
-                wolf=tuple(sorted(state.wolf + values)),
-                unseen=tuple(unseen),
-                pile_size=state.pile_size - owed,
-                owed_wolf=0,
-            )
-        return settle(s)
-    return settle(state._replace(unseen=tuple(unseen), pile_top=values, reveal=False))
+    hand, wolf = state.hand, state.wolf
+    if not owed:  # a reveal: the new top card is known
+        return _settled(
+            state,
+            hand,
+            wolf,
+            state.reserve,
+            state.party,
+            state.pile_size,
+            values,
+            tuple(unseen),
+            state.final,
+            0,
+            0,
+            False,
+        )
+    if state.owed_player:
+        hand = tuple(sorted(hand + values))
+    else:
+        wolf = tuple(sorted(wolf + values))
+    return _settled(
+        state,
+        hand,
+        wolf,
+        state.reserve,
+        state.party,
+        state.pile_size - owed,
+        state.pile_top,
+        tuple(unseen),
+        state.final,
+        0,
+        0,
+        state.reveal,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
