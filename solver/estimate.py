@@ -24,15 +24,25 @@ class Estimate:
 
 
 def sampled(
-    root: State, objective: str, plays: list[Play], *, deadline: float, seed: int = 0, states_per_deal: int = 20_000
+    root: State,
+    objective: str,
+    plays: list[Play],
+    *,
+    deadline: float,
+    seed: int = 0,
+    states_per_deal: int = 20_000,
+    max_deals: int | None = None,
 ) -> dict[Play, Estimate]:
-    """Average clairvoyant value of each play over random deals of the unknown cards, until the deadline."""
+    """Average clairvoyant value of each play over random deals of the unknown cards, until the
+    deadline (or max_deals deals). A deal too big to solve within states_per_deal is left out."""
     rng = random.Random(seed)
     pool = [v for v, n in enumerate(root.unseen, start=1) for _ in range(n)]
     unknown = root.pile_size - len(root.pile_top)
     sums = {p: 0.0 for p in plays}
     counts = {p: 0 for p in plays}
-    while time.perf_counter() < deadline and unknown > 0:
+    deals = 0
+    while time.perf_counter() < deadline and unknown > 0 and (max_deals is None or deals < max_deals):
+        deals += 1
         order = tuple(rng.sample(pool, unknown))
         left = list(root.unseen)
         for v in order:
