@@ -127,7 +127,7 @@ def solve_one(job: Job, time_limit: float | None = None) -> dict[str, Any]:
         elif pos.game == "vanguard" and pos.final:
             f = solve_finish(initial_state(pos), time_limit=time_limit or 10.0)
             answer = f.to_json()
-            answer.pop("stats", None)
+            record["stats"] = answer.pop("stats", {})
             record.update(
                 kind="finish",
                 status=f.status,
