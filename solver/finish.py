@@ -175,13 +175,11 @@ def solve_finish(
     objective "score" maximizes the game score; "party" loses the fewest members, then maximizes the score.
     """
     t0 = time.perf_counter()
-    quick = _unmakeable_core(state)
-    if quick is not None:
+    if _unmakeable_core(state) is not None:
         # Lost at a glance (more cards nothing adds up to than sacrifices): no model needed.
-        if coverable(quick, state.hand, state.reserve, len(state.party)):
-            raise FinisherBug(f"the proof core {quick} is coverable")
+        proof = find_core(state)
         quick_stats: dict[str, Any] = {"solver": "not needed", "seconds": round(time.perf_counter() - t0, 6)}
-        return Finish("lost", True, proof=Proof(quick, loss_reason(state, quick), True), stats=quick_stats)
+        return Finish("lost", True, proof=proof, stats=quick_stats)
     fm = FinishModel(state, objective=objective)
     solver = fm.solver(time_limit, workers)
     status = _status(solver.solve(fm.model))
@@ -253,45 +251,39 @@ def _count_optimal(state: State, fm: FinishModel, cost: int, cap: int, time_limi
 def find_core(state: State, *, time_limit: float = 10.0) -> Proof:
     """A minimal set of Wolf cards that cannot all be covered: CP-SAT's sufficient assumptions, then
     shrunk by deletion (drop a card whenever the rest stays infeasible), then re-checked by brute force."""
-    quick = _unmakeable_core(state)
-    if quick is not None:
-        return Proof(quick, loss_reason(state, quick), True)
+    values = _unmakeable_core(state) or _assumption_core(state, time_limit)
+    # Re-check by plain enumeration before showing it: the core really cannot be covered.
+    if coverable(values, state.hand, state.reserve, len(state.party)):
+        raise FinisherBug(f"the proof core {values} is coverable")
+    return Proof(values, loss_reason(state, values), True)
+
+
+def _assumption_core(state: State, time_limit: float) -> tuple[int, ...]:
     fm = FinishModel(state, for_proof=True)
-    deadline = time.perf_counter() + time_limit
-
-    def left() -> float:
-        return max(0.001, deadline - time.perf_counter())
-
     # 1. CP-SAT's own core: every Wolf card's "covered" literal is an assumption.
     fm.model.add_assumptions(fm.covered)
-    solver = fm.solver(left(), 1)
+    solver = fm.solver(time_limit, 1)
     # Presolve can report cores with literals outside the assumptions; without it they are sound.
     solver.parameters.cp_model_presolve = False
     core = list(range(len(fm.wolf)))
     if _status(solver.solve(fm.model)) == "infeasible":
         wanted = {fm.covered[j].index: j for j in core}
         suggested = sorted(wanted[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in wanted)
-        if suggested and _subset_coverable(state, [fm.wolf[j] for j in suggested], left()) is False:
+        if suggested and not _subset_coverable(state, [fm.wolf[j] for j in suggested]):
             core = suggested
-    # 2. Shrink by deletion: drop a card whenever the rest still cannot be covered.
-    minimal = True
+    # 2. Shrink by deletion: drop a card whenever the rest still cannot be covered. The result is
+    # minimal: taking away any one remaining card makes the rest coverable.
     i = 0
     while i < len(core):
         trial = core[:i] + core[i + 1 :]
-        verdict = _subset_coverable(state, [fm.wolf[j] for j in trial], left()) if trial else True
-        if verdict is False:
+        if trial and not _subset_coverable(state, [fm.wolf[j] for j in trial]):
             core = trial
         else:
-            minimal = minimal and verdict is not None
             i += 1
-    values = tuple(sorted((fm.wolf[j] for j in core), reverse=True))
-    # Re-check by plain enumeration before showing it: the core really cannot be covered.
-    if coverable(values, state.hand, state.reserve, len(state.party)):
-        raise FinisherBug(f"the proof core {values} is coverable")
-    return Proof(values, loss_reason(state, values), minimal)
+    return tuple(sorted((fm.wolf[j] for j in core), reverse=True))
 
 
-def _subset_coverable(state: State, wolf: list[int], time_limit: float) -> bool:
+def _subset_coverable(state: State, wolf: list[int]) -> bool:
     """Can these Wolf cards be covered together? (cover.py's exact search: far quicker than CP-SAT at
     proving small covers impossible, and the core is re-checked by verify.py's brute force anyway)."""
     return min_sacrifices(wolf, counts(state.hand + state.reserve), max(0, len(state.party) - 1)) is not None

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .estimate import Estimate, sampled
-from .finish import Finish, Proof, solve_finish
+from .finish import Finish, solve_finish
 from .plays import Play
 from .position import Position
 from .rules import WON, State, apply, final_score, initial_state, legal_plays
@@ -293,7 +293,7 @@ def _status(
     return "open", None
 
 
-__all__ = ["HintResult", "MoveResult", "Proof", "Search", "hint"]
+__all__ = ["HintResult", "MoveResult", "as_fraction", "explain", "hint"]
 
 
 def as_fraction(x: float) -> str | None:
