@@ -30,8 +30,10 @@ OBJECTIVES = {"vanguard": ("win", "party", "score"), "lobo": ("points",)}
 TOP_KEYS = frozenset(
     {"game", "difficulty", "player", "wolf", "reserve", "party", "discard", "draw_pile", "final", "objective", "rules"}
 )
-# The project's own documented extensions (docs/formats.md): labels that never change play.
-EXTENSION_KEYS = frozenset({"id", "note"})
+# The project's own documented extensions (docs/formats.md): labels that never change play, and
+# `phase` ("reward": the round was just won and the reward is still to choose; `lobo-hint reward`).
+EXTENSION_KEYS = frozenset({"id", "note", "phase"})
+PHASES = ("play", "reward")
 PILE_KEYS = frozenset({"size", "top"})
 RULE_KEYS = frozenset({"hand_size", "final_threshold", "reserve_scores", "top_card_visible"})
 
@@ -78,6 +80,7 @@ class Position:
     objective: str = "win"
     rules: Rules = field(default_factory=Rules)
     label: str | None = None
+    phase: str = "play"
 
     @property
     def top(self) -> int:
@@ -110,6 +113,8 @@ class Position:
             out["final"] = self.final
         out["objective"] = self.objective
         out["rules"] = self.rules.to_json()
+        if self.phase != "play":
+            out["phase"] = self.phase
         return out
 
 
@@ -189,12 +194,21 @@ def parse_rules(raw: object) -> Rules:
     )
 
 
-def parse_position(raw: object) -> Position:
-    """Validate a decoded JSON value against FORMAT.md and build a Position."""
+def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
+    """Validate a decoded JSON value against FORMAT.md and build a Position. A `"phase": "reward"`
+    position (an extension) is accepted only where the caller says it can use one."""
     if not isinstance(raw, dict):
         raise PositionError(f"a position must be a JSON object, not {_type_name(raw)}", "wrong_type")
     _unknown_keys(raw, TOP_KEYS | EXTENSION_KEYS, "")
     game = _choice(raw, "game", GAMES, "vanguard")
+    phase = _choice(raw, "phase", PHASES, "play")
+    reward = phase == "reward"
+    if reward and not allow_reward:
+        raise PositionError(
+            'phase: a "reward" position (a round just won) is read by `lobo-hint reward`, not here', "bad_phase"
+        )
+    if reward and game != "vanguard":
+        raise PositionError('phase: "reward" is for vanguard positions (lobo has no rewards)', "bad_phase")
     difficulty = _choice(raw, "difficulty", tuple(DIFFICULTIES), "standard")
     top = top_value(difficulty)
     for key in ("player", "wolf"):
@@ -294,7 +308,14 @@ def parse_position(raw: object) -> Position:
     if "final" in raw:
         final = _bool(raw["final"], "final")
     else:
-        final = game == "vanguard" and pile_size <= rules.final_threshold
+        # A round just won with a reward to come was not final, whatever the pile holds now.
+        final = game == "vanguard" and pile_size <= rules.final_threshold and not reward
+    if reward and (final or pile_size == 0):
+        raise PositionError(
+            'phase: a won final round ends the game with no reward; a "reward" position has "final": false '
+            "and cards in the pile",
+            "bad_phase",
+        )
     if game == "vanguard" and pile_size == 0:
         final = True  # an empty pile makes the round final whatever the flag says
 
@@ -311,7 +332,9 @@ def parse_position(raw: object) -> Position:
             "bad_objective",
         )
 
-    if not wolf:
+    if reward and wolf:
+        raise PositionError('wolf: a "reward" position comes after a won round: the Wolf\'s hand is empty', "bad_phase")
+    if not wolf and not reward:
         raise PositionError("wolf: empty; a round with no Wolf cards is already over", "empty_wolf")
     if rules.top_card_visible and pile_size > 0 and not pile_top:
         raise PositionError(
@@ -332,10 +355,11 @@ def parse_position(raw: object) -> Position:
         objective=objective,
         rules=rules,
         label=None if label is None else str(label),
+        phase=phase,
     )
 
 
-def load_position(path: str | Path) -> Position:
+def load_position(path: str | Path, *, allow_reward: bool = False) -> Position:
     """Read and validate a position file. Errors name the file."""
     p = Path(path)
     try:
@@ -349,7 +373,7 @@ def load_position(path: str | Path) -> Position:
     except RecursionError:
         raise PositionError(f"{p}: not valid JSON: nested too deeply", "bad_json") from None
     try:
-        return parse_position(unwrap_puzzle(raw))
+        return parse_position(unwrap_puzzle(raw), allow_reward=allow_reward)
     except PositionError as e:
         raise PositionError(f"{p}: {e}", e.code) from None
 
