@@ -513,7 +513,11 @@ def _end_round(t: Table, s: State) -> Table:
         return _between(t)
     if s.outcome == WON:
         if s.final:
-            return replace(t, round=s, phase=OVER, result="won", score=final_score(s), final_reached=True)
+            # The winning hand scores, and then it is out of play like every other card.
+            discards = tuple(sorted(t.discards + s.hand))
+            return replace(
+                t, round=s, discards=discards, phase=OVER, result="won", score=final_score(s), final_reached=True
+            )
         if rewards(s.hand, s.party):
             return replace(t, round=s, phase=REWARD)
         return _between(replace(t, round=s, discards=tuple(sorted(t.discards + s.hand))))
