@@ -1,0 +1,292 @@
+"""`lobo-hint railway ...`: the railway LOBO (RAILWAY.md), a Typer sub-app of cli/main.py.
+
+The same error style as the rest of the CLI: one line on stderr, exit 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from solver.railway.advice import RANKINGS, Advice, Option, advise
+from solver.railway.deck import (
+    Deck,
+    RailwayError,
+    deck_graph,
+    graph_summary,
+    load_deck,
+    parse_deck,
+    read_json,
+    suggestion,
+    write_graphml,
+)
+from solver.railway.partition import METHODS, Partition, partition
+from solver.railway.position import RailwayPosition, load_position, parse_position, typed_keys
+
+railway_app = typer.Typer(
+    name="railway",
+    help="The railway LOBO, the older draw-and-discard game of the same name: decks, LOBO hands, hints.\n\n"
+    "Example: lobo-hint railway hint puzzles/railway/01-take-the-discard.railway",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="print the answer as JSON (the RAILWAY.md contract)")]
+DeckOpt = Annotated[
+    str | None, typer.Option("--deck", "-d", metavar="DECK.json", help="the deck (wins over the position's own)")
+]
+MethodOpt = Annotated[
+    str, typer.Option("--method", "-m", help=f"how to find the largest set of journeys: {' or '.join(METHODS)}")
+]
+
+
+def _fail(message: str) -> None:
+    # cli.main imports this module, so its helpers are looked up when a command runs.
+    from .main import fail
+
+    fail(message)
+
+
+def _emit_json(obj: Any) -> None:
+    from .main import emit_json
+
+    emit_json(obj)
+
+
+def railway_errors(func: F) -> F:
+    """Every input error as one line and exit 2 (the convention of cli/main.py)."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except RailwayError as e:
+            _fail(str(e))
+        except RecursionError:
+            _fail("the input is nested too deeply")
+        except KeyboardInterrupt:
+            typer.echo("lobo-hint: interrupted", err=True)
+            raise typer.Exit(130) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _method(method: str) -> str:
+    if method not in METHODS:
+        raise RailwayError(f"--method: {method!r} is not one of {', '.join(METHODS)}", "bad_option")
+    return method
+
+
+def _position(path: str | None, deck: str | None, keys: dict[str, Any]) -> RailwayPosition:
+    """A position from a file (with --hand and friends replacing its keys) or from the options alone."""
+    if path is not None:
+        return load_position(path, deck, keys)
+    if deck is None:
+        raise RailwayError("give a POSITION.json, or --deck DECK.json with --hand")
+    if "hand" not in keys:
+        raise RailwayError("give a POSITION.json, or --hand with the cards of the hand")
+    return parse_position(keys, None, load_deck(deck))
+
+
+@railway_app.command(
+    epilog="Example: lobo-hint railway validate puzzles/railway/made-up-deck.railway --graph deck.graphml"
+)
+@railway_errors
+def validate(
+    path: Annotated[str, typer.Argument(metavar="DECK.json", help="a deck file, or a position file (checks both)")],
+    graph: Annotated[
+        str | None, typer.Option("--graph", "-g", metavar="FILE.graphml", help="write the station–junction graph")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check a deck and show its station–junction graph in brief, or name exactly what is wrong (exit 2)."""
+    raw = read_json(path)
+    pos = None
+    # A deck never has a hand or a deck of its own; a wrapper {"position": ...} is a position.
+    if isinstance(raw, dict) and ("position" in raw or "hand" in raw or "deck" in raw):
+        pos = load_position(path)
+        deck = pos.deck
+    else:
+        deck = parse_deck(raw, path)
+    g = deck_graph(deck)
+    if graph is not None:
+        if not graph.lower().endswith(".graphml"):
+            raise RailwayError(f"--graph: {graph}: use a .graphml file")
+        write_graphml(g, graph)
+    summary = graph_summary(g)
+    if as_json:
+        out: dict[str, Any] = {"valid": True, "deck": summary}
+        if pos is not None:
+            out["position"] = pos.to_json()
+            out["unseen"] = pos.unseen()
+        if graph is not None:
+            out["graph"] = graph
+        _emit_json(out)
+        return
+    for line in _deck_lines(path, deck, summary):
+        typer.echo(line)
+    if pos is not None:
+        typer.echo(
+            f"Position: valid; hand {', '.join(pos.hand) or '(empty)'}; {sum(pos.unseen().values())} cards unseen"
+        )
+    if graph is not None:
+        typer.echo(f"wrote {graph}: {g.number_of_nodes()} nodes, {g.number_of_edges()} edges")
+
+
+def _deck_lines(path: str, deck: Deck, s: dict[str, Any]) -> list[str]:
+    lines = [
+        f"{path}: valid deck {deck.name!r}",
+        f"  {s['junctions']} junctions, {s['stations']} stations, {s['season_tickets']} season tickets "
+        f"({s['cards']} cards); {s['journeys']} journeys with two station cards",
+        "  Junction: the stations it lists",
+    ]
+    width = max((len(j) for j in s["junction_stations"]), default=0)
+    lines += [f"    {j:<{width}}  {', '.join(ss)}" for j, ss in s["junction_stations"].items()]
+    lines.append("  Station: junctions through it, journeys it can end (with another station card)")
+    width = max((len(x) for x in s["station_junctions"]), default=0)
+    lines += [
+        f"    {x:<{width}}  {s['station_junctions'][x]:>2} junction(s)  {s['station_journeys'][x]:>3} journey(s)"
+        for x in s["station_junctions"]
+    ]
+    if s["unlisted_stations"]:
+        lines.append(f"  Listed by no junction (never in a journey): {', '.join(s['unlisted_stations'])}")
+    return lines
+
+
+@railway_app.command(
+    epilog='Example: lobo-hint railway lobo --deck puzzles/railway/made-up-deck.railway --hand "Charing Cross, '
+    'Highgate, Euston"   (or: lobo-hint railway lobo POSITION.json --json)'
+)
+@railway_errors
+def lobo(
+    path: Annotated[
+        str | None, typer.Argument(metavar="[POSITION.json]", help="a position file (or give --deck and --hand)")
+    ] = None,
+    deck: DeckOpt = None,
+    hand: Annotated[
+        str | None, typer.Option("--hand", metavar='"CARD, CARD, ..."', help="the hand, names separated by commas")
+    ] = None,
+    exposed: Annotated[
+        str | None,
+        typer.Option("--exposed", metavar='"J, S, S; J, S, S"', help="your exposed journeys, separated by ;"),
+    ] = None,
+    as_json: JsonOpt = False,
+    method: MethodOpt = "auto",
+) -> None:
+    """Is this a LOBO hand? The largest set of journeys in it, or the fewest cards no partition can place."""
+    pos = _position(path, deck, typed_keys(hand, exposed))
+    part = partition(pos.deck, pos.hand, _method(method))
+    if as_json:
+        _emit_json(part.to_json(len(pos.exposed)))
+        return
+    for line in _lobo_lines(part, len(pos.exposed)):
+        typer.echo(line)
+
+
+def _lobo_lines(part: Partition, exposed: int) -> list[str]:
+    n = len(part.journeys)
+    counted = f"{n} journey(s) in the hand" + (f", {exposed} exposed" if exposed else "")
+    if part.goes_lobo(exposed):
+        lines = [f"LOBO: yes ({counted})"]
+    elif not part.leftover:
+        lines = [f"LOBO: no: {counted}; it takes two or more in all"]
+    else:
+        lines = [f"LOBO: no ({counted})"]
+    lines += [f"  {j}" for j in part.journeys]
+    if part.leftover:
+        lines.append(f"  Left over (the fewest cards that no set of journeys can place): {', '.join(part.leftover)}")
+    return lines
+
+
+@railway_app.command(
+    epilog="Example: lobo-hint railway hint puzzles/railway/01-take-the-discard.railway   "
+    '(after drawing: --draw "Euston"; after taking the top discard: --took-top)'
+)
+@railway_errors
+def hint(
+    path: Annotated[str, typer.Argument(metavar="POSITION.json", help="a railway position file")],
+    deck: DeckOpt = None,
+    draw: Annotated[
+        str | None, typer.Option("--draw", metavar="CARD", help="the card you just drew from the stock")
+    ] = None,
+    took_top: Annotated[bool, typer.Option("--took-top", help="you just took the top discard")] = False,
+    by: Annotated[
+        str, typer.Option("--by", help="rank by 'next' (LOBO by next turn first) or 'three' (within three turns)")
+    ] = "next",
+    as_json: JsonOpt = False,
+    method: MethodOpt = "auto",
+) -> None:
+    """Which source to draw from and which card to discard, by the exact chance of LOBO; outs; expose or not."""
+    if by not in RANKINGS:
+        raise RailwayError(f"--by: {by!r} is not one of {', '.join(RANKINGS)}", "bad_option")
+    if draw is not None and took_top:
+        raise RailwayError("--draw and --took-top: give one (a card comes from the stock or the discards)")
+    pos = load_position(path, deck)
+    if took_top and pos.top_discard is None:
+        raise RailwayError("--took-top: the position has no top_discard")
+    if draw is not None:
+        if pos.deck.copies(draw) == 0:
+            raise RailwayError(f"--draw: {draw!r} is not a card of the deck{suggestion(draw, pos.deck.names())}")
+        if pos.unseen().get(draw, 0) == 0:
+            raise RailwayError(f"--draw: {draw!r} cannot come from the stock: every copy is already placed")
+    advice = advise(pos, draw, took_top, by, _method(method))
+    if as_json:
+        _emit_json(advice.to_json())
+        return
+    for line in _hint_lines(pos, advice):
+        typer.echo(line)
+
+
+def _pct(value: Any) -> str:
+    return f"{float(value) * 100:5.1f}%"
+
+
+def _outs_text(option: Option) -> str:
+    if not option.outs:
+        return "no outs"
+    total = sum(o.count for o in option.outs)
+    shown = ", ".join(f"{o.card}{f' ×{o.count}' if o.count > 1 else ''} ({o.completes})" for o in option.outs)
+    return f"{total} out(s): {shown}"
+
+
+def _hint_lines(pos: RailwayPosition, a: Advice) -> list[str]:
+    exposed = len(pos.exposed)
+    lines = [f"Hand: {', '.join(pos.hand) or '(empty)'}" + (f"; exposed: {exposed}" if exposed else "")]
+    lines.append("  " + _lobo_lines(a.hand, exposed)[0])
+    lines.append(f"Unseen: {sum(a.unseen.values())} cards (the stock and the other hands)")
+    if a.drawn is not None and a.with_drawn is not None:
+        lines.append(f"With {a.drawn} (from the {'top discard' if a.drawn_from == 'top_discard' else 'stock'}):")
+        lines += ["  " + x for x in _lobo_lines(a.with_drawn, exposed)]
+    elif a.top_discard is not None and a.with_top is not None:
+        lines.append(f"With the top discard {a.top_discard}:")
+        lines += ["  " + x for x in _lobo_lines(a.with_top, exposed)]
+    best = a.best
+    if best is None:
+        lines.append("No option: nothing to draw.")
+        return lines
+    if best.lobo:
+        lines.append(f"Best: {best.label()} (call it: no discard follows)")
+    else:
+        lines.append(
+            f"Best: {best.label()}: LOBO by next turn {_pct(best.chances.next_turn).strip()}, "
+            f"within three turns {_pct(best.chances.within_three).strip()}"
+        )
+    width = max(len(o.label()) for o in a.options)
+    lines.append(f"  {'option':<{width}}  this turn  next turn  within 3  outs of the next draw")
+    for o in a.options:
+        c = o.chances
+        lines.append(
+            f"  {o.label():<{width}}  {_pct(c.now):>9}  {_pct(c.next_turn):>9}  {_pct(c.within_three):>8}  {_outs_text(o)}"
+        )
+    if a.expose is not None:
+        lines.append(f"Expose: {a.expose.reason}")
+    for note in a.notes:
+        lines.append(f"Note: {note}")
+    lines.append("Model: exact; you draw from the stock on later turns, other players ignored (docs/railway.md).")
+    return lines

@@ -1,0 +1,179 @@
+"""Railway LOBO hints: outs and chances against a direct enumeration over the unseen cards
+(tests/reference/railway_ref.py) on small random decks, and the expose / three-extra advice."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from itertools import combinations
+from typing import Any
+
+from test_railway_partition import all_cards, random_deck
+
+from reference.railway_ref import is_lobo, lobo_chance, unseen
+from solver.railway import SEASON_TICKET, parse_position
+from solver.railway.advice import Advice, _Chance, advise
+
+
+def small_position(rng: random.Random, hand_size: int = 5, exposed: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A deck of 9..14 cards and a position on it with at most 8 unseen cards."""
+    while True:
+        raw = random_deck(rng, rng.randint(0, 3))
+        cards = all_cards(raw)
+        if not 9 <= len(cards) <= 14:
+            continue
+        rng.shuffle(cards)
+        journeys: list[list[str]] = []
+        for j in list(raw["junctions"])[:exposed]:
+            free = [s for s in raw["junctions"][j] if s in cards]
+            if len(free) < 2:
+                break
+            journeys.append([j, *free[:2]])
+            for c in journeys[-1]:
+                cards.remove(c)
+        if len(journeys) < exposed:
+            continue
+        hand, rest = cards[:hand_size], cards[hand_size:]
+        top = rest.pop() if rest and rng.random() < 0.8 else None
+        seen = [rest.pop() for _ in range(min(len(rest), rng.randint(0, 3)))]
+        if not 2 <= len(rest) <= 8:
+            continue
+        return raw, {"deck": raw, "hand": hand, "exposed": journeys, "seen": seen, "top_discard": top}
+
+
+def pool_of(raw: dict[str, Any], pos: dict[str, Any]) -> list[str]:
+    return unseen(raw, pos["hand"], pos["exposed"], pos["seen"], pos["top_discard"])
+
+
+def without(cards: list[str], card: str) -> list[str]:
+    out = list(cards)
+    out.remove(card)
+    return out
+
+
+def check_outs(raw: dict[str, Any], kept: list[str], e: int, pool: list[str], outs: Any) -> None:
+    """The outs are exactly the pool's cards that make kept + card LOBO, with their unseen counts."""
+    want = {c: pool.count(c) for c in set(pool) if is_lobo(raw, [*kept, c], e)}
+    assert {o.card: o.count for o in outs} == want, (kept, pool)
+    for o in outs:
+        assert o.card in o.completes.cards and o.completes in o.journeys
+        assert sorted(c for j in o.journeys for c in j.cards) == sorted([*kept, o.card])
+
+
+def test_chances_and_outs_before_the_draw_match_enumeration() -> None:
+    rng = random.Random(3)
+    for case in range(60):
+        e = 1 if case % 4 == 3 else 0
+        raw, pos = small_position(rng, 2 if e else 5, e)
+        pool = pool_of(raw, pos)
+        advice = advise(parse_position(pos))
+        hand, top = pos["hand"], pos["top_discard"]
+        assert (
+            len(advice.options)
+            == (top is not None and not is_lobo(raw, [*hand, top], e)) * len(set([*hand, top]))
+            + (top is not None and is_lobo(raw, [*hand, top], e))
+            + 1
+        )
+        for o in advice.options:
+            c = o.chances
+            if o.source == "stock":
+                want = [lobo_chance(raw, hand, e, pool, n) for n in (1, 2, 3)]
+                assert [c.now, c.next_turn, c.within_three] == want, (pos, want)
+                check_outs(raw, hand, e, pool, o.outs)
+            elif o.lobo:
+                assert is_lobo(raw, [*hand, top], e) and c.now == c.next_turn == c.within_three == 1
+            else:
+                kept = without([*hand, top], o.discard or "")
+                assert c.now == 0
+                assert c.next_turn == lobo_chance(raw, kept, e, pool, 1)
+                assert c.within_three == lobo_chance(raw, kept, e, pool, 2)
+                check_outs(raw, kept, e, pool, o.outs)
+        ranked = [(o.chances.next_turn, o.chances.within_three, o.chances.now) for o in advice.options]
+        assert ranked == sorted(ranked, reverse=True)
+
+
+def test_chances_after_a_draw_match_enumeration() -> None:
+    rng = random.Random(5)
+    for _ in range(40):
+        raw, pos = small_position(rng)
+        pool = pool_of(raw, pos)
+        drawn = rng.choice(pool)
+        advice = advise(parse_position(pos), drawn=drawn, ranking="three")
+        now = [*pos["hand"], drawn]
+        rest = without(pool, drawn)
+        if is_lobo(raw, now, 0):
+            assert [o.lobo for o in advice.options] == [True]
+            continue
+        assert {o.discard for o in advice.options} == set(now)
+        for o in advice.options:
+            kept = without(now, o.discard or "")
+            assert o.chances.next_turn == lobo_chance(raw, kept, 0, rest, 1)
+            assert o.chances.within_three == lobo_chance(raw, kept, 0, rest, 2)
+            check_outs(raw, kept, 0, rest, o.outs)
+        ranked = [(o.chances.within_three, o.chances.next_turn) for o in advice.options]
+        assert ranked == sorted(ranked, reverse=True)
+
+
+def test_three_extra_cards_match_enumeration() -> None:
+    """P(LOBO by next turn) after three extra cards: every 3-card draw, then LOBO at once or the
+    best discard and one more draw."""
+    rng = random.Random(9)
+    checked = 0
+    while checked < 12:
+        raw, pos = small_position(rng, 6)
+        pool = pool_of(raw, pos)
+        if len(pool) < 4:
+            continue
+        checked += 1
+        p = parse_position(pos)
+        got = _Chance(p.deck, 0, p.unseen()).extra_three(tuple(sorted(pos["hand"])))
+        total = Fraction(0)
+        draws = list(combinations(range(len(pool)), 3))
+        for idx in draws:
+            nine = [*pos["hand"], *(pool[i] for i in idx)]
+            rest = [c for i, c in enumerate(pool) if i not in idx]
+            if is_lobo(raw, nine, 0):
+                total += 1
+            else:
+                total += max(lobo_chance(raw, without(nine, d), 0, rest, 1) for d in set(nine))
+        assert got == total / len(draws), pos
+
+
+def test_exposing_never_raises_your_own_chances() -> None:
+    """The model's reason to keep journeys hidden: a hidden journey can do all an exposed one can."""
+    rng = random.Random(13)
+    seen_advice = 0
+    for _ in range(80):
+        raw, pos = small_position(rng)
+        pool = pool_of(raw, pos)
+        advice: Advice = advise(parse_position(pos), drawn=rng.choice(pool))
+        x = advice.expose
+        if x is None or x.hidden is None or x.exposed is None:
+            continue
+        seen_advice += 1
+        assert (x.exposed.next_turn, x.exposed.within_three) <= (x.hidden.next_turn, x.hidden.within_three)
+        assert x.action == ("expose" if x.exposed == x.hidden else "keep"), x
+        assert x.reason and "\n" not in x.reason
+    assert seen_advice >= 5
+
+
+def test_expose_advice_on_the_made_up_deck() -> None:
+    deck = "puzzles/railway/made-up-deck.railway"
+    from solver.railway import load_deck
+
+    d = load_deck(deck)
+    # Completing Charing Cross with the draw: three extra cards are allowed and compared.
+    pos = parse_position({"hand": ["Charing Cross", "Highgate", "Bank", "Clapham", "Bow"]}, deck=d)
+    advice = advise(pos, drawn="Victoria")
+    assert advice.expose is not None and advice.expose.extra_next_turn is not None
+    assert advice.expose.action in ("draw_three", "expose", "keep")
+    # A journey that was already complete (with a season ticket) is not "completed" by the draw.
+    pos = parse_position({"hand": ["Charing Cross", "Highgate", "Season Ticket", "Bank", "Clapham"]}, deck=d)
+    advice = advise(pos, drawn="Waterloo")
+    assert advice.expose is not None and advice.expose.extra_next_turn is None
+    assert advice.expose.action in ("expose", "keep") and advice.expose.journey is not None
+    # Nothing complete: nothing to expose.
+    pos = parse_position({"hand": ["Charing Cross", "Bank", "Clapham", "Bow", "Morden"]}, deck=d)
+    advice = advise(pos, drawn="Woolwich")
+    assert advice.expose is not None and advice.expose.action == "none"
+    assert SEASON_TICKET in d.names()
