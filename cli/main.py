@@ -32,6 +32,7 @@ from solver.summary import rules_summary
 from solver.verify import check_finish_answer, verify_hint
 
 from . import render
+from .railway import railway_app
 
 app = typer.Typer(
     name="lobo-hint",
@@ -42,6 +43,7 @@ app = typer.Typer(
     rich_markup_mode="rich",
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+app.add_typer(railway_app, name="railway")
 
 EXIT_INPUT = 2
 F = TypeVar("F", bound=Callable[..., Any])
@@ -428,7 +430,7 @@ def rules(
     render.console().print(render.rules_group(game, rules_summary(game, in_force)))
 
 
-COMMANDS = {"hint", "moves", "validate", "schema", "rules", "finish", "check", "graph", "batch", "generate"}
+COMMANDS = {"hint", "moves", "validate", "schema", "rules", "finish", "check", "graph", "batch", "generate", "railway"}
 TOP_OPTIONS = {"--help", "-h", "--version", "-V", "--install-completion", "--show-completion"}
 
 
