@@ -252,6 +252,12 @@ def test_lobo_answers_in_the_contract_form(tmp_path: Path) -> None:
     assert json.loads(r.stdout)["lobo"] is True
 
 
+def test_optional_keys_may_be_null(tmp_path: Path) -> None:
+    raw = pos_with(exposed=None, seen=None, top_discard=None, players=None, stock=None)
+    js = json.loads(run("railway", "lobo", write(tmp_path, raw), "--json").stdout)
+    assert js["journeys"] == [["Charing Cross", "Highgate", "Euston"]] and js["lobo"] is False
+
+
 def test_the_contract_examples_agree(tmp_path: Path) -> None:
     for f in examples("railway"):
         case = json.loads(f.read_text())

@@ -133,11 +133,12 @@ def parse_position(raw: object, base: Path | None = None, deck: Deck | None = No
     if "hand" not in raw:
         raise RailwayError("position: the key 'hand' is missing", "missing_key")
     hand = _cards(deck, raw["hand"], "hand")
-    exposed = _journeys(deck, raw.get("exposed", []), "exposed")
-    seen = _cards(deck, raw.get("seen", []), "seen")
+    # An optional key given as null means the same as leaving it out.
+    exposed = _journeys(deck, _or(raw.get("exposed"), []), "exposed")
+    seen = _cards(deck, _or(raw.get("seen"), []), "seen")
     top = raw.get("top_discard")
     top_discard = None if top is None else card_name(deck, top, "top_discard")
-    players = _whole(raw.get("players", DEFAULT_PLAYERS), "players", 1)
+    players = _whole(_or(raw.get("players"), DEFAULT_PLAYERS), "players", 1)
     stock = raw.get("stock")
     pos = RailwayPosition(
         deck, hand, exposed, seen, top_discard, players, None if stock is None else _whole(stock, "stock", 0)
@@ -147,6 +148,10 @@ def parse_position(raw: object, base: Path | None = None, deck: Deck | None = No
     if pos.stock is not None and pos.stock > unseen:
         raise RailwayError(f"stock: {pos.stock} cards, but only {unseen} cards of the deck are unseen", "bad_count")
     return pos
+
+
+def _or(value: object, default: object) -> object:
+    return default if value is None else value
 
 
 def _deck(raw: object, base: Path | None) -> Deck:
