@@ -431,6 +431,7 @@ def rules(
 
 
 COMMANDS = {"hint", "moves", "validate", "schema", "rules", "finish", "check", "graph", "batch", "generate", "railway"}
+COMMANDS |= {"simulate", "replay", "report", "reward"}  # cli/games.py
 TOP_OPTIONS = {"--help", "-h", "--version", "-V", "--install-completion", "--show-completion"}
 
 
@@ -449,6 +450,8 @@ def main() -> None:
         return
     app(args=argv, prog_name="lobo-hint")
 
+
+from . import games as _games  # noqa: E402, F401 - registers simulate, replay, report, reward
 
 if __name__ == "__main__":
     main()

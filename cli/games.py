@@ -1,0 +1,392 @@
+"""Whole-game commands: simulate, replay, report, reward. Registered on the app of cli/main.py
+(importing this module registers them); all the work is in solver/."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console, Group
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from solver.cards import DIFFICULTIES, GAMES
+from solver.game import DRAW, PLAY, Deal, Draw, Game, GameError, Move, Reshuffle, Setup, Take, step_text
+from solver.policies import BEST_RULE, BEST_SAMPLES, GREEDY_RULE, POLICIES
+from solver.position import load_position
+from solver.report import build_report
+from solver.reward import RewardAdvice, advise_reward
+from solver.rules import rewards
+from solver.simulate import GameRecord, Summary, replay_record, simulate, summarize
+
+from . import render
+from .main import JsonOpt, PositionArg, app, emit_json, fail, input_errors
+
+GameOpt = Annotated[str, typer.Option("--game", "-g", help="vanguard or lobo")]
+DifficultyOpt = Annotated[str, typer.Option("--difficulty", "-d", help="easy, standard or hard")]
+GamesOpt = Annotated[int, typer.Option("--games", "-n", help="how many games")]
+SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="the same seed deals the same games to every policy")]
+JobsOpt = Annotated[int | None, typer.Option("--jobs", "-j", help="processes (default: all cores)")]
+ClusterOpt = Annotated[str | None, typer.Option("--cluster", help="a Dask scheduler, tcp://HOST:PORT")]
+SamplesOpt = Annotated[
+    int | None,
+    typer.Option("--samples", help=f"best's per-move budget: sampled pile orders per play (default {BEST_SAMPLES})"),
+]
+
+POLICY_HELP = (
+    "random: uniform over legal plays, never folding while another play exists. " + GREEDY_RULE + " " + BEST_RULE
+)
+
+
+def _choice(value: str, allowed: tuple[str, ...] | list[str], name: str) -> str:
+    if value not in allowed:
+        fail(f"{name}: {value!r} is not one of {', '.join(allowed)}")
+    return value
+
+
+def _checks(games: int | None, jobs: int | None, samples: int | None) -> None:
+    if games is not None and games < 1:
+        fail(f"--games: must be at least 1, not {games}")
+    if jobs is not None and jobs < 1:
+        fail(f"--jobs: must be at least 1, not {jobs}")
+    if samples is not None and samples < 1:
+        fail(f"--samples: must be at least 1, not {samples}")
+
+
+@contextmanager
+def _bar(label: str, total: int, enabled: bool) -> Iterator[Callable[[int, str], None]]:
+    """done / total, rate, won so far, time left, on stderr when it is a terminal."""
+    if not enabled or not sys.stderr.isatty():
+        yield lambda _done, _note: None
+        return
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        render.RateColumn(),
+        TextColumn("{task.fields[note]}"),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=total, note="")
+
+        def update(done: int, note: str) -> None:
+            bar.update(task, completed=done, note=note)
+
+        yield update
+
+
+@app.command(
+    name="simulate",
+    epilog="Example: lobo-hint simulate --game vanguard --difficulty standard --games 2000 --policy best --seed 7 "
+    "--games-out games.jsonl",
+    help="Play whole games from shuffled decks with a policy and sum them up: win rate (95% Wilson interval), "
+    "scores, rounds, party losses, the final round, rewards.\n\nPolicies: " + POLICY_HELP,
+)
+def simulate_cmd(
+    game: GameOpt = "vanguard",
+    difficulty: DifficultyOpt = "standard",
+    games: GamesOpt = 1000,
+    policy: Annotated[str, typer.Option("--policy", "-p", help="best, greedy or random (see above)")] = "best",
+    seed: SeedOpt = 1,
+    samples: SamplesOpt = None,
+    jobs: JobsOpt = None,
+    cluster: ClusterOpt = None,
+    games_out: Annotated[
+        str | None, typer.Option("--games-out", help="write every game's full record, one JSON line per game")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the numbers as JSON")] = False,
+) -> None:
+    _choice(game, GAMES, "--game")
+    _choice(difficulty, tuple(DIFFICULTIES), "--difficulty")
+    _choice(policy, POLICIES, "--policy")
+    _checks(games, jobs, samples)
+    sink = None
+    if games_out is not None:
+        try:
+            sink = open(games_out, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as e:
+            fail(f"--games-out: cannot write {games_out}: {e.strerror or e}")
+    won = 0
+    t0 = time.perf_counter()
+    try:
+        with _bar(f"{game} {difficulty} {policy}", games, not as_json) as update:
+
+            def on_record(r: GameRecord) -> None:
+                nonlocal won
+                won += r.won
+                if sink is not None:
+                    sink.write(json.dumps(r.to_json()) + "\n")
+                update(r.index + 1, f"won {won}")
+
+            records = simulate(
+                Setup(game, difficulty),
+                policy,
+                games,
+                seed,
+                samples=samples,
+                workers=jobs,
+                cluster=cluster,
+                on_record=on_record,
+            )
+    except KeyboardInterrupt:
+        typer.echo("lobo-hint: interrupted", err=True)
+        raise typer.Exit(130) from None
+    finally:
+        if sink is not None:
+            sink.close()
+    summary = summarize(records, time.perf_counter() - t0)
+    if as_json:
+        emit_json({**summary.to_json(), "seed": seed, "samples": samples or BEST_SAMPLES if policy == "best" else None})
+    else:
+        render.console().print(summary_view(summary, seed))
+
+
+def summary_view(s: Summary, seed: int) -> Group:
+    js = s.to_json()
+    t = RichTable(title=f"{s.setup.game}, {s.setup.difficulty}, policy {s.policy}: {s.games} games, seed {seed}")
+    t.add_column("")
+    t.add_column("", justify="right")
+    lo, hi = s.interval
+    t.add_row("won", f"{s.wins} ({100 * s.win_rate:.1f}%, 95% interval {100 * lo:.1f}% – {100 * hi:.1f}%)")
+    sc = js["score"]
+    what = "score (won games)" if s.setup.game == "vanguard" else "your points at the end"
+    if sc["mean"] is not None:
+        t.add_row(what, f"mean {sc['mean']:.1f}, quartiles {sc['q1']:g} / {sc['median']:g} / {sc['q3']:g}")
+    else:
+        t.add_row(what, "—")
+    r = js["rounds"]
+    t.add_row("rounds per game", f"mean {r['mean']:.2f}, quartiles {r['q1']:g} / {r['median']:g} / {r['q3']:g}")
+    if s.setup.game == "vanguard":
+        t.add_row("party members lost", f"mean {js['members_lost']['mean']:.2f}")
+        t.add_row("final round reached", f"{s.final_reached} ({100 * js['final_round_reached_rate']:.1f}%)")
+        total = sum(s.rewards.values())
+        taken = ", ".join(
+            f"{k} {100 * v / total:.0f}%" for k, v in sorted(s.rewards.items(), key=lambda kv: (-kv[1], kv[0]))
+        )
+        t.add_row("rewards taken", f"{total}: {taken}" if total else "—")
+    if js["games_per_second"]:
+        t.add_row("speed", f"{js['games_per_second']:.1f} games/s ({js['seconds']:.1f} s)")
+    return Group(t)
+
+
+def _records(path: str) -> Iterator[tuple[int, Any]]:
+    try:
+        handle = open(path, encoding="utf-8")  # noqa: SIM115 - closed by the with below
+    except OSError as e:
+        fail(f"{path}: cannot read: {e.strerror or e}")
+    with handle:
+        for n, text in enumerate(handle, start=1):
+            if text.strip():
+                try:
+                    yield n, json.loads(text)
+                except json.JSONDecodeError as e:
+                    fail(f"{path}:{n}: not valid JSON: {e.msg}")
+
+
+@app.command(epilog="Example: lobo-hint replay games.jsonl --game 17")
+@input_errors
+def replay(
+    path: Annotated[str, typer.Argument(metavar="GAMES.jsonl", help="a file written by simulate --games-out")],
+    game: Annotated[int, typer.Option("--game", help='the game number (its "game" key)')],
+    as_json: JsonOpt = False,
+) -> None:
+    """Replay one recorded game step by step: every card is checked against the seeded deck and every play
+    against the rules; shows the game round by round."""
+    for n, raw in _records(path):
+        if isinstance(raw, dict) and raw.get("game") == game:
+            try:
+                record = GameRecord.from_json(raw)
+                played = replay_record(record)
+            except GameError as e:
+                fail(f"{path}:{n}: game {game} does not replay: {e}")
+            if as_json:
+                emit_json({"replayed": True, "game": game, "result": record.result, "score": record.score,
+                           "steps": len(record.steps), "record": raw})  # fmt: skip
+            else:
+                render.console().print(game_view(played, record))
+            return
+    fail(f"{path}: no game {game} in this file")
+
+
+def game_view(g: Game, record: GameRecord) -> Group:
+    lines: list[Text | RichTable] = [
+        Text(
+            f"Game {record.index} of seed {record.seed}: {record.setup.game}, {record.setup.difficulty}, "
+            f"policy {record.policy}",
+            style="bold",
+        )
+    ]
+    for step, before, after in zip(g.steps, g.tables[:-1], g.tables[1:], strict=True):
+        if isinstance(step, Deal):
+            final = " — the final round" if after.final_reached and not before.final_reached else ""
+            lines.append(
+                Text(
+                    f"Round {after.rounds}: pile {before.pile_size} → {before.pile_size - len(step.player) - len(step.wolf)}{final}",
+                    style="bold",
+                )
+            )
+            lines.append(Text(f"  dealt: you {_cards(step.player)}, Wolf {_cards(step.wolf)}"))
+        elif isinstance(step, Move):
+            lines.append(
+                Text(
+                    f"  you {_cards(before.hand)} reserve {_cards(before.reserve)} | Wolf {_cards(before.wolf)}:  {step_text(step)}"
+                )
+            )
+        elif isinstance(step, Draw):
+            who, _ = before.owed()
+            lines.append(
+                Text(
+                    f"    {'you draw' if who == 'player' else 'the Wolf draws' if who == 'wolf' else 'revealed'} {_cards(step.cards)}"
+                )
+            )
+        elif isinstance(step, Take):
+            lines.append(Text(f"  round won; reward: {step.reward}"))
+        elif isinstance(step, Reshuffle):
+            lines.append(Text("  reshuffle: the discards go back into the pile"))
+        if before.phase in (PLAY, DRAW) and after.phase not in (PLAY, DRAW) and after.round is not None:
+            lines.append(Text(_round_end(after), style="dim"))
+    end = g.table
+    verdict = f"Game {end.result}" + (f", score {end.score}" if end.score is not None and end.result == "won" else "")
+    if record.setup.game == "lobo":
+        verdict += f" — points: you {end.points[0]}, Wolf {end.points[1]}"
+    lines.append(
+        Text(
+            verdict + f" ({len(g.steps)} steps replayed, every card and play checked)",
+            style="bold green" if end.result == "won" else "bold red",
+        )
+    )
+    return Group(*lines)
+
+
+def _round_end(t: Any) -> str:
+    s = t.round
+    if s.game == "lobo":
+        return f"  round {'won' if s.outcome == 'won' else 'lost'}: points you {t.points[0]}, Wolf {t.points[1]}"
+    if s.outcome == "won":
+        return f"  round won with {_cards(s.hand)}" + (" (the final round)" if s.final else "")
+    return f"  round lost, the Wolf keeps {_cards(s.wolf)}; party now {' '.join(t.party) or 'none'}"
+
+
+def _cards(values: tuple[int, ...]) -> str:
+    return " ".join(map(str, values)) if values else "—"
+
+
+@app.command(epilog="Example: lobo-hint report --games 2000 -o report/   (then open report/report.md)")
+def report(
+    out: Annotated[str, typer.Option("--out", "-o", help="folder for report.md and the PNG plots")],
+    games: GamesOpt = 1000,
+    seed: SeedOpt = 1,
+    game: Annotated[str, typer.Option("--game", "-g", help="vanguard, lobo or both")] = "both",
+    samples: SamplesOpt = None,
+    jobs: JobsOpt = None,
+    cluster: ClusterOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the numbers as JSON")] = False,
+) -> None:
+    """Simulate every difficulty × policy (best, greedy, random) on the same deals; write report.md with
+    tables and plots (win rates with intervals, score histograms, party survival by round)."""
+    _choice(game, [*GAMES, "both"], "--game")
+    _checks(games, jobs, samples)
+    folder = Path(out)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        fail(f"--out: cannot make {out}: {e.strerror or e}")
+    names = GAMES if game == "both" else (game,)
+    total = len(names) * len(DIFFICULTIES) * len(POLICIES) * games
+    done_by: dict[str, int] = {}
+    with _bar("report", total, not as_json) as update:
+
+        def progress(label: str, done: int, _n: int) -> None:
+            done_by[label] = done
+            update(sum(done_by.values()), label)
+
+        try:
+            result = build_report(folder, games, seed, game_names=names, samples=samples, workers=jobs,
+                                  cluster=cluster, progress=progress)  # fmt: skip
+        except KeyboardInterrupt:
+            typer.echo("lobo-hint: interrupted", err=True)
+            raise typer.Exit(130) from None
+    if as_json:
+        emit_json(result.to_json())
+        return
+    out_console = render.console()
+    for s in result.summaries:
+        lo, hi = s.interval
+        out_console.print(
+            f"{s.setup.game:8} {s.setup.difficulty:8} {s.policy:6}  won {100 * s.win_rate:5.1f}% "
+            f"(95%: {100 * lo:.1f}–{100 * hi:.1f}%)"
+        )
+    out_console.print(f"wrote {', '.join(str(f) for f in result.files)}")
+
+
+@app.command(epilog="Example: lobo-hint reward won.json --samples 400 --jobs 2")
+@input_errors
+def reward(
+    path: PositionArg,
+    samples: Annotated[int, typer.Option("--samples", "-n", help="continuations per reward")] = 200,
+    policy: Annotated[
+        str, typer.Option("--policy", "-p", help="who plays the continuations: best, greedy, random")
+    ] = "best",
+    budget: Annotated[int | None, typer.Option("--budget", help="best's samples per move in the continuations")] = None,
+    seed: SeedOpt = 1,
+    jobs: JobsOpt = 1,
+    cluster: ClusterOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Rank the rewards after a won round (a position with "phase": "reward") by the estimated chance to win
+    the game, from continuations played out on the same deals for every reward; says when a difference is
+    not significant."""
+    _choice(policy, POLICIES, "--policy")
+    _checks(None, jobs, budget)
+    if samples < 2:
+        fail(f"--samples: at least 2, not {samples}")
+    pos = load_position(path, allow_reward=True)
+    if pos.phase != "reward":
+        fail(
+            f'{path}: not a reward position: add "phase": "reward" (the round was just won; the Wolf\'s hand is empty)'
+        )
+    offered = len(rewards(pos.player, pos.party))
+    with _bar("continuations", max(1, offered * samples), not as_json) as update:
+        try:
+            advice = advise_reward(pos, policy=policy, samples=samples, seed=seed, budget=budget, workers=jobs,
+                                   cluster=cluster, progress=lambda d, _t: update(d, ""))  # fmt: skip
+        except GameError as e:
+            fail(f"{path}: {e}")
+    if as_json:
+        emit_json(advice.to_json())
+    else:
+        out = render.console()
+        out.print(render.position_panel(pos, title=f"{path}: reward to choose"))
+        out.print(advice_view(advice))
+
+
+def advice_view(a: RewardAdvice) -> Group:
+    t = RichTable(title=f"Rewards by chance to win the game ({a.samples} continuations each, policy {a.policy})",
+                  title_justify="left")  # fmt: skip
+    t.add_column("Reward", style="bold")
+    t.add_column("Win", justify="right")
+    t.add_column("95% interval", justify="right")
+    t.add_column("vs best (paired, 95%)", justify="right")
+    t.add_column("")
+    for i, v in enumerate(a.ranked):
+        lo, hi = v.interval
+        dlo, dhi = v.difference_interval
+        vs = "—" if i == 0 else f"{100 * v.difference:+.1f} pts [{100 * dlo:+.1f}, {100 * dhi:+.1f}]"
+        mark = (
+            "[green]best[/green]"
+            if i == 0
+            else ("worse" if v.significant else "[yellow]not significantly worse[/yellow]")
+        )
+        t.add_row(escape(str(v.reward)), f"{100 * v.win_rate:.1f}%", f"{100 * lo:.1f}–{100 * hi:.1f}%", vs, mark)
+    return Group(Text(a.verdict(), style="bold"), t)

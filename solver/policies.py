@@ -1,0 +1,203 @@
+"""Policies: who makes the Player's choices in a simulated game.
+
+A policy sees a `Table` (game.py): what a player at the table sees, never the order of the pile.
+It chooses a play in phase play and a reward in phase reward. Its randomness comes from the
+`random.Random` it is given, never from global state.
+
+* random — uniform over the legal plays, never Fold while another play exists; uniform reward.
+* greedy — one rule, no lookahead (GREEDY_RULE below); revives a member when one is down, else
+  puts the highest card into the reserve.
+* best — the finisher in final rounds, sampled rollouts otherwise (BEST_RULE says exactly how).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Protocol
+
+from .cards import values_of
+from .cover import counts, min_sacrifices
+from .finish import solve_finish
+from .game import PLAY, REWARD, Table
+from .plays import FOLD, Play
+from .rules import WON, Reward, State, apply, apply_outcome, legal_plays, rewards
+
+GREEDY_RULE = (
+    "greedy: among the plays that take Wolf cards without giving it any (Perfect, Sum, Split), the one "
+    "that takes the most Wolf cards, then uses the fewest of your cards, then the fewest reserve cards, "
+    "then takes the highest Wolf card; else the Over with the smallest difference (the Wolf draws "
+    "fewest), then on the highest Wolf card; else a Sacrifice (final round); Fold only when nothing "
+    "else is legal. Reward: revive a member when one is face down, else the highest hand card to the reserve."
+)
+
+
+class Policy(Protocol):
+    name: str
+
+    def play(self, table: Table, rng: random.Random) -> Play: ...
+
+    def reward(self, table: Table, rng: random.Random) -> Reward: ...
+
+
+def _round(table: Table, phase: str) -> State:
+    if table.phase != phase or table.round is None:
+        raise ValueError(f"the table waits for a {table.phase}, not a {phase}")
+    return table.round
+
+
+class RandomPolicy:
+    name = "random"
+
+    def play(self, table: Table, rng: random.Random) -> Play:
+        plays = legal_plays(_round(table, PLAY))
+        # Fold is always listed last; it is chosen only when it is the one play.
+        return plays[rng.randrange(len(plays) - 1)] if len(plays) > 1 else plays[0]
+
+    def reward(self, table: Table, rng: random.Random) -> Reward:
+        s = _round(table, REWARD)
+        offered = rewards(s.hand, s.party)
+        return offered[rng.randrange(len(offered))]
+
+
+def greedy_key(play: Play) -> tuple[int, int, int, int, int]:
+    """Smaller is better (GREEDY_RULE)."""
+    if play.kind in ("perfect", "sum", "split"):
+        return (0, -len(play.wolf), len(play.hand) + len(play.reserve), len(play.reserve), -max(play.wolf))
+    if play.kind == "over":
+        return (1, play.mine[0] - play.wolf[0], -play.wolf[0], len(play.reserve), 0)
+    if play.kind == "sacrifice":
+        return (2, 0, 0, 0, -play.wolf[0])
+    return (3, 0, 0, 0, 0)
+
+
+def greedy_reward(s: State) -> Reward:
+    offered = rewards(s.hand, s.party)
+    revive = [r for r in offered if r.kind == "revive"]
+    if revive:
+        return revive[0]
+    return max(offered, key=lambda r: r.value or 0)
+
+
+class GreedyPolicy:
+    name = "greedy"
+
+    def play(self, table: Table, rng: random.Random) -> Play:
+        return min(legal_plays(_round(table, PLAY)), key=greedy_key)
+
+    def reward(self, table: Table, rng: random.Random) -> Reward:
+        return greedy_reward(_round(table, REWARD))
+
+
+# ---------------------------------------------------------------------------------------------
+# best
+
+BEST_SAMPLES = 24
+
+BEST_RULE = (
+    "best: a final round is finished by the finisher (an exact cover check, then CP-SAT's best-scoring "
+    "finish; Fold at once when no finish exists). Any other round: every legal play is tried on the same "
+    "N sampled orders of the unseen cards (N = --samples, default 24; the real pile order is never "
+    "looked at), the round is played out by the greedy rule, and the play whose outcomes are worth most "
+    "on average is taken. Outcomes are worth, in vanguard: a round that turns final and can be finished "
+    "1.5, one that cannot 0; a regular round won 1, lost 0.6 (one member down) or 0.2 (two down), and 0 "
+    "when the last member falls; in lobo: the round's points (yours minus the Wolf's). Reward: as greedy."
+)
+
+# What the end of a simulated round is worth to `best` (BEST_RULE): a round that turns final decides
+# the game, so it weighs more than a regular round won; a lost regular round costs by the members lost.
+FINAL_WON, ROUND_WON, ONE_DOWN, TWO_DOWN = 1.5, 1.0, 0.6, 0.2
+
+
+class BestPolicy:
+    name = "best"
+
+    def __init__(self, samples: int = BEST_SAMPLES) -> None:
+        if samples < 1:
+            raise ValueError(f"samples: at least 1, not {samples}")
+        self.samples = samples
+        self._finishes: dict[State, Play] = {}
+
+    def play(self, table: Table, rng: random.Random) -> Play:
+        s = _round(table, PLAY)
+        if s.game == "vanguard" and s.final:
+            return self._finish(s)
+        plays = legal_plays(s)
+        if len(plays) == 1:
+            return plays[0]
+        pool = list(values_of(s.unseen))
+        orders = [rng.sample(pool, len(pool)) for _ in range(self.samples)]
+        best, best_value = plays[0], -math.inf
+        for play in plays:
+            child = apply(s, play, check=False)
+            value = sum(round_value(rollout(child, order)) for order in orders)
+            if value > best_value:
+                best, best_value = play, value
+        return best
+
+    def _finish(self, s: State) -> Play:
+        """The next play of the best finish (found once per final round, then followed)."""
+        if s in self._finishes:
+            return self._finishes[s]
+        if min_sacrifices(s.wolf, counts(s.hand + s.reserve), max(0, len(s.party) - 1)) is None:
+            return FOLD
+        f = solve_finish(s, time_limit=5.0)
+        if f.status != "win":  # pragma: no cover - the cover check above says a finish exists
+            return min(legal_plays(s), key=greedy_key)
+        if len(self._finishes) > 10_000:
+            self._finishes.clear()
+        at = s
+        for p in f.plays:
+            self._finishes[at] = p
+            at = apply(at, p, check=False)
+        return f.plays[0]
+
+    def reward(self, table: Table, rng: random.Random) -> Reward:
+        return greedy_reward(_round(table, REWARD))
+
+
+def rollout(s: State, order: list[int]) -> State:
+    """The round played on by the greedy rule with the unknown draws in this order, until it ends or
+    (vanguard) turns final; known top cards are drawn first by the rules themselves."""
+    i = 0
+    while s.outcome is None:
+        if s.is_chance:
+            d = s.owed_player + s.owed_wolf or 1
+            s = apply_outcome(s, tuple(sorted(order[i : i + d])), check=False)
+            i += d
+        elif s.game == "vanguard" and s.final:
+            return s
+        else:
+            s = apply(s, min(legal_plays(s), key=greedy_key), check=False)
+    return s
+
+
+def round_value(end: State) -> float:
+    """What the end of a simulated round is worth (BEST_RULE)."""
+    if end.game == "lobo":
+        return float(sum(end.hand)) if end.outcome == WON else -float(sum(end.wolf))
+    if end.final:
+        if end.outcome is None:
+            won = min_sacrifices(end.wolf, counts(end.hand + end.reserve), max(0, len(end.party) - 1)) is not None
+            return FINAL_WON if won else 0.0
+        return FINAL_WON if end.outcome == WON else 0.0
+    if end.outcome == WON:
+        return ROUND_WON
+    down = min(len(end.wolf), len(end.party))
+    if down >= len(end.party):
+        return 0.0
+    return ONE_DOWN if down == 1 else TWO_DOWN
+
+
+POLICIES = ("best", "greedy", "random")
+
+
+def make_policy(name: str, samples: int | None = None) -> Policy:
+    """A policy by name; `samples` is best's per-move budget (sampled pile orders per play)."""
+    if name == "best":
+        return BestPolicy(samples or BEST_SAMPLES)
+    if name == "greedy":
+        return GreedyPolicy()
+    if name == "random":
+        return RandomPolicy()
+    raise ValueError(f"policy {name!r} is not one of {', '.join(POLICIES)}")

@@ -1,0 +1,167 @@
+"""Reward advice: which reward after a won round gives the best chance to win the game.
+
+Each reward is taken, then the rest of the game is played out many times by a policy. Common
+random numbers: continuation i deals the same pile order (and gives the policy the same random
+stream) whichever reward was taken, so the rewards are compared on the same futures and their
+difference is measured far more precisely than either win rate alone. A difference counts as
+significant when the 95% interval of the paired difference leaves out 0.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from statistics import mean, stdev
+from typing import Any
+
+from .game import REWARD, GameError, Take, advance, table_from_position
+from .policies import make_policy
+from .position import Position
+from .rules import Reward, rewards
+from .simulate import Z95, play_game, run_parallel, wilson
+
+
+@dataclass(frozen=True)
+class RewardValue:
+    reward: Reward
+    wins: int
+    samples: int
+    interval: tuple[float, float]
+    # Against the best reward, continuation by continuation: mean difference in wins and its 95% interval.
+    difference: float = 0.0
+    difference_interval: tuple[float, float] = (0.0, 0.0)
+    significant: bool = False  # worse than the best, beyond chance
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.samples if self.samples else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        r = self.reward
+        return {
+            "reward": {"kind": r.kind, **({"value": r.value} if r.kind == "reserve" else {"member": r.member})},
+            "text": str(r),
+            "win_probability": round(self.win_rate, 6),
+            "win_probability_95": [round(self.interval[0], 6), round(self.interval[1], 6)],
+            "wins": self.wins,
+            "samples": self.samples,
+            "difference_to_best": round(self.difference, 6),
+            "difference_95": [round(self.difference_interval[0], 6), round(self.difference_interval[1], 6)],
+            "significantly_worse": self.significant,
+        }
+
+
+@dataclass(frozen=True)
+class RewardAdvice:
+    ranked: tuple[RewardValue, ...]  # best first
+    policy: str
+    samples: int
+    seed: int
+
+    @property
+    def best(self) -> RewardValue:
+        return self.ranked[0]
+
+    @property
+    def clear(self) -> bool:
+        """The best reward is significantly better than every other one."""
+        return all(v.significant for v in self.ranked[1:])
+
+    def verdict(self) -> str:
+        if len(self.ranked) == 1:
+            return f"{self.best.reward} is the only reward"
+        ties = [str(v.reward) for v in self.ranked[1:] if not v.significant]
+        if not ties:
+            return f"take {self.best.reward}: better than every other reward beyond chance (95%)"
+        return (
+            f"{self.best.reward} did best, but the difference from {', '.join(ties)} is not significant "
+            f"(95%, {self.samples} continuations each): more --samples may separate them"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "best": self.best.to_json()["reward"],
+            "best_text": str(self.best.reward),
+            "clear": self.clear,
+            "verdict": self.verdict(),
+            "policy": self.policy,
+            "samples": self.samples,
+            "seed": self.seed,
+            "rewards": [v.to_json() for v in self.ranked],
+        }
+
+
+def continuation_chunk(pos_json: dict[str, Any], reward_index: int, policy: str, budget: int, seed: int,
+                       indices: Sequence[int]) -> list[tuple[int, int, bool]]:  # fmt: skip
+    """Worker: (reward index, continuation, won) for some continuations of one reward."""
+    from .position import parse_position
+
+    pos = parse_position(pos_json, allow_reward=True)
+    start = table_from_position(pos)
+    assert start.round is not None
+    chosen = advance(start, Take(rewards(start.round.hand, start.round.party)[reward_index]))
+    player = make_policy(policy, budget)
+    # A reward leaves the pile alone, so continuation i deals the same order whatever was taken.
+    return [(reward_index, i, play_game(start.setup, player, seed, i, start=chosen).won) for i in indices]
+
+
+def advise_reward(
+    pos: Position,
+    *,
+    policy: str = "best",
+    samples: int = 200,
+    seed: int = 1,
+    budget: int | None = None,
+    workers: int | None = 1,
+    cluster: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> RewardAdvice:
+    """Every reward of a `"phase": "reward"` position, ranked by the win rate of its continuations."""
+    if pos.phase != "reward":
+        raise GameError('reward advice needs a position with "phase": "reward" (a round just won)')
+    if samples < 2:
+        raise GameError(f"--samples: at least 2 continuations are needed, not {samples}")
+    make_policy(policy, budget)
+    start = table_from_position(pos)
+    if start.phase != REWARD or start.round is None:
+        raise GameError("no reward to choose here: the hand is empty and the whole party is face up")
+    offered = rewards(start.round.hand, start.round.party)
+    won: dict[int, list[bool]] = {k: [False] * samples for k in range(len(offered))}
+    size = max(1, min(25, samples // 8))
+    tasks = [
+        (pos.to_json(), k, policy, budget or 0, seed, list(range(lo, min(samples, lo + size))))
+        for lo in range(0, samples, size)
+        for k in range(len(offered))
+    ]
+    total, done = len(offered) * samples, 0
+
+    def emit(batch: list[tuple[int, int, bool]]) -> None:
+        nonlocal done
+        for k, i, w in batch:
+            won[k][i] = w
+        done += len(batch)
+        if progress:
+            progress(done, total)
+
+    run_parallel(continuation_chunk, tasks, workers=workers, cluster=cluster, emit=emit)
+    order = sorted(range(len(offered)), key=lambda k: (-sum(won[k]), k))
+    top = won[order[0]]
+    ranked = []
+    for k in order:
+        wins = sum(won[k])
+        diffs = [int(a) - int(b) for a, b in zip(won[k], top, strict=True)]
+        d, lo, hi = _paired(diffs)
+        ranked.append(
+            RewardValue(offered[k], wins, samples, wilson(wins, samples), d, (lo, hi), k != order[0] and hi < 0)
+        )
+    return RewardAdvice(tuple(ranked), policy, samples, seed)
+
+
+def _paired(diffs: Sequence[int]) -> tuple[float, float, float]:
+    """Mean of paired differences and its 95% normal interval (0 wide when every pair agrees)."""
+    m = mean(diffs)
+    if len(diffs) < 2 or all(x == diffs[0] for x in diffs):
+        return m, m, m
+    half = Z95 * stdev(diffs) / math.sqrt(len(diffs))
+    return m, m - half, m + half

@@ -1,0 +1,411 @@
+"""Simulated whole games: play many games with a policy, record each one fully, sum them up.
+
+Game i of a run with seed S gets its pile order from (S, i) alone (game.SeededDeck) and its
+policy's randomness from (S, i, policy) alone, so every policy meets the same deals and a game
+replays exactly from its record. Games run in chunks on a process pool or a Dask cluster, as
+batch.py runs puzzles: a bounded number in flight, results handed on as they come (here put
+back in game order, so the output does not depend on the number of workers).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from statistics import mean, quantiles
+from typing import Any
+
+import numpy as np
+
+from .game import (
+    DRAW,
+    PLAY,
+    REWARD,
+    Deal,
+    Draw,
+    Game,
+    GameError,
+    Move,
+    SeededDeck,
+    Setup,
+    Step,
+    Table,
+    Take,
+    advance,
+    new_table,
+    step_from_json,
+    step_to_json,
+)
+from .policies import Policy, make_policy
+
+Z95 = 1.959963984540054
+
+
+def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default); (0, 1) when n is 0."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    # At 0 or n wins the interval touches 0 or 1 exactly; rounding must not move it off.
+    return (0.0 if wins == 0 else max(0.0, centre - half)), (1.0 if wins == n else min(1.0, centre + half))
+
+
+def policy_rng(seed: int, index: int, policy: str) -> random.Random:
+    """The policy's own randomness for one game: never shared with the deck (common random numbers)."""
+    tag = sum(ord(c) << (8 * i) for i, c in enumerate(policy[:8]))
+    return random.Random(int(np.random.SeedSequence([seed, index, tag, 0x9A11]).generate_state(1)[0]))
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game from its deal to its end: every step, and what the summary needs."""
+
+    index: int
+    seed: int
+    setup: Setup
+    policy: str
+    steps: tuple[Step, ...]
+    result: str
+    score: int | None
+    rounds: int
+    party_by_round: tuple[int, ...]  # vanguard: active members at the end of each round
+    rewards: tuple[str, ...]  # vanguard: the reward taken after each won regular round
+    final_reached: bool
+    points: tuple[int, int] = (0, 0)  # lobo
+    reshuffles: int = 0
+    seconds: float = 0.0
+
+    @property
+    def won(self) -> bool:
+        return self.result == "won"
+
+    @property
+    def members_lost(self) -> int:
+        """Members turned face down over the game (losses and sacrifices; revivals not netted)."""
+        lost, before = 0, 3
+        for active in self.party_by_round:
+            lost += max(0, before - active)
+            before = active
+        return lost
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "game": self.index,
+            "seed": self.seed,
+            "deal_seed": [self.seed, self.index],
+            "setup": self.setup.to_json(),
+            "policy": self.policy,
+            "result": self.result,
+            "score": self.score,
+            "rounds": self.rounds,
+            "final_reached": self.final_reached,
+        }
+        if self.setup.game == "vanguard":
+            out["party_by_round"] = list(self.party_by_round)
+            out["rewards"] = list(self.rewards)
+        else:
+            out["points"] = list(self.points)
+            out["reshuffles"] = self.reshuffles
+        out["seconds"] = round(self.seconds, 4)
+        out["steps"] = [step_to_json(s) for s in self.steps]
+        return out
+
+    @staticmethod
+    def from_json(raw: Any) -> GameRecord:
+        if not isinstance(raw, dict):
+            raise GameError("a game record must be a JSON object")
+        try:
+            setup = Setup.from_json(raw["setup"])
+            steps = tuple(step_from_json(s) for s in raw["steps"])
+            return GameRecord(
+                int(raw["game"]),
+                int(raw["seed"]),
+                setup,
+                str(raw.get("policy", "")),
+                steps,
+                str(raw["result"]),
+                None if raw.get("score") is None else int(raw["score"]),
+                int(raw.get("rounds", 0)),
+                tuple(int(x) for x in raw.get("party_by_round", [])),
+                tuple(str(x) for x in raw.get("rewards", [])),
+                bool(raw.get("final_reached", False)),
+                tuple(int(x) for x in raw.get("points", (0, 0))),  # type: ignore[arg-type]
+                int(raw.get("reshuffles", 0)),
+                float(raw.get("seconds", 0.0)),
+            )
+        except (KeyError, TypeError, ValueError) as e:
+            raise GameError(f"not a game record: {type(e).__name__} {e}") from None
+
+
+def play_game(setup: Setup, policy: Policy, seed: int, index: int, start: Table | None = None) -> GameRecord:
+    """Game `index` of seed `seed`, from a fresh deal (or from `start`), to its end."""
+    t0 = time.perf_counter()
+    table = start or new_table(setup)
+    deck = SeededDeck.for_table(table, seed, index)
+    rng = policy_rng(seed, index, policy.name)
+    steps: list[Step] = []
+    party_by_round: list[int] = []
+    rewards: list[str] = []
+    while not table.over:
+        step = deck.next_step(table)
+        if step is None:
+            step = Move(policy.play(table, rng)) if table.phase == PLAY else Take(policy.reward(table, rng))
+            if isinstance(step, Take):
+                rewards.append(str(step.reward))
+        before = table
+        table = advance(table, step)
+        steps.append(step)
+        if before.phase in (PLAY, DRAW) and table.phase not in (PLAY, DRAW) and setup.game == "vanguard":
+            party_by_round.append(len(table.party))
+        elif before.phase == REWARD and party_by_round:
+            party_by_round[-1] = len(table.party)  # a revived member counts for the round it was won
+    return GameRecord(
+        index,
+        seed,
+        setup,
+        policy.name,
+        tuple(steps),
+        table.result or "lost",
+        table.score,
+        table.rounds,
+        tuple(party_by_round),
+        tuple(rewards),
+        table.final_reached,
+        table.points,
+        table.reshuffles,
+        time.perf_counter() - t0,
+    )
+
+
+def replay_record(record: GameRecord) -> Game:
+    """The game of a record, replayed step by step: every step is checked against the rules, and
+    every card dealt or drawn against the seeded deck of (seed, game); the end must match."""
+    table = new_table(record.setup)
+    deck = SeededDeck.for_table(table, record.seed, record.index)
+    game = Game.start(table)
+    for i, step in enumerate(record.steps, start=1):
+        if isinstance(step, (Deal, Draw)) and deck.next_step(game.table) != step:
+            raise GameError(f"step {i}: the seeded deck gives {deck.next_step(game.table)}, the record {step}")
+        try:
+            game = game.then(step)
+        except GameError as e:
+            raise GameError(f"step {i}: {e}") from None
+    end = game.table
+    if not end.over:
+        raise GameError("the record stops before the game is over")
+    if (end.result, end.score) != (record.result, record.score):
+        raise GameError(f"the replay ends {end.result} {end.score}, the record says {record.result} {record.score}")
+    return game
+
+
+# ---------------------------------------------------------------------------------------------
+# Many games, in parallel
+
+
+def play_chunk(
+    setup_json: dict[str, Any], policy: str, samples: int, seed: int, indices: Sequence[int]
+) -> list[dict[str, Any]]:
+    """Worker: the records of some games (as JSON: cheap to send between processes)."""
+    setup = Setup.from_json(setup_json)
+    chosen = make_policy(policy, samples)
+    return [play_game(setup, chosen, seed, i).to_json() for i in indices]
+
+
+def run_parallel(
+    fn: Callable[..., list[Any]],
+    tasks: Iterable[tuple[Any, ...]],
+    *,
+    workers: int | None = None,
+    cluster: Any = None,
+    emit: Callable[[list[Any]], None],
+) -> None:
+    """fn(*task) for every task, at most 2 × workers in flight, each result to emit as it comes:
+    in this process (workers=1), on a process pool, or on a Dask cluster (as batch.py does)."""
+    n = workers or os.cpu_count() or 1
+    if cluster is not None:
+        _run_dask(fn, tasks, cluster, n, emit)
+    elif n <= 1:
+        for task in tasks:
+            emit(fn(*task))
+    else:
+        with ProcessPoolExecutor(max_workers=n) as pool:
+            running: set[Future[list[Any]]] = set()
+            for task in tasks:
+                while len(running) >= 2 * n:
+                    done, running = _wait(running)
+                    for fut in done:
+                        emit(fut.result())
+                running.add(pool.submit(fn, *task))
+            while running:
+                done, running = _wait(running)
+                for fut in done:
+                    emit(fut.result())
+
+
+def _wait(running: set[Future[list[Any]]]) -> tuple[set[Future[list[Any]]], set[Future[list[Any]]]]:
+    done, left = wait(running, return_when=FIRST_COMPLETED)
+    return set(done), set(left)
+
+
+def _run_dask(
+    fn: Callable[..., list[Any]],
+    tasks: Iterable[tuple[Any, ...]],
+    cluster: Any,
+    n: int,
+    emit: Callable[[list[Any]], None],
+) -> None:
+    try:
+        import distributed
+    except ImportError as e:  # pragma: no cover - the test extra installs it
+        raise RuntimeError("--cluster needs Dask: pip install 'lobo-hint[cluster]'") from e
+    dask: Any = distributed  # its annotations are partial: the few calls go through Any
+    client = cluster if isinstance(cluster, dask.Client) else dask.Client(cluster)
+    try:
+        width = max(n, sum(client.nthreads().values()) or 1) * 2
+        pending = dask.as_completed()
+        inflight = 0
+        for task in tasks:
+            if inflight >= width:
+                emit(next(pending).result())
+                inflight -= 1
+            pending.add(client.submit(fn, *task, pure=False))
+            inflight += 1
+        for fut in pending:
+            emit(fut.result())
+    finally:
+        if client is not cluster:
+            client.close()
+
+
+def chunks(games: int, workers: int, first: int = 0) -> Iterator[list[int]]:
+    """Game indices in chunks: big enough that a task's overhead does not matter, small enough
+    that the workers stay evenly busy and the progress bar moves."""
+    size = max(1, min(50, games // max(1, 8 * workers)))
+    for start in range(first, first + games, size):
+        yield list(range(start, min(first + games, start + size)))
+
+
+def simulate(
+    setup: Setup,
+    policy: str,
+    games: int,
+    seed: int,
+    *,
+    samples: int | None = None,
+    workers: int | None = None,
+    cluster: Any = None,
+    on_record: Callable[[GameRecord], None] | None = None,
+) -> list[GameRecord]:
+    """Play games 0..games-1 of the seed with the policy; on_record sees each record in game order."""
+    make_policy(policy, samples)  # an unknown policy fails here, before any process starts
+    n = workers or os.cpu_count() or 1
+    done: dict[int, GameRecord] = {}
+    out: list[GameRecord] = []
+
+    def emit(batch: list[dict[str, Any]]) -> None:
+        for raw in batch:
+            r = GameRecord.from_json(raw)
+            done[r.index] = r
+        while len(out) in done:  # hand records on in game order
+            r = done.pop(len(out))
+            out.append(r)
+            if on_record:
+                on_record(r)
+
+    tasks = ((setup.to_json(), policy, samples or 0, seed, idx) for idx in chunks(games, n))
+    run_parallel(play_chunk, tasks, workers=n, cluster=cluster, emit=emit)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The numbers
+
+
+@dataclass(frozen=True)
+class Summary:
+    setup: Setup
+    policy: str
+    games: int
+    wins: int
+    interval: tuple[float, float]
+    scores: tuple[int, ...]  # vanguard: scores of won games; lobo: the Player's points in every game
+    rounds: tuple[int, ...]
+    members_lost: tuple[int, ...]
+    final_reached: int
+    rewards: dict[str, int] = field(default_factory=dict)
+    survival: tuple[float, ...] = ()  # vanguard: mean active members at the end of round r (1, 2, ...)
+    seconds: float = 0.0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        def dist(xs: Sequence[int]) -> dict[str, float | None]:
+            if not xs:
+                return {"mean": None, "q1": None, "median": None, "q3": None}
+            q = quantiles(xs, n=4, method="inclusive") if len(xs) > 1 else [float(xs[0])] * 3
+            return {"mean": round(mean(xs), 4), "q1": q[0], "median": q[1], "q3": q[2]}
+
+        out: dict[str, Any] = {
+            "game": self.setup.game,
+            "difficulty": self.setup.difficulty,
+            "policy": self.policy,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": round(self.win_rate, 6),
+            "win_rate_95": [round(self.interval[0], 6), round(self.interval[1], 6)],
+            "score": dist(self.scores),
+            "score_of": "won games" if self.setup.game == "vanguard" else "the Player's points at the end",
+            "rounds": dist(self.rounds),
+        }
+        if self.setup.game == "vanguard":
+            out["members_lost"] = dist(self.members_lost)
+            out["final_round_reached"] = self.final_reached
+            out["final_round_reached_rate"] = round(self.final_reached / self.games, 6) if self.games else 0.0
+            out["rewards"] = dict(sorted(self.rewards.items()))
+            out["party_by_round"] = [round(x, 4) for x in self.survival]
+        out["seconds"] = round(self.seconds, 3)
+        out["games_per_second"] = round(self.games / self.seconds, 3) if self.seconds else None
+        return out
+
+
+def summarize(records: Sequence[GameRecord], seconds: float = 0.0) -> Summary:
+    if not records:
+        raise ValueError("no games to sum up")
+    setup, policy = records[0].setup, records[0].policy
+    wins = sum(r.won for r in records)
+    vanguard = setup.game == "vanguard"
+    scores = tuple(r.score for r in records if r.score is not None and (r.won or not vanguard))
+    longest = max((len(r.party_by_round) for r in records), default=0)
+    survival = tuple(
+        mean(r.party_by_round[k] if k < len(r.party_by_round) else (r.party_by_round[-1] if r.party_by_round else 0)
+             for r in records)
+        for k in range(longest)
+    )  # fmt: skip
+    return Summary(
+        setup,
+        policy,
+        len(records),
+        wins,
+        wilson(wins, len(records)),
+        scores,
+        tuple(r.rounds for r in records),
+        tuple(r.members_lost for r in records),
+        sum(r.final_reached for r in records),
+        dict(Counter(_reward_kind(x) for r in records for x in r.rewards)),
+        survival,
+        seconds,
+    )
+
+
+def _reward_kind(text: str) -> str:
+    """'reserve 7' → 'reserve 7'; 'revive Q' → 'revive' (which member is the rules' naming only)."""
+    return "revive" if text.startswith("revive") else text

@@ -1,0 +1,217 @@
+"""Simulated games: policies compared on the same deals, parallel runs, records, reward advice, the CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from solver.game import Deal, Setup
+from solver.position import parse_position
+from solver.reward import advise_reward
+from solver.simulate import GameRecord, replay_record, simulate, summarize, wilson
+
+runner = CliRunner()
+
+
+def test_best_beats_random_by_a_wide_significant_margin_on_the_same_deals() -> None:
+    n = 60
+    best = simulate(Setup("vanguard", "easy"), "best", n, 21, workers=2)
+    rand = simulate(Setup("vanguard", "easy"), "random", n, 21, workers=2)
+    assert [b.steps[0] for b in best] == [r.steps[0] for r in rand]  # the same first deal, game by game
+    diffs = [int(b.won) - int(r.won) for b, r in zip(best, rand, strict=True)]
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
+    lo, hi = mean - 1.96 * sd / math.sqrt(n), mean + 1.96 * sd / math.sqrt(n)
+    b, r = summarize(best), summarize(rand)
+    message = (
+        f"best {b.wins}/{n} (95% {b.interval[0]:.3f}-{b.interval[1]:.3f}), random {r.wins}/{n} "
+        f"(95% {r.interval[0]:.3f}-{r.interval[1]:.3f}); paired difference {mean:.3f}, 95% [{lo:.3f}, {hi:.3f}]"
+    )
+    assert lo > 0.05, message  # wide: at least 5 points better, at 95% confidence
+    assert b.interval[0] > r.interval[1], message
+
+
+def test_the_records_do_not_depend_on_the_number_of_workers() -> None:
+    one = simulate(Setup("lobo", "hard"), "greedy", 30, 4, workers=1)
+    two = simulate(Setup("lobo", "hard"), "greedy", 30, 4, workers=2)
+    assert [r.to_json() | {"seconds": 0} for r in one] == [r.to_json() | {"seconds": 0} for r in two]
+    assert [r.index for r in one] == list(range(30))
+
+
+def test_a_dask_client_runs_the_games_too() -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None) as client:
+        records = simulate(Setup("vanguard", "hard"), "random", 12, 8, cluster=client)
+    assert [r.to_json() | {"seconds": 0} for r in records] == [
+        r.to_json() | {"seconds": 0} for r in simulate(Setup("vanguard", "hard"), "random", 12, 8, workers=1)
+    ]
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(41, 100)
+    assert 0.3186 < lo < 0.3188 and 0.5079 < hi < 0.5081  # the textbook values for 41 of 100
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0 and wilson(0, 0) == (0.0, 1.0)
+
+
+def test_summary_numbers() -> None:
+    records = simulate(Setup("vanguard", "standard"), "greedy", 40, 2, workers=1)
+    s = summarize(records).to_json()
+    assert s["games"] == 40 and s["wins"] == sum(r.won for r in records)
+    assert s["final_round_reached"] == sum(r.final_reached for r in records)
+    assert sum(s["rewards"].values()) == sum(len(r.rewards) for r in records)
+    won_scores = sorted(r.score for r in records if r.won and r.score is not None)
+    if won_scores:
+        assert s["score"]["mean"] == pytest.approx(sum(won_scores) / len(won_scores), abs=1e-3)
+    assert len(s["party_by_round"]) == max(len(r.party_by_round) for r in records)
+    assert all(0 <= x <= 3 for x in s["party_by_round"])
+
+
+def test_simulate_writes_games_that_replay(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    r = runner.invoke(
+        app,
+        [
+            "simulate",
+            "--games",
+            "12",
+            "--policy",
+            "greedy",
+            "--seed",
+            "7",
+            "-j",
+            "1",
+            "--json",
+            "--games-out",
+            str(out),
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    numbers = json.loads(r.stdout)
+    assert numbers["games"] == 12 and 0 <= numbers["win_rate_95"][0] <= numbers["win_rate"] <= numbers["win_rate_95"][1]
+    lines = out.read_text().splitlines()
+    assert len(lines) == 12
+    for text in lines:
+        replay_record(GameRecord.from_json(json.loads(text)))
+    shown = runner.invoke(app, ["replay", str(out), "--game", "5"])
+    assert shown.exit_code == 0, shown.output
+    assert "Round 1" in shown.stdout and "every card and play checked" in shown.stdout
+    js = runner.invoke(app, ["replay", str(out), "--game", "5", "--json"])
+    assert json.loads(js.stdout)["replayed"] is True
+    text = runner.invoke(app, ["simulate", "--games", "5", "--policy", "random", "-j", "1"])
+    assert text.exit_code == 0 and "won" in text.stdout
+
+
+def test_a_record_edited_into_another_game_does_not_replay(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    runner.invoke(app, ["simulate", "--games", "3", "--policy", "random", "-j", "1", "--games-out", str(out)])
+    records = [json.loads(x) for x in out.read_text().splitlines()]
+    records[1]["seed"] = 99
+    out.write_text("\n".join(json.dumps(x) for x in records) + "\n")
+    r = runner.invoke(app, ["replay", str(out), "--game", "1"])
+    assert r.exit_code == 2 and "does not replay" in r.stderr and "Traceback" not in r.output
+
+
+REWARD_POSITION = {
+    "difficulty": "easy",
+    "player": [2, 8],
+    "wolf": [],
+    "party": ["Q", "K"],
+    "reserve": [],
+    "discard": [1, 1, 3, 3, 4, 4, 5, 5, 6, 6],
+    "phase": "reward",
+}
+
+
+def test_reward_advice_ranks_every_reward_on_common_deals() -> None:
+    pos = parse_position(REWARD_POSITION, allow_reward=True)
+    a = advise_reward(pos, policy="greedy", samples=40, seed=3)
+    assert {str(v.reward) for v in a.ranked} == {"reserve 2", "reserve 8", "revive J"}
+    rates = [v.win_rate for v in a.ranked]
+    assert rates == sorted(rates, reverse=True)
+    js = a.to_json()
+    assert js["rewards"][0]["difference_to_best"] == 0 and js["samples"] == 40
+    for v in a.ranked[1:]:
+        lo, hi = v.difference_interval
+        assert lo <= v.difference <= hi <= 0 or lo <= v.difference <= hi
+        assert v.significant == (hi < 0)
+    assert "not significant" in a.verdict() or a.clear
+    again = advise_reward(pos, policy="greedy", samples=40, seed=3, workers=2)
+    assert again.to_json() == js  # the same continuations, whatever the number of workers
+
+
+def test_reward_command(tmp_path: Path) -> None:
+    f = tmp_path / "won.json"
+    f.write_text(json.dumps(REWARD_POSITION))
+    r = runner.invoke(app, ["reward", str(f), "--samples", "20", "--policy", "greedy", "--json"])
+    assert r.exit_code == 0, r.output
+    assert len(json.loads(r.stdout)["rewards"]) == 3
+    r = runner.invoke(app, ["reward", str(f), "--samples", "10", "--policy", "greedy"])
+    assert r.exit_code == 0 and "revive J" in r.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["simulate", "--games", "0"], "--games"),
+        (["simulate", "--policy", "clever"], "--policy"),
+        (["simulate", "--difficulty", "medium"], "--difficulty"),
+        (["simulate", "--game", "poker"], "--game"),
+        (["simulate", "--jobs", "0"], "--jobs"),
+        (["simulate", "--samples", "0"], "--samples"),
+        (["simulate", "--games", "2", "--games-out", "/nonexistent/dir/g.jsonl"], "--games-out"),
+        (["replay", "/nonexistent.jsonl", "--game", "1"], "cannot read"),
+        (["report", "-o", "/tmp/x", "--game", "chess"], "--game"),
+        (["report", "-o", "/tmp/x", "--games", "-3"], "--games"),
+        (["reward", "/nonexistent.json"], "cannot read"),
+    ],
+)
+def test_bad_options_give_one_line_and_exit_2(args: list[str], words: str) -> None:
+    r = runner.invoke(app, args)
+    assert r.exit_code == 2, r.output
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("lobo-hint: error: ") and words in lines[0], r.stderr
+    assert r.stdout == ""
+
+
+def test_bad_positions_and_files_give_one_line_and_exit_2(tmp_path: Path) -> None:
+    cases = {
+        "not_reward.json": {"player": [1], "wolf": [2]},
+        "wolf_cards.json": {**REWARD_POSITION, "wolf": [3]},
+        "final.json": {**REWARD_POSITION, "final": True},
+        "short_pile.json": {**REWARD_POSITION, "draw_pile": {"size": 3}},
+    }
+    for name, raw in cases.items():
+        f = tmp_path / name
+        f.write_text(json.dumps(raw))
+        r = runner.invoke(app, ["reward", str(f), "--samples", "4"])
+        assert r.exit_code == 2, (name, r.output)
+        assert len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("lobo-hint: error: "), r.stderr
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_text('{"game": 1, "steps": [}\n')
+    r = runner.invoke(app, ["replay", str(garbage), "--game", "1"])
+    assert r.exit_code == 2 and "not valid JSON" in r.stderr
+    nonsense = tmp_path / "nonsense.jsonl"
+    nonsense.write_text(json.dumps({"game": 1, "seed": 1, "setup": {"game": "vanguard"}, "steps": [{"step": "fly"}],
+                                    "result": "won"}) + "\n")  # fmt: skip
+    r = runner.invoke(app, ["replay", str(nonsense), "--game", "1"])
+    assert r.exit_code == 2 and "unknown step" in r.stderr
+    r = runner.invoke(app, ["replay", str(nonsense), "--game", "2"])
+    assert r.exit_code == 2 and "no game 2" in r.stderr
+    # The hint refuses a reward position with a clear line too.
+    f = tmp_path / "won.json"
+    f.write_text(json.dumps(REWARD_POSITION))
+    r = runner.invoke(app, ["hint", str(f)])
+    assert r.exit_code == 2 and "lobo-hint reward" in r.stderr
+
+
+def test_the_same_seed_deals_the_same_games() -> None:
+    a = simulate(Setup("vanguard", "hard"), "random", 5, 13, workers=1)
+    b = simulate(Setup("vanguard", "hard"), "greedy", 5, 13, workers=1)
+    c = simulate(Setup("vanguard", "hard"), "greedy", 5, 14, workers=1)
+    assert all(isinstance(x.steps[0], Deal) for x in a)
+    assert [x.steps[0] for x in a] == [x.steps[0] for x in b] != [x.steps[0] for x in c]
