@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from .bounds import sure_loss
 from .cover import counts as _counts
 from .cover import min_sacrifices, sure_cover
 from .plays import Play
@@ -153,6 +154,8 @@ class Search:
         return v
 
     def _expand(self, s: State, a: float, b: float) -> float:
+        if self.objective == "win" and sure_loss(s):
+            return 0.0
         if s.is_chance:
             return self._chance(s, a, b)
         if s.game == "vanguard" and s.final:
@@ -177,45 +180,68 @@ class Search:
                     break
         return best
 
+    def cheap(self, s: State) -> tuple[float, float]:
+        """Bounds on a state's value without searching it: terminal, known, or a sure loss."""
+        if s.outcome is not None:
+            v = self.terminal(s)
+            return v, v
+        entry = self.table.get(s)
+        if entry is not None:
+            return entry
+        if self.objective == "win" and sure_loss(s):
+            return 0.0, 0.0
+        return self.lo, self.hi
+
     def _chance(self, s: State, a: float, b: float) -> float:
+        """Star1 with per-child bounds: every outcome's child is first bounded cheaply (cheap()),
+        and the children not searched yet count with those bounds rather than the objective's
+        whole range, so that a node whose likely outcomes are known losses is cut at once."""
         self.stats.chance_nodes += 1
-        outcomes = _float_draws(s.unseen, s.owed_player + s.owed_wolf or 1)
-        lo, hi = self.lo, self.hi
-        done = 0.0  # sum of p * v over the children seen, all exact
-        left = 1.0  # probability not yet seen
-        for values, pf in outcomes:
-            left = max(left - pf, 0.0)
-            # The child must beat these for the node to land inside (a, b).
-            ca = (a - done - left * hi) / pf
-            cb = (b - done - left * lo) / pf
-            if ca >= hi - EPS:
-                # Even if this child and every later one were at the top, the node stays <= a.
-                self.stats.cutoffs += 1
-                return min(a, done + (pf + left) * hi)
-            if cb <= lo + EPS:
-                self.stats.cutoffs += 1
-                return max(b, done + (pf + left) * lo)
-            wa, wb = max(lo, ca), min(hi, cb)
+        kids = []
+        rest_lo = rest_hi = 0.0  # the bounds of the children not searched yet, weighted
+        for values, pf in _float_draws(s.unseen, s.owed_player + s.owed_wolf or 1):
             child = apply_outcome(s, values, check=False)
+            clo, chi = self.cheap(child)
+            kids.append((pf, child, clo, chi))
+            rest_lo += pf * clo
+            rest_hi += pf * chi
+        done = 0.0  # sum of p * v over the children searched, all exact
+        for pf, child, clo, chi in kids:
+            rest_lo -= pf * clo
+            rest_hi -= pf * chi
+            if chi - clo <= EPS:
+                done += pf * clo
+                continue
+            # The child must beat these for the node to land inside (a, b).
+            ca = (a - done - rest_hi) / pf
+            cb = (b - done - rest_lo) / pf
+            if ca >= chi - EPS:
+                # Even if this child and every later one were at their tops, the node stays <= a.
+                self.stats.cutoffs += 1
+                return min(a, done + pf * chi + rest_hi)
+            if cb <= clo + EPS:
+                self.stats.cutoffs += 1
+                return max(b, done + pf * clo + rest_lo)
+            wa, wb = max(clo, ca), min(chi, cb)
             try:
                 v = self.value(child, wa, wb)
             except Budget:
                 # Every child before this one is exact (a bound would have returned already).
-                clo, chi = self.bounds(child)
-                raise Budget(done + pf * clo + left * lo, done + pf * chi + left * hi) from None
-            if v <= wa + EPS and ca > lo:
+                blo, bhi = self.bounds(child)
+                raise Budget(done + pf * max(clo, blo) + rest_lo, done + pf * min(chi, bhi) + rest_hi) from None
+            if v <= wa + EPS and ca > clo:
                 # An upper bound on this child: the node cannot reach above a.
                 self.stats.cutoffs += 1
-                return min(a, done + pf * v + left * hi)
-            if v >= wb - EPS and cb < hi:
+                return min(a, done + pf * v + rest_hi)
+            if v >= wb - EPS and cb < chi:
                 self.stats.cutoffs += 1
-                return max(b, done + pf * v + left * lo)
+                return max(b, done + pf * v + rest_lo)
             done += pf * v
         # Probabilities are floats: a node whose every outcome is won must say 1, not 0.9999999999999999.
-        if abs(done - hi) < 1e-12:
-            return hi
-        if abs(done - lo) < 1e-12:
-            return lo
+        if abs(done - self.hi) < 1e-12:
+            return self.hi
+        if abs(done - self.lo) < 1e-12:
+            return self.lo
         return done
 
 
