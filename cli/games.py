@@ -340,7 +340,7 @@ def reward(
     ] = "best",
     budget: Annotated[int | None, typer.Option("--budget", help="best's samples per move in the continuations")] = None,
     seed: SeedOpt = 1,
-    jobs: JobsOpt = 1,
+    jobs: JobsOpt = None,
     cluster: ClusterOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
