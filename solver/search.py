@@ -160,17 +160,22 @@ class Search:
             return self._chance(s, a, b)
         if s.game == "vanguard" and s.final:
             return self.final_value(s)
-        if self.objective == "win" and sure_cover(s.wolf, _counts(s.hand + s.reserve)):
+        win = self.objective == "win"
+        if win and sure_cover(s.wolf, _counts(s.hand + s.reserve)):
             return 1.0
         best = self.lo - 1.0
         proven = self.lo  # the best value known to be reached (not merely bounded from above)
         for play in ordered(legal_plays(s)):
             child = apply(s, play, check=False)
             low = max(a, best)
-            try:
-                v = self.value(child, low, b)
-            except Budget:
-                raise Budget(max(proven, self.bounds(child)[0]), self.hi) from None
+            if win and sure_loss(child):
+                # Known without a search (and not worth a table entry: the test is cheaper).
+                v = 0.0
+            else:
+                try:
+                    v = self.value(child, low, b)
+                except Budget:
+                    raise Budget(max(proven, self.bounds(child)[0]), self.hi) from None
             if v > low + EPS:
                 proven = max(proven, v)
             if v > best:
@@ -205,6 +210,8 @@ class Search:
             kids.append((pf, child, clo, chi))
             rest_lo += pf * clo
             rest_hi += pf * chi
+        # The likeliest first: they move the bounds most, so cuts come sooner.
+        kids.sort(key=lambda k: -k[0] * (k[3] - k[2]))
         done = 0.0  # sum of p * v over the children searched, all exact
         for pf, child, clo, chi in kids:
             rest_lo -= pf * clo
