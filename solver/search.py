@@ -193,8 +193,11 @@ class Search:
         entry = self.table.get(s)
         if entry is not None:
             return entry
-        if self.objective == "win" and sure_loss(s):
-            return 0.0, 0.0
+        if self.objective == "win":
+            if sure_loss(s):
+                return 0.0, 0.0
+            if not s.is_chance and sure_cover(s.wolf, _counts(s.hand + s.reserve)):
+                return 1.0, 1.0
         return self.lo, self.hi
 
     def _chance(self, s: State, a: float, b: float) -> float:
