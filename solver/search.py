@@ -154,8 +154,7 @@ class Search:
         return v
 
     def _expand(self, s: State, a: float, b: float) -> float:
-        if self.objective == "win" and sure_loss(s):
-            return 0.0
+        # (Sure losses are caught by the callers, before a state is looked up: see cheap().)
         if s.is_chance:
             return self._chance(s, a, b)
         if s.game == "vanguard" and s.final:
