@@ -432,6 +432,7 @@ def rules(
 
 COMMANDS = {"hint", "moves", "validate", "schema", "rules", "finish", "check", "graph", "batch", "generate", "railway"}
 COMMANDS |= {"simulate", "replay", "report", "reward"}  # cli/games.py
+COMMANDS |= {"play"}  # cli/play.py
 TOP_OPTIONS = {"--help", "-h", "--version", "-V", "--install-completion", "--show-completion"}
 
 
@@ -452,6 +453,7 @@ def main() -> None:
 
 
 from . import games as _games  # noqa: E402, F401 - registers simulate, replay, report, reward
+from . import play as _play  # noqa: E402, F401 - registers play
 
 if __name__ == "__main__":
     main()

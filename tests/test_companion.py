@@ -1,0 +1,513 @@
+"""The companion's session without a terminal: the command language, refusals that change nothing,
+undo, the final round's reason, save files (and their refusal), export, hints."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from solver.companion import (
+    CompanionError,
+    Reply,
+    Session,
+    completions,
+    execute,
+    export_json,
+    final_status,
+    load_file,
+    load_json,
+    load_text,
+    parse_command,
+    rounds,
+    save_json,
+    start,
+    summary_lines,
+    write_atomic,
+)
+from solver.game import DEAL, DRAW, OVER, PLAY, REWARD, Deal, Draw, Move, SeededDeck, Setup, Take
+from solver.plays import parse_play
+from solver.policies import GreedyPolicy
+from solver.position import Rules, parse_position
+from solver.rules import Reward, final_score
+from solver.simulate import GameRecord, play_game
+
+VANGUARD = Setup("vanguard", "standard")
+
+
+def run(session: Session, *lines: str) -> Session:
+    """Lines that must all be accepted."""
+    for line in lines:
+        reply = execute(session, line)
+        errors = [n.text for n in reply.notes if n.kind == "error"]
+        assert not errors, (line, errors)
+        session = reply.session
+    return session
+
+
+def refused(session: Session, line: str, *words: str) -> Reply:
+    """A line that must be refused with these words, leaving the session exactly as it was."""
+    reply = execute(session, line)
+    errors = [n.text for n in reply.notes if n.kind == "error"]
+    assert len(errors) == 1, (line, reply.notes)
+    for w in words:
+        assert w in errors[0], (line, errors[0])
+    assert reply.session is session and not reply.changed
+    return reply
+
+
+def record(game: str, seed: int, difficulty: str = "standard") -> GameRecord:
+    return play_game(Setup(game, difficulty), GreedyPolicy(), seed, 0)
+
+
+def typed(step: object) -> str:
+    """A step as a user types it in a physical game."""
+    match step:
+        case Deal(player, wolf):
+            return f"deal {' '.join(map(str, player))} / {' '.join(map(str, wolf))}"
+        case Draw(cards):
+            return "draw " + " ".join(map(str, cards))
+        case Move(play):
+            return str(play)
+        case Take(reward):
+            return str(reward)
+    return "reshuffle"
+
+
+def physical(setup: Setup = VANGUARD) -> Session:
+    return start(setup).session
+
+
+# ---------------------------------------------------------------------------------------------
+# The command language
+
+
+@pytest.mark.parametrize(
+    ("line", "step"),
+    [
+        ("4+2=6", Move(parse_play("4+2=6"))),
+        ("  9>6 ", Move(parse_play("9>6"))),
+        ("K=8", Move(parse_play("K=8"))),
+        ("FOLD", Move(parse_play("fold"))),
+        ("deal 3 7 9 A / 6 2 2 8", Deal((1, 3, 7, 9), (2, 2, 6, 8))),
+        ("deal 3,7h,9♠,a/6 2 2 8", Deal((1, 3, 7, 9), (2, 2, 6, 8))),
+        ("deal 5 /", Deal((5,), ())),
+        ("deal 5 / —", Deal((5,), ())),
+        ("draw 5", Draw((5,))),
+        ("Draw 8 3", Draw((8, 3))),
+        ("reveal 7", Draw((7,))),
+        ("reserve 5", Take(Reward("reserve", value=5))),
+        ("revive Q", Take(Reward("revive", member="Q"))),
+        ("revive ks", Take(Reward("revive", member="K"))),
+    ],
+)
+def test_steps_are_read(line: str, step: object) -> None:
+    assert parse_command(line, VANGUARD).step == step
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("deal 3 7 9 A 6 2 2 8", "your cards / the Wolf's"),
+        ("deal 3 7 / 9 / 2", "your cards / the Wolf's"),
+        ("deal 3 7 X A / 6 2 2 8", "deal: bad card 'X'"),
+        ("deal 3 7 10 A / 6 2 2 8", "no 10 in a standard deck"),
+        ("draw", "name the card"),
+        ("draw J", "face card"),
+        ("reserve", "one card"),
+        ("revive 7", "party member"),
+        ("4+=6", "cannot read play"),
+        ("4==6", "cannot read play"),
+        ("4+2>6", "an Over is one card"),
+        ("jump", "unknown command 'jump'"),
+    ],
+)
+def test_typing_mistakes_are_named(line: str, words: str) -> None:
+    with pytest.raises(CompanionError, match=words):
+        parse_command(line, VANGUARD)
+    refused(physical(), line, words)
+
+
+def test_blank_lines_and_comments_do_nothing() -> None:
+    s = physical()
+    for line in ("", "   ", "# the Wolf looks hungry"):
+        reply = execute(s, line)
+        assert reply.session is s and not reply.notes
+
+
+# ---------------------------------------------------------------------------------------------
+# A physical game: every card typed, every mistake refused without a trace
+
+
+def test_physical_game_refuses_mistakes_and_changes_nothing() -> None:
+    s = physical()
+    assert s.table.phase == DEAL
+    refused(s, "draw 5", "not time for a draw", "deal of round 1")
+    refused(s, "4+2=6", "not time for a play")
+    refused(s, "deal 3 7 9 / 6 2 2 8", "4 card(s) to you and 4 to the Wolf, not 3 and 4")
+    refused(s, "deal 7 7 7 7 / 7 2 2 8", "no 7 can come from the pile", "you typed 5 but only 4")
+    refused(s, "reserve 5", "not time for a reward")
+    refused(s, "reshuffle", "not time for a reshuffle")
+    refused(s, "undo", "nothing to undo")
+    refused(s, "hint", "nothing to hint", "deal of round 1")
+    refused(s, "export pos.json", "no position to export")
+    s = run(s, "deal 3 7 9 A / 6 2 2 8")
+    assert s.table.phase == PLAY and s.table.hand == (1, 3, 7, 9) and s.table.wolf == (2, 2, 6, 8)
+    refused(s, "5=5", "you hold no 5 in your hand")
+    refused(s, "4+2=6", "you hold no 2")
+    refused(s, "9=6+4", "the Wolf holds no 4")
+    refused(s, "9=6+2", "2+6 makes 8, not 9")
+    refused(s, "3+9=8", "makes 12, not 8")
+    refused(s, "K=8", "only allowed in the final round")
+    refused(s, "draw 4", "not time for a draw")
+    s = run(s, "9>2")  # the Wolf owes 7 cards
+    assert s.table.phase == DRAW and s.table.owed() == ("wolf", 7)
+    refused(s, "draw 4 4", "7 card(s) are drawn here, not 2")
+    refused(s, "1+3=4", "not time for a play", "7 card(s) drawn by the Wolf")
+    s = run(s, "draw 7 7 7 5 5 5 5", "7=7")  # every 7 is now in sight
+    assert s.table.phase == DRAW and s.table.owed() == ("player", 1)
+    refused(
+        s,
+        "draw 7",
+        "no 7 can come from the pile: none is left in it (the deck has 4: 2 in the Wolf's hand, 2 discarded)",
+    )
+    refused(s, "draw 10", "no 10 in a standard deck")
+    s = run(s, "draw 2")
+    assert s.table.hand == (1, 2, 3) and s.table.wolf == (2, 5, 5, 5, 5, 6, 7, 7, 8)
+
+
+def test_physical_game_from_a_record_with_a_mistake_at_every_step() -> None:
+    """A whole game typed card by card (the simulator's record of it), with a wrong entry tried
+    before every step: each is refused and nothing changes; the end is the record's."""
+    rec = record("vanguard", 6)
+    s = physical()
+    for step in rec.steps:
+        t = s.table
+        if t.phase == PLAY:
+            refused(s, "draw 1", "not time for a draw")
+        else:
+            refused(s, "fold", "not time for a play")
+        s = run(s, typed(step))
+    assert (s.table.result, s.table.score) == (rec.result, rec.score) == ("won", 13)
+
+
+def test_lobo_physical_game_with_reshuffles() -> None:
+    rec = record("lobo", 2)
+    assert rec.reshuffles >= 1
+    s = physical(Setup("lobo", "standard"))
+    for step in rec.steps:
+        s = run(s, typed(step))
+    t = s.table
+    assert t.over and (t.result, t.points, t.reshuffles) == (rec.result, rec.points, rec.reshuffles)
+
+
+def test_virtual_game_refuses_typed_cards() -> None:
+    s = start(VANGUARD, seed=3).session
+    assert s.table.phase == PLAY  # dealt by the deck at once
+    refused(s, "deal 1 2 3 4 / 5 6 7 8", "the program deals and draws")
+    refused(s, "draw 5", "the program deals and draws")
+    refused(s, "reshuffle", "the program reshuffles")
+
+
+# ---------------------------------------------------------------------------------------------
+# Undo
+
+
+def test_undo_physical_takes_back_one_step() -> None:
+    s0 = physical()
+    s1 = run(s0, "deal 3 7 9 A / 6 2 2 8")
+    s2 = run(s1, "9>8")
+    s3 = run(s2, "draw 5")
+    back = run(s3, "undo")
+    assert back.game == s2.game
+    assert run(s3, "undo 2").game == s1.game
+    assert run(s3, "undo 9").game == s0.game
+
+
+def test_undo_virtual_takes_back_the_play_and_the_deck_deals_the_same() -> None:
+    s = start(VANGUARD, seed=3).session
+    after = run(s, "9>7")  # the Wolf draws two cards from the seeded deck
+    assert len(after.game.steps) == len(s.game.steps) + 2
+    back = run(after, "undo")
+    assert back.game == s.game
+    again = run(back, "9>7")
+    assert again.game == after.game
+    refused(s, "undo", "nothing to undo")
+
+
+# ---------------------------------------------------------------------------------------------
+# The final round: whether and why
+
+
+def test_final_round_from_the_deal() -> None:
+    setup = Setup("vanguard", "standard", Rules(final_threshold=28))
+    s = physical(setup)
+    assert final_status(s) == "the next round will be: its deal leaves 28 ≤ 28 card(s) in the pile"
+    reply = execute(s, "deal 3 7 9 A / 6 2 2 8")
+    assert "this is the final round: the pile holds 28 ≤ 28 after the deal" in [n.text for n in reply.notes]
+    assert final_status(reply.session) == "yes: the pile holds 28 ≤ 28 after the deal"
+    assert final_status(physical()) == "not yet: the next deal leaves 28 in the pile (final at ≤ 8)"
+    assert final_status(physical(Setup("lobo", "standard"))) == "lobo has no final round"
+
+
+def test_final_round_when_the_pile_runs_out() -> None:
+    """An Over that empties the pile makes the round final: said at once, and why."""
+    setup = Setup("vanguard", "standard")
+    s = physical(setup)
+    # Type deals that fold rounds until a round starts with 9..10 cards in the pile.
+    values = [v for v in range(1, 10) for _ in range(4)]
+    cards = iter(values)
+
+    def take(n: int) -> list[int]:
+        return [next(cards) for _ in range(n)]
+
+    s = run(s, f"deal {' '.join(map(str, take(4)))} / {' '.join(map(str, take(4)))}")  # 1 1 1 1 / 2 2 2 2
+    s = run(s, "1+1=2", "draw 3", "1+1=2", "draw 3")  # hand 3 3, Wolf 2 2, pile 26
+    s = run(s, "fold")  # two members fall; the party keeps the King
+    assert s.table.party == ("K",)
+    # 26 cards left: 3 3 4 4 4 4 5 5 5 5 6 ... 9. Deal the next round and run the pile out with an Over.
+    s = run(s, "deal 9 9 9 9 / 3 3 4 4")  # 18 left
+    assert final_status(s) == "no: the deal left more than 8 in the pile; final if the pile runs out"
+    reply = execute(s, "9>3")  # the Wolf draws 6
+    s = reply.session
+    s = run(s, "draw 4 4 5 5 5 5")  # 12 left
+    s = run(s, "9>3")
+    s = run(s, "draw 6 6 6 6 7 7")  # 6 left
+    s = run(s, "9>4")
+    reply = execute(s, "draw 7 7 8 8 8")
+    texts = [n.text for n in reply.notes]
+    assert not any(n.kind == "error" for n in reply.notes), texts
+    s = reply.session
+    assert s.table.pile_size == 1 and not s.table.final
+    reply = execute(s, "9>8")
+    s = reply.session
+    reply = execute(s, "draw 8")
+    assert any("the pile is empty: this is now the final round" in n.text for n in reply.notes)
+    s = reply.session
+    assert s.table.final and final_status(s) == "yes: the pile ran out during the round"
+
+
+# ---------------------------------------------------------------------------------------------
+# Quitting, saving, loading, exporting
+
+
+def test_quit_asks_again_when_steps_are_unsaved(tmp_path: Path) -> None:
+    s = start(VANGUARD, seed=3).session
+    assert execute(s, "quit").quit  # only the deck's deal: nothing typed to lose
+    s = run(s, "9>7")
+    first = execute(s, "quit")
+    assert not first.quit and "not saved" in first.notes[0].text
+    assert execute(first.session, "exit").quit
+    assert not execute(run(first.session, "status"), "quit").quit  # another command in between: ask again
+    saved = run(s, f"save {tmp_path / 'g.json'}")
+    assert execute(saved, "quit").quit
+
+
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    s = run(start(VANGUARD, seed=3).session, "9=2+7", "9=2+7")
+    path = tmp_path / "game.json"
+    s = run(s, f"save {path}")
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    assert raw["format"] == "lobo-hint companion game" and raw["mode"] == "virtual" and raw["seed"] == 3
+    assert raw["end"] == {"steps": len(s.game.steps), "round": 1, "phase": "play"}
+    back = load_file(path)
+    assert back.game == s.game and back.seed == 3 and back.unsaved() == 0 and back.save_path == str(path)
+    again = run(back, "8=3+5", "save")  # save with no name: the file it came from
+    assert load_file(path).game == again.game
+    assert not [p for p in tmp_path.iterdir() if p.name != "game.json"]  # no temporary file left
+
+
+def test_physical_save_and_load(tmp_path: Path) -> None:
+    s = run(physical(), "deal 3 7 9 A / 6 2 2 8", "9>8")
+    path = tmp_path / "p.json"
+    run(s, f"save {path}")
+    back = load_file(path)
+    assert back.game == s.game and back.seed is None and back.table.phase == DRAW
+
+
+def _saved() -> dict[str, object]:
+    s = run(start(VANGUARD, seed=3).session, "9=2+7", "9=2+7")
+    return save_json(s)
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (lambda r: r.pop("steps"), "steps: must be a list"),
+        (lambda r: r.update(format="something"), "not a saved lobo-hint game"),
+        (lambda r: r.update(version=7), "version 7"),
+        (lambda r: r.update(mode="dreamt"), "mode"),
+        (lambda r: r.update(seed="three"), "seed"),
+        (lambda r: r.update(extra=1), "unknown key 'extra'"),
+        (lambda r: r.update(setup={"game": "chess"}), "game 'chess'"),
+        (lambda r: r["steps"].insert(1, {"step": "jump"}), "unknown step 'jump'"),
+        (lambda r: r["steps"][1].update(play="9=2+8"), "step 2 (9=2+8): illegal play"),
+        (lambda r: r["steps"][2].update(cards=[1]), "step 3 (draw 1): the seeded deck of this game gives draw"),
+        (lambda r: r["steps"][0].update(player=[9, 9, 9, 9]), "step 1 (deal 9 9 9 9"),
+        (lambda r: r.update(steps=r["steps"][:-2]), "the step list was cut or edited"),
+        (lambda r: r["end"].update(steps="many"), "end: must be"),
+        (lambda r: r["steps"][1].update(play=["nonsense"]), "a play must be a JSON object"),
+    ],
+)
+def test_edited_save_files_are_refused(edit: object, words: str) -> None:
+    raw = _saved()
+    edit(raw)  # type: ignore[operator]
+    with pytest.raises(CompanionError) as e:
+        load_json(json.loads(json.dumps(raw)))
+    assert words in str(e.value) and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('{"format": "lobo-hint companion game", "version": 1, "se', "not valid JSON"),
+        ("", "not valid JSON"),
+        ("[1, 2, 3]", "not a saved lobo-hint game"),
+        ("[" * 100_000, "nested too deeply"),
+    ],
+)
+def test_nonsense_save_text_is_refused(text: str, words: str) -> None:
+    with pytest.raises(CompanionError) as e:
+        load_text(text)
+    assert words in str(e.value)
+
+
+def test_truncated_save_file_is_refused_with_its_name(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    text = json.dumps(_saved(), indent=1)
+    for cut in (len(text) // 3, len(text) - 2):
+        path.write_text(text[:cut], encoding="utf-8")
+        with pytest.raises(CompanionError) as e:
+            load_file(path)
+        assert str(e.value).startswith(f"{path}: not valid JSON")
+    path.write_bytes(b"\xff\xfe garbage")
+    with pytest.raises(CompanionError, match="cannot read"):
+        load_file(path)
+    with pytest.raises(CompanionError, match="cannot read"):
+        load_file(tmp_path / "missing.json")
+
+
+def test_atomic_write_leaves_the_old_file_when_it_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "g.json"
+    write_atomic(path, "old")
+
+    def boom(src: str, dst: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError):
+        write_atomic(path, "new")
+    assert path.read_text(encoding="utf-8") == "old" and [p.name for p in tmp_path.iterdir()] == ["g.json"]
+    s = run(start(VANGUARD, seed=3).session, "9>7")
+    reply = execute(s, f"save {path}")
+    assert reply.session is s and "cannot write" in reply.notes[0].text and "No space left" in reply.notes[0].text
+
+
+def test_export_is_the_format_md_position(tmp_path: Path) -> None:
+    s = run(start(VANGUARD, seed=3).session, "9=2+7")
+    path = tmp_path / "pos.json"
+    run(s, f"export {path}")
+    pos = parse_position(json.loads(path.read_text(encoding="utf-8")))
+    assert pos == s.table.position()
+    assert pos.player == s.table.hand and pos.pile_size == s.table.pile_size
+    # After a won round: a reward position, for `lobo-hint reward`.
+    s = run(s, "9=2+7", "8=3+5", "6=6")
+    assert s.table.phase == REWARD
+    raw = export_json(s)
+    assert raw["phase"] == "reward" and parse_position(raw, allow_reward=True).player == (3,)
+
+
+# ---------------------------------------------------------------------------------------------
+# Hints, reward advice, completion, the summary
+
+
+def test_hint_and_why_in_a_final_round() -> None:
+    s = run(start(VANGUARD, seed=3).session, "9=2+7", "9=2+7", "8=3+5", "6=6", "reserve 3")
+    s = run(s, "6=2+4", "1=1", "3+4=7", "fold", "5=5", "4=4")
+    refused(s, "why", "no hint yet")
+    reply = execute(s, "hint 5")
+    assert reply.show == "hint" and reply.session.last_hint is not None
+    result = reply.session.last_hint.result
+    assert result is not None and result.best is not None and result.finish is not None
+    assert result.finish.score == 11
+    why = execute(reply.session, "why")
+    assert "starts the best finish" in why.notes[0].text
+    later = run(reply.session, str(result.best))
+    assert "1 step(s) ago" in execute(later, "why").notes[0].text
+    refused(s, "hint 0", "give the seconds")
+
+
+def test_reward_advice() -> None:
+    s = run(start(VANGUARD, seed=6).session)
+    rec = record("vanguard", 6)
+    for step in rec.steps:
+        if isinstance(step, Take):
+            break
+        if isinstance(step, Move):
+            s = run(s, str(step.play))
+    assert s.table.phase == REWARD
+    refused(s, "reward nonsense", "neither a policy")
+    reply = execute(s, "reward greedy 10")
+    assert reply.show == "advice"
+    h = reply.session.last_hint
+    assert h is not None and h.advice is not None and h.advice.samples == 10
+    lines = [n.text for n in execute(reply.session, "why").notes]
+    assert "continuations" in " ".join(lines)
+    refused(start(VANGUARD, seed=6).session, "reward", "no reward to choose")
+
+
+def test_completions_follow_the_phase() -> None:
+    s = start(VANGUARD, seed=3).session
+    got = completions(s)
+    assert "9>7" in got and "fold" in got and "hint" in got and "deal " not in got
+    p = physical()
+    assert completions(p)[0] == "deal "
+    s = run(s, "9=2+7", "9=2+7", "8=3+5", "6=6")
+    assert completions(s)[0] == "reserve 3"
+
+
+def test_summary_and_rounds_of_a_whole_virtual_game() -> None:
+    rec = record("vanguard", 6)
+    s = start(VANGUARD, seed=6).session
+    for step in rec.steps:
+        if isinstance(step, (Move, Take)):
+            s = run(s, typed(step))
+    t = s.table
+    assert t.phase == OVER and t.result == "won" and t.round is not None
+    # The score, by the rules: the winning hand and 10 a member still face up.
+    assert t.score == sum(t.round.hand) + 10 * len(t.round.party) == final_score(t.round) == rec.score
+    rs = rounds(s.game)
+    assert [(r.outcome, r.final) for r in rs] == [("won", False), ("won", False), ("won", True)]
+    assert [r.reward for r in rs if r.reward] == list(rec.rewards)
+    lines = summary_lines(s.game)
+    assert (
+        lines[0]
+        == f"game won: score {rec.score} = hand {sum(t.round.hand)} ({' '.join(map(str, t.round.hand))}) + 10 × {len(t.round.party)} party member(s)"
+    )
+    assert any(line.startswith("rewards: ") and "reserve 8" in line for line in lines)
+    refused(s, "fold", "the game is over (won)")
+
+
+def test_top_card_visible_game_reveals() -> None:
+    """A virtual game played with the top card face up: the deck reveals each new top card."""
+    setup = Setup("vanguard", "standard", Rules(top_card_visible=True))
+    s = start(setup, seed=4).session
+    rng = random.Random(0)
+    assert s.table.pile_top  # revealed at once
+    deck = SeededDeck.for_table(s.game.tables[0], 4, 0)
+    assert deck.pile(s.table)[0] == s.table.pile_top[0]
+    while not s.table.over:
+        t = s.table
+        assert t.round is not None
+        policy = GreedyPolicy()
+        s = run(s, str(policy.reward(t, rng) if t.phase == REWARD else policy.play(t, rng)))
+    assert s.table.result in ("won", "lost")
+    p = physical(setup)
+    p = run(p, "deal 1 2 3 4 / 5 6 7 8")
+    assert p.table.phase == DRAW and p.table.owed() == ("reveal", 1)
+    assert completions(p)[0] == "reveal "
+    p = run(p, "reveal 9")
+    assert p.table.pile_top == (9,) and p.table.phase == PLAY

@@ -1,0 +1,344 @@
+"""`lobo-hint play` through its real command loop: whole scripted games, physical entry, save and
+resume, refused save files, and one run under a real terminal (a pty)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from cli.main import app, dispatch
+from cli.play import run_session, stream_reader
+from solver.companion import Reply, Session, Settings, load_file, start
+from solver.game import OVER, Deal, Draw, Move, Setup, Table, Take
+from solver.policies import GreedyPolicy
+from solver.rules import WON
+from solver.simulate import GameRecord, play_game
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def console() -> tuple[Console, io.StringIO]:
+    out = io.StringIO()
+    return Console(file=out, width=100, highlight=False, color_system=None), out
+
+
+def greedy_game(game: str, difficulty: str, want: str, seeds: range = range(1, 400)) -> GameRecord:
+    """The first seed whose game the greedy policy ends in `want` (won or lost)."""
+    setup = Setup(game, difficulty)
+    for seed in seeds:
+        rec = play_game(setup, GreedyPolicy(), seed, 0)
+        if rec.result == want:
+            return rec
+    raise AssertionError(f"no {want} {game} game among seeds {seeds}")  # pragma: no cover
+
+
+def typed(step: object, *, physical: bool) -> str | None:
+    """What a user types for a step; None for the deck's own steps in a virtual game."""
+    match step:
+        case Move(play):
+            return str(play)
+        case Take(reward):
+            return str(reward)
+        case Deal(player, wolf) if physical:
+            return f"deal {' '.join(map(str, player))} / {' '.join(map(str, wolf))}"
+        case Draw(cards) if physical:
+            return "draw " + " ".join(map(str, cards))
+    return "reshuffle" if physical else None
+
+
+def script(rec: GameRecord, *, physical: bool = False) -> list[str]:
+    return [line for s in rec.steps if (line := typed(s, physical=physical)) is not None]
+
+
+def drive(setup: Setup, seed: int | None, lines: list[str]) -> tuple[Session, str]:
+    out_console, out = console()
+    first = start(setup, seed, Settings(hint_seconds=2.0, reward_samples=10))
+    session = run_session(stream_reader(lines, out_console), out_console, first)
+    return session, out.getvalue()
+
+
+def expected_score(tables: tuple[Table, ...]) -> tuple[str, int | None, tuple[int, int]]:
+    """The result and score from the rules alone, walking the tables (not the companion's words):
+    vanguard: the winning hand plus 10 a face-up member; lobo: the points of every round."""
+    end = tables[-1]
+    if end.setup.game == "vanguard":
+        s = end.round
+        assert s is not None
+        if end.result == "won":
+            assert s.final and s.outcome == WON
+            return "won", sum(s.hand) + 10 * len(s.party), (0, 0)
+        return "lost", None, (0, 0)
+    you = wolf = 0
+    for before, after in pairwise(tables):
+        if before.phase in ("play", "draw") and after.phase not in ("play", "draw"):
+            s = after.round
+            assert s is not None
+            if s.outcome == WON:
+                you += sum(s.hand)
+            else:
+                wolf += sum(s.wolf)
+    return ("won" if you >= 100 else "lost"), you, (you, wolf)
+
+
+# ---------------------------------------------------------------------------------------------
+# Whole virtual games through the loop
+
+
+@pytest.mark.parametrize(
+    ("game", "difficulty", "want"),
+    [
+        ("vanguard", "standard", "won"),
+        ("vanguard", "standard", "lost"),
+        ("lobo", "easy", "won"),
+        ("lobo", "standard", "lost"),
+    ],
+)
+def test_whole_virtual_game(game: str, difficulty: str, want: str) -> None:
+    rec = greedy_game(game, difficulty, want, range(1, 1200) if game == "lobo" and want == "won" else range(1, 400))
+    lines = script(rec)
+    session, text = drive(rec.setup, rec.seed, [*lines, "status", "quit"])
+    t = session.table
+    assert t.phase == OVER and session.game.steps == rec.steps
+    result, score, points = expected_score(session.game.tables)
+    assert (t.result, t.score) == (result, score) == (rec.result, rec.score) == (want, score)
+    if game == "lobo":
+        assert t.points == points == rec.points
+        assert f"game {want}: you {points[0]}, the Wolf {points[1]} (first to 100)" in text
+    elif want == "won":
+        assert f"game won: score {score} = hand" in text
+    else:
+        assert "game lost" in text
+    assert "✗" not in text  # no line of the script was refused
+    assert "The game" in text and "round(s) played" in text  # the summary
+
+
+def test_hint_why_and_reward_in_the_loop() -> None:
+    rec = greedy_game("vanguard", "standard", "won")
+    lines = script(rec)
+    take = next(i for i, s in enumerate(lines) if s.startswith(("reserve", "revive")))
+    # reward advice where a reward is due, and a hint with its explanation in the final round
+    lines = [*lines[:take], "reward", "why", *lines[take:-1], "hint 3", "why", lines[-1], "quit"]
+    session, text = drive(rec.setup, rec.seed, lines)
+    assert session.table.result == "won"
+    assert "Rewards by chance to win the game" in text
+    assert "Best play:" in text and "starts the best finish" in text
+
+
+# ---------------------------------------------------------------------------------------------
+# A physical game: every card typed, with mistakes on the way
+
+
+def test_physical_game_with_mistakes_through_the_loop() -> None:
+    rec = greedy_game("vanguard", "standard", "won")
+    lines = script(rec, physical=True)
+    assert lines[0].startswith("deal ")
+    deal = rec.steps[0]
+    assert isinstance(deal, Deal)
+    mistakes = {
+        0: ["draw 5", "4+2=6"],  # out of phase: the table waits for the deal
+        1: ["5=5" if 5 not in deal.player else "8=8", "9+=3", f"K={deal.wolf[0]}", "deal 1 2 3 4 / 5 6 7 8"],
+    }
+    script_lines: list[str] = []
+    for i, line in enumerate(lines):
+        script_lines += mistakes.get(i, [])
+        script_lines.append(line)
+    # Four copies of a 10 do not exist in a standard deck, nor five of anything.
+    script_lines.insert(0, "deal 10 1 1 1 / 1 1 2 2")
+    script_lines.insert(0, "deal 1 1 1 1 / 1 2 2 2")
+    session, text = drive(rec.setup, None, [*script_lines, "quit"])
+    assert (session.table.result, session.table.score) == (rec.result, rec.score)
+    assert session.game.steps == rec.steps  # the mistakes left no trace
+    errors = [line for line in text.splitlines() if line.startswith("✗")]
+    assert len(errors) == sum(len(m) for m in mistakes.values()) + 2
+    for words in ("no 1 can come from the pile", "no 10 in a standard deck", "not time for a draw", "not time for a play",
+                  "cannot read play", "only allowed in the final round", "not time for a deal"):  # fmt: skip
+        assert words in text, words
+
+
+def test_lobo_physical_game_through_the_loop() -> None:
+    rec = greedy_game("lobo", "standard", "lost")
+    session, text = drive(rec.setup, None, [*script(rec, physical=True), "quit"])
+    assert (session.table.result, session.table.points) == (rec.result, rec.points)
+    assert "shuffle the discards into the pile, then type reshuffle" in text
+    assert "✗" not in text
+
+
+# ---------------------------------------------------------------------------------------------
+# Save, load, continue
+
+
+@pytest.mark.parametrize("physical", [False, True])
+def test_save_load_continue_ends_as_an_uninterrupted_game(tmp_path: Path, physical: bool) -> None:
+    rec = greedy_game("vanguard", "standard", "won")
+    lines = script(rec, physical=physical)
+    seed = None if physical else rec.seed
+    whole, _ = drive(rec.setup, seed, [*lines, "quit"])
+    path = tmp_path / "game.json"
+    half = len(lines) // 2
+    first, text = drive(rec.setup, seed, [*lines[:half], f"save {path}", "quit"])
+    assert f"saved to {path}" in text and not first.table.over
+    resumed = load_file(path)
+    assert resumed.game == first.game
+    out_console, _ = console()
+    end = run_session(stream_reader([*lines[half:], "quit"], out_console), out_console, Reply(resumed, show="board"))
+    assert end.game == whole.game and end.table == whole.table
+    # The same through the command line: lobo-hint play --load FILE, the rest on stdin.
+    r = runner.invoke(app, ["play", "--load", str(path)], input="\n".join(lines[half:]) + "\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert f"resumed {path}" in r.stdout and f"game won: score {rec.score}" in r.stdout
+
+
+def test_quit_with_unsaved_steps_asks_again_and_eof_says_so(tmp_path: Path) -> None:
+    rec = greedy_game("vanguard", "standard", "won")
+    lines = script(rec)
+    _, text = drive(rec.setup, rec.seed, [lines[0], "quit", "quit"])
+    assert "1 step(s) are not saved" in text and "left with 1 unsaved step(s)" in text
+    _, text = drive(rec.setup, rec.seed, [lines[0]])  # the input just ends (Ctrl-D)
+    assert "1 step(s) were not saved" in text
+
+
+# ---------------------------------------------------------------------------------------------
+# The command line: options and refused save files
+
+
+def test_play_is_a_command() -> None:
+    assert dispatch(["play", "--virtual"]) == ["play", "--virtual"]
+    r = runner.invoke(app, ["play", "--help"])
+    assert r.exit_code == 0 and "Example: lobo-hint play --virtual --seed 3" in r.stdout
+
+
+def test_virtual_game_on_stdin() -> None:
+    r = runner.invoke(app, ["play", "--virtual", "--seed", "3", "--game", "vanguard"], input="help\nstatus\nquit\n")
+    assert r.exit_code == 0, r.output
+    for words in (
+        "virtual game: the program shuffles (seed 3)",
+        "You",
+        "Wolf",
+        "Party",
+        "J up",
+        "Unseen",
+        "Final round",
+    ):
+        assert words in r.stdout, words
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--seed", "3"], "--seed: only a virtual game has a seed"),
+        (["--game", "chess"], "--game: 'chess'"),
+        (["--difficulty", "brutal"], "--difficulty: 'brutal'"),
+        (["--target", "50"], "--target: only lobo"),
+        (["--time-limit", "0"], "--time-limit"),
+        (["--load", "x.json", "--virtual"], "--load: the saved game keeps its own settings"),
+        (["--load", "no-such-file.json"], "no-such-file.json: cannot read"),
+    ],
+)
+def test_bad_options_exit_2(args: list[str], words: str) -> None:
+    r = runner.invoke(app, ["play", *args], input="quit\n")
+    assert r.exit_code == 2 and words in r.stderr and r.stdout == "", (r.stdout, r.stderr)
+
+
+def _save_text(tmp_path: Path) -> str:
+    rec = greedy_game("vanguard", "standard", "won")
+    path = tmp_path / "g.json"
+    drive(rec.setup, rec.seed, [*script(rec)[:4], f"save {path}", "quit"])
+    return path.read_text(encoding="utf-8")
+
+
+def test_truncated_or_nonsense_save_files_exit_2(tmp_path: Path) -> None:
+    good = _save_text(tmp_path)
+    raw = json.loads(good)
+    raw["steps"][1]["play"] = "9=9+9"
+    bad_cases = {
+        "truncated": good[: len(good) // 2],
+        "one byte short": good[:-3],
+        "nonsense": "all work and no play makes jack a dull boy",
+        "edited": json.dumps(raw),
+        "not a game": json.dumps({"player": [1], "wolf": [2]}),
+        "binary": "\x00\x01\x02",
+    }
+    for name, text in bad_cases.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(text, encoding="utf-8")
+        r = runner.invoke(app, ["play", "--load", str(path)], input="quit\n")
+        lines = r.stderr.strip().splitlines()
+        assert r.exit_code == 2 and r.stdout == "", (name, r.stdout)
+        assert len(lines) == 1 and lines[0].startswith(f"lobo-hint: error: {path}: "), (name, r.stderr)
+        assert "Traceback" not in r.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# A real terminal
+
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
+
+
+def _read_until(fd: int, proc: subprocess.Popen[bytes], wanted: list[str], seen: bytearray, deadline: float) -> str:
+    """Read the pty until every wanted text is on the screen, the process ends, or time runs out."""
+    while time.monotonic() < deadline:
+        text = ANSI.sub("", seen.decode("utf-8", "replace"))
+        if all(w in text for w in wanted):
+            return text
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:  # the child closed its side
+                break
+            if not chunk:
+                break
+            seen += chunk
+        elif proc.poll() is not None:
+            break
+    return ANSI.sub("", seen.decode("utf-8", "replace"))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
+def test_under_a_real_terminal() -> None:
+    master, slave = os.openpty()
+    env = {**os.environ, "TERM": "xterm", "COLUMNS": "100", "LINES": "40", "PYTHONUNBUFFERED": "1"}
+    env.pop("NO_COLOR", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from cli.main import main; main()", "play", "--virtual", "--seed", "1"],
+        stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT, close_fds=True,
+    )  # fmt: skip
+    os.close(slave)
+    seen = bytearray()
+    try:
+        deadline = time.monotonic() + 60
+        screen = _read_until(master, proc, ["You", "Wolf", "Party", "J up", "play>"], seen, deadline)
+        assert "Lobo: The Vanguard" in screen and "virtual, seed 1" in screen, screen
+        for words in ("You", "Wolf", "Party", "J up  Q up  K up", "Unseen", "Pile", "Final round"):
+            assert words in screen, (words, screen)
+        # Tab completion, where readline exists: "hel" + Tab completes to help.
+        try:
+            import readline  # noqa: F401
+
+            os.write(master, b"hel\t\n")
+            screen = _read_until(master, proc, ["this list, or one command"], seen, time.monotonic() + 20)
+            assert "this list, or one command" in screen, screen
+        except ImportError:  # pragma: no cover
+            pass
+        os.write(master, b"quit\n")
+        proc.wait(timeout=20)
+        assert proc.returncode == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+        os.close(master)
