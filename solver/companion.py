@@ -310,7 +310,7 @@ def execute(session: Session, line: str) -> Reply:
                 return Reply(session, show="help", topic=topic)
             case "plays":
                 if session.table.phase != PLAY:
-                    raise CompanionError(f"no plays to list: the table waits for {waiting_for(session.table)}")
+                    raise CompanionError(f"no plays to list: {_waits(session.table)}")
                 return Reply(session, show="plays")
             case "status":
                 return Reply(session, show="board")
@@ -364,7 +364,7 @@ def take_step(session: Session, step: Step) -> Reply:
     t = session.table
     if session.virtual and isinstance(step, (Deal, Draw, Reshuffle)):
         what = "reshuffles" if isinstance(step, Reshuffle) else "deals and draws"
-        raise CompanionError(f"in a virtual game the program {what}: the table waits for {waiting_for(t)}")
+        raise CompanionError(f"in a virtual game the program {what}: {_waits(t)}")
     if isinstance(step, (Deal, Draw)) and t.phase == step_phase(step):
         _check_supply(t, step)
     try:
@@ -376,6 +376,10 @@ def take_step(session: Session, step: Step) -> Reply:
     notes += more
     notes += [Note("info", x) for x in prompts(after)]
     return Reply(after, tuple(notes), changed=True, show="summary" if after.table.over else "board")
+
+
+def _waits(t: Table) -> str:
+    return f"the game is over ({t.result})" if t.over else f"the table waits for {waiting_for(t)}"
 
 
 def step_phase(step: Step) -> str:
@@ -453,7 +457,7 @@ def ask_hint(session: Session, seconds: float) -> Reply:
         s = session.settings
         return ask_reward(session, s.reward_policy, s.reward_samples)
     if t.phase != PLAY:
-        raise CompanionError(f"nothing to hint: the table waits for {waiting_for(t)}")
+        raise CompanionError(f"nothing to hint: {_waits(t)}")
     pos = t.position()
     result = hint(pos, time_limit=seconds)
     note = HintNote(len(session.game.steps), pos, result=result)
@@ -463,7 +467,7 @@ def ask_hint(session: Session, seconds: float) -> Reply:
 def ask_reward(session: Session, policy: str, samples: int) -> Reply:
     t = session.table
     if t.phase != REWARD:
-        raise CompanionError(f"no reward to choose: the table waits for {waiting_for(t)}")
+        raise CompanionError(f"no reward to choose: {_waits(t)}")
     pos = t.position()
     try:
         advice = advise_reward(pos, policy=policy, samples=samples, seed=1, workers=1)
@@ -914,7 +918,7 @@ def export_json(session: Session) -> dict[str, Any]:
     """The position in play (or the won round whose reward is to be chosen) in the FORMAT.md form."""
     t = session.table
     if t.phase not in (PLAY, REWARD):
-        raise CompanionError(f"no position to export while the table waits for {waiting_for(t)}")
+        raise CompanionError(f"no position to export: {_waits(t)}")
     return t.position().to_json()
 
 

@@ -489,6 +489,8 @@ def test_summary_and_rounds_of_a_whole_virtual_game() -> None:
     )
     assert any(line.startswith("rewards: ") and "reserve 8" in line for line in lines)
     refused(s, "fold", "the game is over (won)")
+    refused(s, "hint", "nothing to hint: the game is over (won)")
+    refused(s, "export x.json", "no position to export: the game is over (won)")
 
 
 def test_top_card_visible_game_reveals() -> None:
