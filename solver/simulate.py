@@ -209,13 +209,11 @@ def replay_record(record: GameRecord) -> Game:
 # Many games, in parallel
 
 
-def play_chunk(
-    setup_json: dict[str, Any], policy: str, samples: int, seed: int, indices: Sequence[int]
-) -> list[dict[str, Any]]:
-    """Worker: the records of some games (as JSON: cheap to send between processes)."""
-    setup = Setup.from_json(setup_json)
+def play_chunk(setup: Setup, policy: str, samples: int, seed: int, indices: Sequence[int]) -> list[GameRecord]:
+    """Worker: the records of some games (pickled as they are: parsing JSON in the parent would
+    make it the bottleneck of fast policies)."""
     chosen = make_policy(policy, samples)
-    return [play_game(setup, chosen, seed, i).to_json() for i in indices]
+    return [play_game(setup, chosen, seed, i) for i in indices]
 
 
 def run_parallel(
@@ -309,9 +307,8 @@ def simulate(
     done: dict[int, GameRecord] = {}
     out: list[GameRecord] = []
 
-    def emit(batch: list[dict[str, Any]]) -> None:
-        for raw in batch:
-            r = GameRecord.from_json(raw)
+    def emit(batch: list[GameRecord]) -> None:
+        for r in batch:
             done[r.index] = r
         while len(out) in done:  # hand records on in game order
             r = done.pop(len(out))
@@ -319,7 +316,7 @@ def simulate(
             if on_record:
                 on_record(r)
 
-    tasks = ((setup.to_json(), policy, samples or 0, seed, idx) for idx in chunks(games, n))
+    tasks = ((setup, policy, samples or 0, seed, idx) for idx in chunks(games, n))
     run_parallel(play_chunk, tasks, workers=n, cluster=cluster, emit=emit)
     return out
 
