@@ -595,8 +595,15 @@ class Game:
         return self if n == 0 else Game(self.tables[:-n], self.steps[:-n])
 
     def to_json(self) -> dict[str, Any]:
-        """The game as a list of steps from its start (a fresh deal only: see replay)."""
+        """The game as its setup and its steps (for a game from a fresh deck: see from_json)."""
         return {"setup": self.tables[0].setup.to_json(), "steps": [step_to_json(s) for s in self.steps]}
+
+    @staticmethod
+    def from_json(raw: Any) -> Game:
+        """A game saved by to_json, every step replayed and checked (GameError names the first bad one)."""
+        if not isinstance(raw, dict) or not isinstance(raw.get("steps"), list):
+            raise GameError('a saved game is {"setup": {...}, "steps": [...]}')
+        return replay(new_table(Setup.from_json(raw.get("setup", {}))), [step_from_json(s) for s in raw["steps"]])
 
 
 def replay(start: Table, steps: Sequence[Step]) -> Game:

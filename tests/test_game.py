@@ -186,6 +186,11 @@ def test_won_rounds_reward_and_the_final_round_scores() -> None:
     deck_check(g.table)
     again = replay(g.tables[0], g.steps)
     assert again.table == g.table
+    saved = json.loads(json.dumps(g.to_json()))
+    assert Game.from_json(saved).table == g.table
+    saved["steps"][5] = {"step": "play", "play": "9=9"}
+    with pytest.raises(GameError, match="step 6"):
+        Game.from_json(saved)
 
 
 def test_a_short_pile_deals_alternately_and_a_wolf_dealt_nothing_loses_the_round_at_once() -> None:
