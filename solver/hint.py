@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .estimate import Estimate, sampled
+from .estimate import Estimate, rolled_out, sampled
 from .finish import Finish, solve_finish
 from .plays import Play
 from .position import Position
@@ -20,6 +20,7 @@ from .search import Budget, Search, WinCheck, evaluate_moves, principal_line
 
 EPS = 1e-9
 SEARCH_SHARE = 0.7  # of a time limit, for the exact search; the rest for sampled estimates
+MIN_SAMPLES = 8  # solved deals per play below which clairvoyant estimates give way to rollouts
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,7 @@ class MoveResult:
     bounds: tuple[float, float] | None = None  # only when the value is not exact
     blunder: bool = False  # throws away a certain win
     samples: int | None = None  # the value is a sampled estimate over this many deals
+    method: str | None = None  # how it was estimated (solver/estimate.py)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"play": self.play.to_json(), "text": str(self.play), "value": _num(self.value)}
@@ -40,7 +42,7 @@ class MoveResult:
         if self.blunder:
             out["blunder"] = True
         if self.samples is not None:
-            out["estimate"] = {"method": "sampled clairvoyant play", "samples": self.samples}
+            out["estimate"] = {"method": self.method, "samples": self.samples}
         return out
 
 
@@ -191,7 +193,11 @@ def _search(
     estimates: dict[Play, Estimate] = {}
     if not exact and deadline is not None:
         open_plays = [m.play for m in values if not m.exact]
-        estimates = sampled(state, objective, open_plays, deadline=deadline)
+        now = time.perf_counter()
+        estimates = sampled(state, objective, open_plays, deadline=now + max(0.0, deadline - now) / 3)
+        if len(estimates) < len(open_plays) or min(e.samples for e in estimates.values()) < MIN_SAMPLES:
+            # Far from the end of a round, few deals are small enough to solve: play them out instead.
+            estimates = rolled_out(state, objective, open_plays, deadline=deadline)
     stats = search.stats.to_json()
     win_values: dict[Play, float] = {}
     if pos.game == "vanguard":
@@ -219,13 +225,24 @@ def _search(
                 win_values.get(p),
                 None if m.exact else (m.lo, m.hi),
                 samples=estimates[p].samples if p in estimates else None,
+                method=estimates[p].method if p in estimates else None,
             )
         )
     ordered = _sorted(moves)
     if not exact and not estimates:
-        # With bounds only, recommend the play whose worst case is best (its lower bound), not the
-        # one whose middle of the bounds happens to be highest: that means little.
-        safest = max(ordered, key=lambda m: (m.bounds[0] if m.bounds else (m.value or 0.0), m.value or 0.0))
+        # With bounds only (a state budget, no time for estimates), recommend the play whose worst
+        # case is best (its lower bound), not the one whose middle of the bounds happens to be
+        # highest: that means little. But never Fold unless it is proven no worse than every play:
+        # its exact value would beat every open play's wide lower bound at the start of a round.
+        def worst_case(m: MoveResult) -> tuple[float, float]:
+            return (m.bounds[0] if m.bounds else (m.value or 0.0), m.value or 0.0)
+
+        fold = next((m for m in ordered if m.play.kind == "fold"), None)
+        others = [m for m in ordered if m is not fold]
+        fold_proven = fold is not None and all(
+            (m.bounds[1] if m.bounds else (m.value or 0.0)) <= (fold.value or 0.0) for m in others
+        )
+        safest = max(ordered if fold_proven or not others else others, key=worst_case)
         ordered = (safest, *[m for m in ordered if m is not safest])
     if status == "proven_won":
         ordered = tuple(

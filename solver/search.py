@@ -206,7 +206,10 @@ class Search:
         self.stats.chance_nodes += 1
         kids = []
         rest_lo = rest_hi = 0.0  # the bounds of the children not searched yet, weighted
-        for values, pf in _float_draws(s.unseen, s.owed_player + s.owed_wolf or 1):
+        for i, (values, pf) in enumerate(_float_draws(s.unseen, s.owed_player + s.owed_wolf or 1)):
+            if i & 1023 == 1023 and self.deadline is not None and time.perf_counter() > self.deadline:
+                # A big Over has thousands of outcomes: setting them up must not outrun the budget.
+                raise Budget
             child = apply_outcome(s, values, check=False)
             clo, chi = self.cheap(child)
             kids.append((pf, child, clo, chi))
