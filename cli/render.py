@@ -25,6 +25,7 @@ from rich.text import Text
 
 from solver.batch import Summary
 from solver.cards import MEMBERS
+from solver.estimate import ROLLOUTS
 from solver.finish import Finish, Judgement
 from solver.hint import HintResult, as_fraction
 from solver.plays import Play
@@ -163,9 +164,8 @@ def _value_text(objective: str, value: float | None, exact: bool = True) -> str:
     if objective == "win":
         frac = as_fraction(value) if exact else "estimate"
         return f"{100 * value:6.2f}%" + (f"  ({frac})" if frac else "")
-    if objective in ("score",) or float(value).is_integer():
-        return f"{value:g}"
-    return f"{value:+.4f}"
+    text = f"{value:g}" if objective == "score" or float(value).is_integer() else f"{value:+.4f}"
+    return text if exact else f"{text}  (estimate)"
 
 
 STATUS_TEXT = {"open": "open", "proven_won": "[green]proven won[/green]", "proven_lost": "[red]proven lost[/red]"}
@@ -198,7 +198,8 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
             marks.append("[red]blunder: throws away a certain win[/red]")
         row = [str(m.play), _value_text(objective, m.value, exact=m.bounds is None)]
         if m.samples is not None:
-            row[1] = row[1].replace("(estimate)", f"(est., {m.samples} deals)")
+            how = "greedy rollouts" if m.method == ROLLOUTS else "solved deals"
+            row[1] = row[1].replace("(estimate)", f"(est., {m.samples} {how})")
         if pos.game == "vanguard" and objective != "win":
             row.append("—" if m.win_probability is None else f"{100 * m.win_probability:.1f}%")
         if not result.exact:

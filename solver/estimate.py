@@ -77,7 +77,7 @@ def rolled_out(
     *,
     deadline: float,
     seed: int = 0,
-    min_deals: int = 16,
+    min_deals: int = 64,
     max_deals: int = 4000,
 ) -> dict[Play, Estimate]:
     """Average value of each play when the rest of the round is played by the greedy rule, over
