@@ -1,7 +1,7 @@
 """Whole-game simulation speed: games per second per policy, game and difficulty, on one process
 and on two (the ratio), on the same seeded games in the same run.
 
-    python bench/simulate.py [--games 100] [--best-games 60] [--seed 7]
+    python bench/simulate.py [--games 200] [--best-games 60] [--seed 7] [--policies best] [--games-kinds vanguard]
     python bench/simulate.py --goal      # 2,000 standard vanguard games with best on 2 processes
 """
 
@@ -32,6 +32,8 @@ def main() -> None:
     ap.add_argument("--best-games", type=int, default=60, help="games per row for best")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--games-kinds", default="vanguard,lobo")
+    ap.add_argument("--policies", default="random,greedy,best")
+    ap.add_argument("--difficulties", default="easy,standard,hard")
     ap.add_argument("--goal", action="store_true", help="only the goal: 2,000 standard vanguard games with best")
     args = ap.parse_args()
     if args.goal:
@@ -46,8 +48,8 @@ def main() -> None:
     print("| game | difficulty | policy | games | games/s, 1 process | games/s, 2 processes | ratio | won |")
     print("|---|---|---|---|---|---|---|---|")
     for game in args.games_kinds.split(","):
-        for difficulty in ("easy", "standard", "hard"):
-            for policy in ("random", "greedy", "best"):
+        for difficulty in args.difficulties.split(","):
+            for policy in args.policies.split(","):
                 n = args.best_games if policy == "best" else args.games
                 setup = Setup(game, difficulty)
                 one, won = timed(setup, policy, n, args.seed, 1)

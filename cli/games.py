@@ -142,6 +142,8 @@ def simulate_cmd(
     except KeyboardInterrupt:
         typer.echo("lobo-hint: interrupted", err=True)
         raise typer.Exit(130) from None
+    except (OSError, RuntimeError) as e:  # a Dask scheduler that cannot be reached, or is missing
+        fail(f"--cluster: {e}" if cluster else str(e))
     finally:
         if sink is not None:
             sink.close()
@@ -317,6 +319,8 @@ def report(
         except KeyboardInterrupt:
             typer.echo("lobo-hint: interrupted", err=True)
             raise typer.Exit(130) from None
+        except (OSError, RuntimeError) as e:
+            fail(f"--cluster: {e}" if cluster else str(e))
     if as_json:
         emit_json(result.to_json())
         return
@@ -363,6 +367,8 @@ def reward(
                                    cluster=cluster, progress=lambda d, _t: update(d, ""))  # fmt: skip
         except GameError as e:
             fail(f"{path}: {e}")
+        except (OSError, RuntimeError) as e:
+            fail(f"--cluster: {e}" if cluster else str(e))
     if as_json:
         emit_json(advice.to_json())
     else:
