@@ -70,6 +70,12 @@ def position_schema() -> dict[str, Any]:
             },
             "id": {"type": ["string", "integer"], "description": "lobo-hint extension: a label"},
             "note": {"type": "string", "description": "lobo-hint extension: a free comment"},
+            "phase": {
+                "enum": ["play", "reward"],
+                "default": "play",
+                "description": "lobo-hint extension (vanguard): 'reward' is the moment after a won round, "
+                "for `lobo-hint reward`; its wolf is empty",
+            },
         },
         "allOf": [
             {

@@ -211,6 +211,10 @@ def test_schema_is_json_and_accepts_the_examples() -> None:
         "objective",
         "rules",
     }
+    # Every top-level key the parser accepts, extensions included, is in the schema.
+    from solver.position import EXTENSION_KEYS, TOP_KEYS
+
+    assert set(js["properties"]) == TOP_KEYS | EXTENSION_KEYS
 
 
 def test_rules_command(tmp_path: Path) -> None:
