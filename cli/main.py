@@ -26,13 +26,13 @@ from solver.hint import explain
 from solver.hint import hint as solve_hint
 from solver.plays import PlayError, parse_plays
 from solver.position import Position, PositionError, Rules, load_position, with_objective
+from solver.railway.deck import RailwayError
 from solver.rules import final_state, initial_state, legal_plays
 from solver.schema import position_schema
 from solver.summary import rules_summary
 from solver.verify import check_finish_answer, verify_hint
 
 from . import render
-from .railway import railway_app
 
 app = typer.Typer(
     name="lobo-hint",
@@ -43,7 +43,6 @@ app = typer.Typer(
     rich_markup_mode="rich",
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-app.add_typer(railway_app, name="railway")
 
 EXIT_INPUT = 2
 F = TypeVar("F", bound=Callable[..., Any])
@@ -65,7 +64,7 @@ def input_errors(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except (PositionError, PlayError) as e:
+        except (PositionError, PlayError, RailwayError) as e:
             fail(str(e))
         except RecursionError:
             fail("the input is nested too deeply")
@@ -454,6 +453,9 @@ def main() -> None:
 
 from . import games as _games  # noqa: E402, F401 - registers simulate, replay, report, reward
 from . import play as _play  # noqa: E402, F401 - registers play
+from .railway import railway_app  # noqa: E402 - its commands use this module's helpers
+
+app.add_typer(railway_app, name="railway")
 
 if __name__ == "__main__":
     main()

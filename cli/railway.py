@@ -5,9 +5,7 @@ The same error style as the rest of the CLI: one line on stderr, exit 2, never a
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 import typer
 
@@ -26,16 +24,16 @@ from solver.railway.deck import (
 from solver.railway.partition import METHODS, Partition, partition
 from solver.railway.position import RailwayPosition, load_position, parse_position, typed_keys
 
+from .main import emit_json, input_errors
+
 railway_app = typer.Typer(
     name="railway",
     help="The railway LOBO, the older draw-and-discard game of the same name: decks, LOBO hands, hints.\n\n"
-    "Example: lobo-hint railway hint puzzles/railway/01-take-the-discard.railway",
+    "Example: lobo-hint railway hint puzzles/railway/02-take-the-discard.railway",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="print the answer as JSON (the RAILWAY.md contract)")]
 DeckOpt = Annotated[
@@ -44,37 +42,6 @@ DeckOpt = Annotated[
 MethodOpt = Annotated[
     str, typer.Option("--method", "-m", help=f"how to find the largest set of journeys: {' or '.join(METHODS)}")
 ]
-
-
-def _fail(message: str) -> None:
-    # cli.main imports this module, so its helpers are looked up when a command runs.
-    from .main import fail
-
-    fail(message)
-
-
-def _emit_json(obj: Any) -> None:
-    from .main import emit_json
-
-    emit_json(obj)
-
-
-def railway_errors(func: F) -> F:
-    """Every input error as one line and exit 2 (the convention of cli/main.py)."""
-
-    @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except RailwayError as e:
-            _fail(str(e))
-        except RecursionError:
-            _fail("the input is nested too deeply")
-        except KeyboardInterrupt:
-            typer.echo("lobo-hint: interrupted", err=True)
-            raise typer.Exit(130) from None
-
-    return wrapper  # type: ignore[return-value]
 
 
 def _method(method: str) -> str:
@@ -97,7 +64,7 @@ def _position(path: str | None, deck: str | None, keys: dict[str, Any]) -> Railw
 @railway_app.command(
     epilog="Example: lobo-hint railway validate puzzles/railway/made-up-deck.railway --graph deck.graphml"
 )
-@railway_errors
+@input_errors
 def validate(
     path: Annotated[str, typer.Argument(metavar="DECK.json", help="a deck file, or a position file (checks both)")],
     graph: Annotated[
@@ -127,7 +94,7 @@ def validate(
             out["unseen"] = pos.unseen()
         if graph is not None:
             out["graph"] = graph
-        _emit_json(out)
+        emit_json(out)
         return
     for line in _deck_lines(path, deck, summary):
         typer.echo(line)
@@ -163,7 +130,7 @@ def _deck_lines(path: str, deck: Deck, s: dict[str, Any]) -> list[str]:
     epilog='Example: lobo-hint railway lobo --deck puzzles/railway/made-up-deck.railway --hand "Charing Cross, '
     'Highgate, Euston"   (or: lobo-hint railway lobo POSITION.json --json)'
 )
-@railway_errors
+@input_errors
 def lobo(
     path: Annotated[
         str | None, typer.Argument(metavar="[POSITION.json]", help="a position file (or give --deck and --hand)")
@@ -183,7 +150,7 @@ def lobo(
     pos = _position(path, deck, typed_keys(hand, exposed))
     part = partition(pos.deck, pos.hand, _method(method))
     if as_json:
-        _emit_json(part.to_json(len(pos.exposed)))
+        emit_json(part.to_json(len(pos.exposed)))
         return
     for line in _lobo_lines(part, len(pos.exposed)):
         typer.echo(line)
@@ -205,10 +172,10 @@ def _lobo_lines(part: Partition, exposed: int) -> list[str]:
 
 
 @railway_app.command(
-    epilog="Example: lobo-hint railway hint puzzles/railway/01-take-the-discard.railway   "
+    epilog="Example: lobo-hint railway hint puzzles/railway/02-take-the-discard.railway   "
     '(after drawing: --draw "Euston"; after taking the top discard: --took-top)'
 )
-@railway_errors
+@input_errors
 def hint(
     path: Annotated[str, typer.Argument(metavar="POSITION.json", help="a railway position file")],
     deck: DeckOpt = None,
@@ -237,7 +204,7 @@ def hint(
             raise RailwayError(f"--draw: {draw!r} cannot come from the stock: every copy is already placed")
     advice = advise(pos, draw, took_top, by, _method(method))
     if as_json:
-        _emit_json(advice.to_json())
+        emit_json(advice.to_json())
         return
     for line in _hint_lines(pos, advice):
         typer.echo(line)
