@@ -302,7 +302,7 @@ def run_batch(
 
     n = workers or os.cpu_count() or 1
     if cluster is not None:
-        _run_dask(todo(), cluster, n, time_limit, emit)
+        run_on_dask(solve_one, ((job, time_limit) for job in todo()), cluster, n, emit)
     elif n <= 1:
         for job in todo():
             emit(solve_one(job, time_limit))
@@ -362,9 +362,15 @@ def _isolated(job: Job, time_limit: float | None) -> dict[str, Any]:
             }
 
 
-def _run_dask(
-    jobs: Iterator[Job], cluster: Any, n: int, time_limit: float | None, emit: Callable[[dict[str, Any]], None]
+def run_on_dask(
+    fn: Callable[..., Any],
+    tasks: Iterable[tuple[Any, ...]],
+    cluster: Any,
+    n: int,
+    emit: Callable[[Any], None],
 ) -> None:
+    """fn(*task) for every task on a Dask cluster (an address or a Client), each result emitted as
+    it comes; at most twice the cluster's threads in flight, so a huge stream is never all queued."""
     try:
         from distributed import Client, as_completed
     except ImportError as e:  # pragma: no cover - the test extra installs it
@@ -374,11 +380,11 @@ def _run_dask(
         width = max(n, sum(client.nthreads().values()) or 1) * 2
         pending = as_completed()
         inflight = 0
-        for job in jobs:
+        for task in tasks:
             if inflight >= width:
                 emit(next(pending).result())
                 inflight -= 1
-            pending.add(client.submit(solve_one, job, time_limit, pure=False))
+            pending.add(client.submit(fn, *task, pure=False))
             inflight += 1
         for fut in pending:
             emit(fut.result())

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from .batch import run_on_dask
 from .game import (
     DRAW,
     PLAY,
@@ -228,7 +229,7 @@ def run_parallel(
     in this process (workers=1), on a process pool, or on a Dask cluster (as batch.py does)."""
     n = workers or os.cpu_count() or 1
     if cluster is not None:
-        _run_dask(fn, tasks, cluster, n, emit)
+        run_on_dask(fn, tasks, cluster, n, emit)
     elif n <= 1:
         for task in tasks:
             emit(fn(*task))
@@ -250,36 +251,6 @@ def run_parallel(
 def _wait(running: set[Future[list[Any]]]) -> tuple[set[Future[list[Any]]], set[Future[list[Any]]]]:
     done, left = wait(running, return_when=FIRST_COMPLETED)
     return set(done), set(left)
-
-
-def _run_dask(
-    fn: Callable[..., list[Any]],
-    tasks: Iterable[tuple[Any, ...]],
-    cluster: Any,
-    n: int,
-    emit: Callable[[list[Any]], None],
-) -> None:
-    try:
-        import distributed
-    except ImportError as e:  # pragma: no cover - the test extra installs it
-        raise RuntimeError("--cluster needs Dask: pip install 'lobo-hint[cluster]'") from e
-    dask: Any = distributed  # its annotations are partial: the few calls go through Any
-    client = cluster if isinstance(cluster, dask.Client) else dask.Client(cluster)
-    try:
-        width = max(n, sum(client.nthreads().values()) or 1) * 2
-        pending = dask.as_completed()
-        inflight = 0
-        for task in tasks:
-            if inflight >= width:
-                emit(next(pending).result())
-                inflight -= 1
-            pending.add(client.submit(fn, *task, pure=False))
-            inflight += 1
-        for fut in pending:
-            emit(fut.result())
-    finally:
-        if client is not cluster:
-            client.close()
 
 
 def chunks(games: int, workers: int, first: int = 0) -> Iterator[list[int]]:
