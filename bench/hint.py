@@ -2,7 +2,7 @@
 of budget-limited answers at round start.
 
     python bench/hint.py exact [--piles 8,10] [--seeds 3]
-    python bench/hint.py start [--count 10] [--budget 2] [--difficulty standard]
+    python bench/hint.py start [--count 50] [--budget 2] [--difficulty standard]
 
 exact: 4 v 4 standard hands, full party, no reserve, a pile of N unseen cards (everything else
 discarded), objective win. Prints per pile: states and seconds of the plain search and of the
@@ -120,7 +120,7 @@ def main() -> None:
     e.add_argument("--piles", default="8,10")
     e.add_argument("--seeds", type=int, default=3)
     s = sub.add_parser("start")
-    s.add_argument("--count", type=int, default=10)
+    s.add_argument("--count", type=int, default=50)
     s.add_argument("--budget", type=float, default=2.0)
     s.add_argument("--difficulty", default="standard")
     args = ap.parse_args()
