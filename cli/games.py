@@ -203,8 +203,10 @@ def replay(
     game: Annotated[int, typer.Option("--game", help='the game number (its "game" key)')],
     as_json: JsonOpt = False,
 ) -> None:
-    """Replay one recorded game step by step: every card is checked against the seeded deck and every play
-    against the rules; shows the game round by round."""
+    """Replay one recorded game step by step, every card and play checked.
+
+    Every card is checked against the seeded deck and every play against the rules; the game is
+    shown round by round."""
     for n, raw in _records(path):
         if isinstance(raw, dict) and raw.get("game") == game:
             try:
@@ -295,8 +297,10 @@ def report(
     cluster: ClusterOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the numbers as JSON")] = False,
 ) -> None:
-    """Simulate every difficulty × policy (best, greedy, random) on the same deals; write report.md with
-    tables and plots (win rates with intervals, score histograms, party survival by round)."""
+    """Simulate every difficulty × policy on the same deals; write report.md with tables and plots.
+
+    Policies best, greedy and random; plots of win rates with intervals, score histograms and
+    party survival by round."""
     _choice(game, [*GAMES, "both"], "--game")
     _checks(games, jobs, samples)
     folder = Path(out)
@@ -348,9 +352,10 @@ def reward(
     cluster: ClusterOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Rank the rewards after a won round (a position with "phase": "reward") by the estimated chance to win
-    the game, from continuations played out on the same deals for every reward; says when a difference is
-    not significant."""
+    """Rank the rewards after a won round by the estimated chance to win the game.
+
+    The position has "phase": "reward". Continuations are played out on the same deals for every
+    reward; the answer says when a difference is not significant."""
     _choice(policy, POLICIES, "--policy")
     _checks(None, jobs, budget)
     if samples < 2:
