@@ -40,7 +40,7 @@ app = typer.Typer(
     "Example: lobo-hint position.json   (the best play; same as `lobo-hint hint position.json`)",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    rich_markup_mode="rich",
+    rich_markup_mode="markdown",
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -93,7 +93,7 @@ def main_options(
 ) -> None:
     """Solver and hint engine for Lobo and Lobo: The Vanguard.
 
-    A position file as the first argument gives the hint: [bold]lobo-hint position.json[/bold]
+    A position file as the first argument gives the hint: **lobo-hint position.json**
     """
 
 
