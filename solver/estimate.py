@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .cards import values_of
 from .plays import Play
 from .policies import rollout
 from .rules import State, apply
@@ -34,6 +36,15 @@ class Estimate:
     method: str = CLAIRVOYANT
 
 
+def _orders(root: State, seed: int) -> Iterator[tuple[int, ...]]:
+    """Random orders of the pile's unknown cards, drawn from the unseen ones, one per deal."""
+    rng = random.Random(seed)
+    pool = list(values_of(root.unseen))
+    unknown = root.pile_size - len(root.pile_top)
+    while True:
+        yield tuple(rng.sample(pool, unknown))
+
+
 def sampled(
     root: State,
     objective: str,
@@ -46,15 +57,14 @@ def sampled(
 ) -> dict[Play, Estimate]:
     """Average clairvoyant value of each play over random deals of the unknown cards, until the
     deadline (or max_deals deals). A deal too big to solve within states_per_deal is left out."""
-    rng = random.Random(seed)
-    pool = [v for v, n in enumerate(root.unseen, start=1) for _ in range(n)]
-    unknown = root.pile_size - len(root.pile_top)
+    orders = _orders(root, seed)
     sums = {p: 0.0 for p in plays}
     counts = {p: 0 for p in plays}
     deals = 0
+    unknown = root.pile_size - len(root.pile_top)
     while time.perf_counter() < deadline and unknown > 0 and (max_deals is None or deals < max_deals):
         deals += 1
-        order = tuple(rng.sample(pool, unknown))
+        order = next(orders)
         left = list(root.unseen)
         for v in order:
             left[v - 1] -= 1
@@ -83,17 +93,15 @@ def rolled_out(
     """Average value of each play when the rest of the round is played by the greedy rule, over
     random deals of the unknown cards, until the deadline (but at least min_deals deals: a
     rollout takes well under a millisecond, and an answer needs some)."""
-    rng = random.Random(seed)
-    pool = [v for v, n in enumerate(root.unseen, start=1) for _ in range(n)]
-    unknown = root.pile_size - len(root.pile_top)
+    orders = _orders(root, seed)
     judge = Search(root, objective)
     children = {p: apply(root, p, check=False) for p in plays}
     sums = dict.fromkeys(plays, 0.0)
     deals = 0
     while deals < max_deals and (deals < min_deals or time.perf_counter() < deadline):
         deals += 1
-        order = rng.sample(pool, unknown)
+        order = next(orders)
         for play, child in children.items():
-            end = rollout(child, order)
+            end = rollout(child, list(order))
             sums[play] += judge.terminal(end) if end.outcome is not None else judge.final_value(end)
     return {p: Estimate(sums[p] / deals, deals, ROLLOUTS) for p in plays}
