@@ -1,7 +1,7 @@
 """Hint search speed against a plain memoized expectimax measured in the same run, and the quality
 of budget-limited answers at round start.
 
-    python bench/hint.py exact [--piles 8,10] [--seeds 3]
+    python bench/hint.py exact [--piles 8,10] [--seeds 3] [--python]
     python bench/hint.py start [--count 50] [--budget 2] [--difficulty standard]
 
 exact: 4 v 4 standard hands, full party, no reserve, a pile of N unseen cards (everything else
@@ -16,6 +16,7 @@ play's upper bound), and the width of the best play's bounds.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -67,10 +68,16 @@ def plain_values(root: State) -> tuple[dict[str, float], int]:
 
 
 def exact(args: argparse.Namespace) -> None:
+    """Plain expectimax, then the engine as `lobo-hint` runs it (the compiled search from 8 unknown
+    cards on), and with --python also the engine's Python search, all on the same positions."""
+    from solver.fastwin import warm_up
+
+    warm_up()  # loading the machine code (about 0.7 s once per process) is not the search's time
     print(
-        f"{'pile':>4} {'seed':>4} {'plain s':>9} {'plain states':>12} {'engine s':>9} {'engine states':>13} {'ratio':>7}"
+        f"{'pile':>4} {'seed':>4} {'plain s':>9} {'plain states':>12} {'engine s':>9} {'engine states':>13} "
+        f"{'ratio':>7}" + (f" {'python s':>9} {'ratio':>7}" if args.python else "")
     )
-    ratios = []
+    ratios, py_ratios, engine_times = [], [], []
     for pile in (int(x) for x in args.piles.split(",")):
         for seed in range(args.seeds):
             pos = parse_position(class_position(seed, pile))
@@ -83,11 +90,28 @@ def exact(args: argparse.Namespace) -> None:
             for m in h.moves:
                 assert abs((m.value or 0.0) - plain[str(m.play)]) < 1e-9, (pile, seed, str(m.play))
             ratios.append(t_plain / t_engine)
-            print(
+            engine_times.append(t_engine)
+            line = (
                 f"{pile:>4} {seed:>4} {t_plain:>9.2f} {n_plain:>12} {t_engine:>9.2f} {h.stats['states']:>13} "
                 f"{t_plain / t_engine:>7.2f}"
             )
-    print(f"median ratio plain/engine: {statistics.median(ratios):.2f}")
+            if args.python:
+                os.environ["LOBO_HINT_ENGINE"] = "python"
+                t = time.perf_counter()
+                hp = hint(pos)
+                t_py = time.perf_counter() - t
+                del os.environ["LOBO_HINT_ENGINE"]
+                for m in hp.moves:
+                    assert abs((m.value or 0.0) - plain[str(m.play)]) < 1e-9, (pile, seed, str(m.play))
+                py_ratios.append(t_plain / t_py)
+                line += f" {t_py:>9.2f} {t_plain / t_py:>7.2f}"
+            print(line, flush=True)
+    print(
+        f"median ratio plain/engine: {statistics.median(ratios):.2f} (lowest {min(ratios):.2f}); "
+        f"engine seconds median {statistics.median(engine_times):.2f}, max {max(engine_times):.2f}"
+    )
+    if py_ratios:
+        print(f"median ratio plain/python engine: {statistics.median(py_ratios):.2f}")
 
 
 def start(args: argparse.Namespace) -> None:
@@ -119,6 +143,7 @@ def main() -> None:
     e = sub.add_parser("exact")
     e.add_argument("--piles", default="8,10")
     e.add_argument("--seeds", type=int, default=3)
+    e.add_argument("--python", action="store_true", help="also time the engine's Python search")
     s = sub.add_parser("start")
     s.add_argument("--count", type=int, default=50)
     s.add_argument("--budget", type=float, default=2.0)

@@ -20,12 +20,14 @@ stopped.
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
+from math import comb
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
 if TYPE_CHECKING:
     from .rules import State
@@ -45,23 +47,78 @@ TOP = 35  # the deck's top value (8, 9 or 10)
 STATE = 36
 
 # Counters shared with the caller.
-STATES, HITS, CHANCE, CUTOFFS, LIMIT, STOPPED = range(6)
-COUNTERS = 6
+STATES, HITS, CHANCE, CUTOFFS, LIMIT, STOPPED, OUTCOMES, GROW, FILLED, MEMO_FILLED = range(10)
+COUNTERS = 10
 
 # Non-literal constants: compiled recursion cached to disk breaks on literal arguments.
 ZERO: Any = np.int64(0)
 ONE: Any = np.int64(1)
 
-KEY = types.UniTuple(types.int64, 2)  # type: ignore[no-untyped-call]
-BOUNDS = types.UniTuple(types.float64, 2)  # type: ignore[no-untyped-call]
+
+def new_table(capacity: int = 1 << 16) -> tuple[np.ndarray, np.ndarray]:
+    """An open-addressing hash table: keys (two int64, the second -1 where a slot is free) and
+    values (two float64). numba's own typed dict costs about 300 ns a lookup; this, a tenth. The
+    keys and values are views of one array, a slot's four words side by side: a lookup in a big
+    table then misses the cache once, not twice."""
+    row = np.full((capacity, 4), -1, np.int64)
+    return row[:, :2], row.view(np.float64)[:, 2:]
 
 
-def new_table() -> Dict:
-    return Dict.empty(key_type=KEY, value_type=BOUNDS)
+@njit(cache=True)
+def _slot(keys: np.ndarray, k1: int, k2: int) -> int:  # pragma: no cover - compiled
+    """The slot holding this key, or the free slot where it would go (linear probing)."""
+    mask = np.uint64(keys.shape[0] - 1)
+    # Murmur3's finalizer over both words: every bit of the key reaches the low bits used.
+    h = np.uint64(k1) ^ (np.uint64(k2) * np.uint64(0x9E3779B97F4A7C15))
+    h ^= h >> np.uint64(33)
+    h *= np.uint64(0xFF51AFD7ED558CCD)
+    h ^= h >> np.uint64(33)
+    h *= np.uint64(0xC4CEB9FE1A85EC53)
+    h ^= h >> np.uint64(33)
+    i = np.int64(h & mask)
+    while True:
+        c = keys[i, 1]
+        if c == -1 or (c == k2 and keys[i, 0] == k1):
+            return int(i)
+        i = np.int64((np.uint64(i) + np.uint64(1)) & mask)
 
 
-def new_memo() -> Dict:
-    return Dict.empty(key_type=types.int64, value_type=types.int64)
+@njit(cache=True)
+def _put(
+    keys: np.ndarray, vals: np.ndarray, k1: int, k2: int, x: float, y: float, ctr: np.ndarray, filled: int
+) -> None:  # pragma: no cover
+    i = _slot(keys, k1, k2)
+    if keys[i, 1] == -1:
+        if 4 * ctr[filled] >= 3 * keys.shape[0]:
+            # Too full to take more before it is doubled (only the memo of covers, filled between
+            # two states of the search, can get here): not storing loses nothing but time.
+            ctr[GROW] = 1
+            return
+        keys[i, 0] = k1
+        keys[i, 1] = k2
+        ctr[filled] += 1
+        if 2 * ctr[filled] > keys.shape[0]:
+            ctr[GROW] = 1  # the caller doubles the table before the search goes on
+    vals[i, 0] = x
+    vals[i, 1] = y
+
+
+@njit(cache=True)
+def _rehash(keys: np.ndarray, vals: np.ndarray, nk: np.ndarray, nv: np.ndarray) -> None:  # pragma: no cover
+    for i in range(keys.shape[0]):
+        if keys[i, 1] != -1:
+            j = _slot(nk, keys[i, 0], keys[i, 1])
+            nk[j, 0] = keys[i, 0]
+            nk[j, 1] = keys[i, 1]
+            nv[j, 0] = vals[i, 0]
+            nv[j, 1] = vals[i, 1]
+
+
+def grown(keys: np.ndarray, vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The same entries in a table twice the size."""
+    nk, nv = new_table(2 * keys.shape[0])
+    _rehash(keys, vals, nk, nv)
+    return nk, nv
 
 
 @njit(cache=True, inline="always")
@@ -119,7 +176,9 @@ def _cover(wolf: np.ndarray, avail: np.ndarray, allowed: int, rem: int, start: i
 
 
 @njit(cache=True)
-def min_sacrifices(wolf: np.ndarray, avail: np.ndarray, allowed: int, memo: Dict) -> int:  # pragma: no cover
+def min_sacrifices(
+    wolf: np.ndarray, avail: np.ndarray, allowed: int, mk: np.ndarray, mv: np.ndarray, ctr: np.ndarray
+) -> int:  # pragma: no cover
     key = allowed
     cards = 0
     for i in range(10):
@@ -128,11 +187,11 @@ def min_sacrifices(wolf: np.ndarray, avail: np.ndarray, allowed: int, memo: Dict
         cards += avail[i] - wolf[i]
     if cards + allowed < 0:
         return -1  # every Wolf card not sacrificed needs at least one card of the Player's
-    got = memo.get(key, -2)
-    if got != -2:
-        return got
+    i = _slot(mk, key, ZERO)
+    if mk[i, 1] != -1:
+        return int(mv[i, 0])
     r = _cover(wolf.copy(), avail.copy(), allowed, ZERO, ONE)
-    memo[key] = r
+    _put(mk, mv, key, ZERO, float(r), 0.0, ctr, MEMO_FILLED)
     return r
 
 
@@ -212,82 +271,131 @@ def _split_gain(st: np.ndarray, left: int, top: int) -> int:  # pragma: no cover
 # -- groups and draws ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def _groups(
-    pool: np.ndarray, target: int, start: int, cur: np.ndarray, out: np.ndarray, m: int
-) -> int:  # pragma: no cover
-    """Append to out every sub-multiset of pool (values >= start) adding up to target; returns the
-    new row count."""
-    if target == 0:
-        out[m, :] = cur
-        return m + 1
-    for v in range(start, min(target, 10) + 1):
-        if pool[v - 1] > cur[v - 1]:
-            cur[v - 1] += 1
-            m = _groups(pool, target - v, v, cur, out, m)
-            cur[v - 1] -= 1
-    return m
+# At most this many groups: the sub-multisets adding up to any one value v <= 10 number at most
+# the partitions of v, and those of 1..10 add up to 138.
+GROUPS = 144
 
 
 @njit(cache=True)
-def _comb(n: int, k: int) -> float:  # pragma: no cover - compiled
-    if k < 0 or k > n:
-        return 0.0
-    r = 1.0
-    for i in range(k):
-        r = r * (n - i) / (i + 1)
-    return float(round(r))
+def _all_groups(pool: np.ndarray, targets: np.ndarray, out: np.ndarray) -> int:  # pragma: no cover
+    """Every non-empty sub-multiset of pool (counts by value) adding up to a value that targets
+    holds, as rows of out: counts in columns 0-9, the sum in column 10; returns how many.
+
+    One pass of a mixed-radix counter over the counts, carrying past any count that would take the
+    sum beyond the biggest target (the sums at or below it form a down-set, so nothing is
+    skipped). Not recursive: compiled recursion costs a call per node, and this runs at every
+    decision node."""
+    top = 0
+    for v in range(10, 0, -1):
+        if targets[v - 1]:
+            top = v
+            break
+    m = 0
+    if top == 0:
+        return 0
+    cur = np.zeros(10, np.int64)
+    s = 0
+    while True:
+        i = 0
+        # Add one card of the smallest value that still fits; carry otherwise.
+        while i < 10:
+            if cur[i] < pool[i] and s + i + 1 <= top:
+                cur[i] += 1
+                s += i + 1
+                break
+            s -= cur[i] * (i + 1)
+            cur[i] = 0
+            i += 1
+        if i == 10:
+            return m
+        if targets[s - 1]:
+            for j in range(10):
+                out[m, j] = cur[j]
+            out[m, 10] = s
+            m += 1
+
+
+def _binomials() -> np.ndarray:
+    out = np.zeros((48, 12), np.float64)
+    for n in range(48):
+        for k in range(min(n, 11) + 1):
+            out[n, k] = float(comb(n, k))
+    return out
+
+
+# Binomial coefficients as floats (all exact: below 2**53), read by the draws; a global array is
+# a constant to compiled code.
+BINOMIAL = _binomials()
 
 
 @njit(cache=True)
 def draws(unseen: np.ndarray, d: int) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
     """Every multiset of d values drawn from the unseen counts, and its probability
     (multivariate hypergeometric), as rows of counts by value."""
-    # How many multisets: count first, then fill.
-    ways = np.zeros(d + 1, np.int64)
-    ways[0] = 1
-    for i in range(10):
-        nxt = np.zeros(d + 1, np.int64)
-        for j in range(d + 1):
-            if ways[j]:
-                for k in range(min(unseen[i], d - j) + 1):
-                    nxt[j + k] += ways[j]
-        ways = nxt
-    rows = ways[d]
-    out = np.zeros((rows, 10), np.int64)
-    prob = np.empty(rows, np.float64)
     total = 0
+    kinds = 0
     for i in range(10):
         total += unseen[i]
-    denominator = _comb(total, d)
+        kinds += unseen[i] > 0
+    if d == 1:
+        # The everyday case (a Perfect's or Sum's draw, a Split's): one row per value unseen.
+        out = np.zeros((kinds, 10), np.int64)
+        prob = np.empty(kinds, np.float64)
+        m = 0
+        for i in range(10):
+            if unseen[i]:
+                out[m, i] = 1
+                prob[m] = unseen[i] / total
+                m += 1
+        return out, prob
+    # How many multisets: count first, then fill.
+    ways = np.zeros((11, d + 1), np.int64)
+    ways[0, 0] = 1
+    for i in range(10):
+        for j in range(d + 1):
+            if ways[i, j]:
+                for k in range(min(unseen[i], d - j) + 1):
+                    ways[i + 1, j + k] += ways[i, j]
+    rows = ways[10, d]
+    out = np.zeros((rows, 10), np.int64)
+    prob = np.empty(rows, np.float64)
+    denominator = BINOMIAL[total, d]
+    # Depth first over the values, the highest count first (like rules._multisets). cap[i]: the
+    # cards of values i and up, so that no branch is entered that cannot make up d.
+    cap = np.zeros(11, np.int64)
+    for i in range(9, -1, -1):
+        cap[i] = cap[i + 1] + unseen[i]
     cur = np.zeros(10, np.int64)
-    # An odometer over the values, highest count first on the lowest value (like rules._multisets).
+    low = np.zeros(10, np.int64)
+    need = np.zeros(10, np.int64)
+    need[0] = d
+    cur[0] = min(d, unseen[0])
+    low[0] = max(0, d - cap[1])
     m = 0
     i = 0
-    left = d
-    # Iterative depth-first enumeration: cur[i] runs from min(left, unseen[i]) down to 0.
-    stack_left = np.zeros(11, np.int64)
-    stack_left[0] = d
-    cur[0] = min(d, unseen[0]) + 1
-    while i >= 0:
-        if cur[i] == 0:
+    while True:
+        if cur[i] < low[i]:
             i -= 1
+            if i < 0:
+                break
+            cur[i] -= 1
             continue
-        cur[i] -= 1
-        left = stack_left[i] - cur[i]
-        if i == 9:
-            if left == 0:
-                w = 1.0
-                for j in range(10):
-                    out[m, j] = cur[j]
-                    if cur[j]:
-                        w *= _comb(unseen[j], cur[j])
-                prob[m] = w / denominator
-                m += 1
+        rest = need[i] - cur[i]
+        if rest == 0:
+            w = 1.0
+            for j in range(10):
+                c = cur[j] if j <= i else 0
+                out[m, j] = c
+                if c:
+                    w *= BINOMIAL[unseen[j], c]
+            prob[m] = w / denominator
+            m += 1
+            cur[i] -= 1
             continue
         i += 1
-        stack_left[i] = left
-        cur[i] = min(left, unseen[i]) + 1
+        need[i] = rest
+        cur[i] = min(rest, unseen[i])
+        low[i] = max(0, rest - cap[i + 1])
     return out, prob
 
 
@@ -295,7 +403,9 @@ def draws(unseen: np.ndarray, d: int) -> tuple[np.ndarray, np.ndarray]:  # pragm
 
 
 @njit(cache=True)
-def _cheap(st: np.ndarray, table: Dict, memo: Dict) -> tuple[float, float]:  # pragma: no cover
+def _cheap(
+    st: np.ndarray, tk: np.ndarray, tv: np.ndarray, mk: np.ndarray, mv: np.ndarray, ctr: np.ndarray
+) -> tuple[float, float]:  # pragma: no cover
     """Search.cheap: bounds without searching (terminal, table, sure loss, sure cover)."""
     empty = True
     for i in range(10):
@@ -304,36 +414,57 @@ def _cheap(st: np.ndarray, table: Dict, memo: Dict) -> tuple[float, float]:  # p
             break
     if empty and st[OWED_W] == 0:
         return 1.0, 1.0
-    key = _key(st)
-    if key in table:
-        return table[key]
+    if st[FINAL] == 1 and st[OWED_P] + st[OWED_W] == 0:
+        # A final round is valued exactly by the (small, cached) cover search: cheaper than a
+        # lookup in the big table, and it never needs an entry there.
+        v = _final_value(st, mk, mv, ctr)
+        return v, v
+    k1, k2 = _key(st)
+    i = _slot(tk, k1, k2)
+    if tk[i, 1] != -1:
+        return tv[i, 0], tv[i, 1]
     if sure_loss(st):
         return 0.0, 0.0
-    if st[OWED_P] + st[OWED_W] == 0 and min_sacrifices(st[WOLF : WOLF + 10], st[AVAIL : AVAIL + 10], 0, memo) == 0:
+    if (
+        st[OWED_P] + st[OWED_W] == 0
+        and min_sacrifices(st[WOLF : WOLF + 10], st[AVAIL : AVAIL + 10], 0, mk, mv, ctr) == 0
+    ):
         return 1.0, 1.0
     return 0.0, 1.0
 
 
 @njit(cache=True)
-def _bounds(st: np.ndarray, table: Dict) -> tuple[float, float]:  # pragma: no cover
-    key = _key(st)
-    if key in table:
-        return table[key]
+def _final_value(st: np.ndarray, mk: np.ndarray, mv: np.ndarray, ctr: np.ndarray) -> float:  # pragma: no cover
+    """A final round at a decision point: won (1) if the sacrifices allowed and the cover do it."""
+    need = min_sacrifices(st[WOLF : WOLF + 10], st[AVAIL : AVAIL + 10], max(0, st[ACTIVE] - 1), mk, mv, ctr)
+    return 1.0 if need >= 0 else 0.0
+
+
+@njit(cache=True)
+def _bounds(st: np.ndarray, tk: np.ndarray, tv: np.ndarray) -> tuple[float, float]:  # pragma: no cover
+    k1, k2 = _key(st)
+    i = _slot(tk, k1, k2)
+    if tk[i, 1] != -1:
+        return tv[i, 0], tv[i, 1]
     return 0.0, 1.0
 
 
 @njit(cache=True)
-def search(st: np.ndarray, a: float, b: float, table: Dict, memo: Dict, ctr: np.ndarray) -> float:  # pragma: no cover
+def search(
+    st: np.ndarray, a: float, b: float, tk: np.ndarray, tv: np.ndarray, mk: np.ndarray, mv: np.ndarray, ctr: np.ndarray
+) -> float:  # pragma: no cover
     """Search.value for a non-terminal state: its value inside (a, b), or a bound on the side it
     fell; NaN once the state budget has run out (bounds stored on the way up).
 
     One function for decision and chance nodes alike: compiled recursion must stay within one
     function."""
-    key = _key(st)
+    k1, k2 = _key(st)
     lo = 0.0
     hi = 1.0
-    if key in table:
-        lo, hi = table[key]
+    slot = _slot(tk, k1, k2)
+    if tk[slot, 1] != -1:
+        lo = tv[slot, 0]
+        hi = tv[slot, 1]
         if hi - lo <= EPS or hi <= a + EPS or lo >= b - EPS:
             ctr[HITS] += 1
             if lo >= b - EPS or hi - lo <= EPS:
@@ -342,7 +473,7 @@ def search(st: np.ndarray, a: float, b: float, table: Dict, memo: Dict, ctr: np.
         a = max(a, lo)
         b = min(b, hi)
     ctr[STATES] += 1
-    if ctr[STATES] > ctr[LIMIT]:
+    if ctr[STATES] > ctr[LIMIT] or ctr[GROW]:
         ctr[STOPPED] = 1
         return np.nan
     owed = st[OWED_P] + st[OWED_W]
@@ -357,6 +488,7 @@ def search(st: np.ndarray, a: float, b: float, table: Dict, memo: Dict, ctr: np.
         ctr[CHANCE] += 1
         outs, prob = draws(st[UNSEEN : UNSEEN + 10], owed)
         n = outs.shape[0]
+        ctr[OUTCOMES] += n
         kids = np.empty((n, STATE), np.int64)
         clo = np.empty(n, np.float64)
         chi = np.empty(n, np.float64)
@@ -373,7 +505,7 @@ def search(st: np.ndarray, a: float, b: float, table: Dict, memo: Dict, ctr: np.
             kids[j, OWED_W] = 0
             if kids[j, PILE] == 0:
                 kids[j, FINAL] = 1
-            lo_j, hi_j = _cheap(kids[j], table, memo)
+            lo_j, hi_j = _cheap(kids[j], tk, tv, mk, mv, ctr)
             clo[j] = lo_j
             chi[j] = hi_j
             rest_lo += prob[j] * lo_j
@@ -403,12 +535,12 @@ def search(st: np.ndarray, a: float, b: float, table: Dict, memo: Dict, ctr: np.
                 break
             wa = max(clo[j], ca)
             wb = min(chi[j], cb)
-            cv = search(kids[j], wa, wb, table, memo, ctr)
+            cv = search(kids[j], wa, wb, tk, tv, mk, mv, ctr)
             if ctr[STOPPED]:
-                blo, bhi = _bounds(kids[j], table)
+                blo, bhi = _bounds(kids[j], tk, tv)
                 cut_lo = done + pf * max(clo[j], blo) + rest_lo
                 cut_hi = done + pf * min(chi[j], bhi) + rest_hi
-                table[key] = (max(lo, cut_lo), min(hi, cut_hi))
+                _put(tk, tv, k1, k2, max(lo, cut_lo), min(hi, cut_hi), ctr, FILLED)
                 return np.nan
             if cv <= wa + EPS and ca > clo[j]:
                 ctr[CUTOFFS] += 1
@@ -429,93 +561,86 @@ def search(st: np.ndarray, a: float, b: float, table: Dict, memo: Dict, ctr: np.
             elif abs(done) < 1e-12:
                 v = 0.0
     elif st[FINAL] == 1:
-        v = 1.0 if min_sacrifices(wolf, avail, max(0, st[ACTIVE] - 1), memo) >= 0 else 0.0
-    elif min_sacrifices(wolf, avail, 0, memo) == 0:
+        v = _final_value(st, mk, mv, ctr)
+    elif min_sacrifices(wolf, avail, 0, mk, mv, ctr) == 0:
         v = 1.0  # Perfect and Sum plays alone cover the Wolf's hand
     else:
         # A decision node before the final round: Perfect and Sum first, then Split, then Over by
-        # the difference, smallest first (search.ordered); Fold (value 0) last.
+        # the difference, smallest first (as search.ordered); Fold (value 0) last.
         best = -1.0
         proven = 0.0
-        cur = np.zeros(10, np.int64)
-        out = np.empty((64, 10), np.int64)
+        out = np.empty((GROUPS, 11), np.int64)
         wolf_cards = 0
         for i in range(10):
             wolf_cards += wolf[i]
         child = np.empty(STATE, np.int64)
         cut = False
-        # Every candidate play, in order: (kind, group row or card, Wolf card or difference).
         for phase in range(3):
             if cut:
                 break
-            if phase == 1 and st[PILE] < 1:
-                continue
-            for x in range(1, 11):
-                if cut:
-                    break
+            if phase == 0:
+                # Perfect (a group of one) or Sum: the Player's cards adding up to a Wolf card.
+                m = _all_groups(avail, wolf, out)
+            elif phase == 1:
+                # Split: two or more Wolf cards adding up to one of the Player's.
+                m = _all_groups(wolf, avail, out) if st[PILE] >= 1 else 0
+            else:
+                m = 90  # Over: row g is the difference g // 9 + 1 and the Player's card
+            for g in range(m):
+                child[:] = st
                 if phase == 0:
-                    if wolf[x - 1] == 0:
-                        continue
-                    m = _groups(avail, x, ONE, cur, out, ZERO)
-                elif phase == 1:
-                    if avail[x - 1] == 0:
-                        continue
-                    m = _groups(wolf, x, ONE, cur, out, ZERO)
-                else:
-                    if x > min(st[PILE], 9):
-                        break
-                    m = 10  # x is the difference; the rows are the Player's card p
-                for g in range(m):
-                    child[:] = st
-                    if phase == 0:
-                        # Perfect (a group of one) or Sum for the Wolf's card x.
-                        for i in range(10):
-                            child[AVAIL + i] -= out[g, i]
-                        child[WOLF + x - 1] -= 1
-                        child[OWED_P] = 1
-                        if wolf_cards == 1:
-                            cv = 1.0  # the Wolf's hand is empty: won, whatever is drawn
-                        elif sure_loss(child):
-                            cv = 0.0
-                        else:
-                            cv = np.nan
-                    elif phase == 1:
-                        k = 0
-                        for i in range(10):
-                            k += out[g, i]
-                        if k < 2:
-                            continue
-                        child[AVAIL + x - 1] -= 1
-                        for i in range(10):
-                            child[WOLF + i] -= out[g, i]
-                        child[OWED_W] = 1
-                        cv = 0.0 if sure_loss(child) else np.nan
+                    x = out[g, 10]
+                    for i in range(10):
+                        child[AVAIL + i] -= out[g, i]
+                    child[WOLF + x - 1] -= 1
+                    child[OWED_P] = 1
+                    if wolf_cards == 1:
+                        cv = 1.0  # the Wolf's hand is empty: won, whatever is drawn
+                    elif sure_loss(child):
+                        cv = 0.0
                     else:
-                        p = x + 1 + g
-                        if p > 10:
-                            break
-                        w = p - x
-                        if avail[p - 1] == 0 or wolf[w - 1] == 0:
-                            continue
-                        child[AVAIL + p - 1] -= 1
-                        child[WOLF + w - 1] -= 1
-                        child[OWED_W] = x
-                        cv = 0.0 if sure_loss(child) else np.nan
-                    low = max(a, best)
-                    if np.isnan(cv):
-                        cv = search(child, low, b, table, memo, ctr)
-                        if ctr[STOPPED]:
-                            cut_lo = max(proven, _bounds(child, table)[0])
-                            table[key] = (max(lo, cut_lo), min(hi, cut_hi))
-                            return np.nan
-                    if cv > low + EPS:
-                        proven = max(proven, cv)
-                    if cv > best:
-                        best = cv
-                        if best >= b - EPS:
-                            ctr[CUTOFFS] += 1
-                            cut = True
-                            break
+                        cv = np.nan
+                elif phase == 1:
+                    k = 0
+                    for i in range(10):
+                        k += out[g, i]
+                    if k < 2:
+                        continue
+                    x = out[g, 10]
+                    child[AVAIL + x - 1] -= 1
+                    for i in range(10):
+                        child[WOLF + i] -= out[g, i]
+                    child[OWED_W] = 1
+                    cv = 0.0 if sure_loss(child) else np.nan
+                else:
+                    d = g // 9 + 1
+                    p = d + 1 + g % 9
+                    if d > st[PILE]:
+                        break
+                    if p > 10:
+                        continue
+                    w = p - d
+                    if avail[p - 1] == 0 or wolf[w - 1] == 0:
+                        continue
+                    child[AVAIL + p - 1] -= 1
+                    child[WOLF + w - 1] -= 1
+                    child[OWED_W] = d
+                    cv = 0.0 if sure_loss(child) else np.nan
+                low = max(a, best)
+                if np.isnan(cv):
+                    cv = search(child, low, b, tk, tv, mk, mv, ctr)
+                    if ctr[STOPPED]:
+                        cut_lo = max(proven, _bounds(child, tk, tv)[0])
+                        _put(tk, tv, k1, k2, max(lo, cut_lo), min(hi, cut_hi), ctr, FILLED)
+                        return np.nan
+                if cv > low + EPS:
+                    proven = max(proven, cv)
+                if cv > best:
+                    best = cv
+                    if best >= b - EPS:
+                        ctr[CUTOFFS] += 1
+                        cut = True
+                        break
         v = best if cut else max(best, 0.0)
     if v <= a + EPS:
         hi = min(hi, max(v, lo))
@@ -524,7 +649,7 @@ def search(st: np.ndarray, a: float, b: float, table: Dict, memo: Dict, ctr: np.
     else:
         lo = v
         hi = v
-    table[key] = (lo, hi)
+    _put(tk, tv, k1, k2, lo, hi, ctr, FILLED)
     return v
 
 
@@ -562,8 +687,42 @@ def vector(s: State) -> np.ndarray:
     return st
 
 
+_warm = False
+
+
+def warm_up() -> None:
+    """Load the machine code (compiled once per installation and cached beside this file; a first
+    compile takes some 20 s, so a run that waits on it says so after 2 s)."""
+    global _warm
+    if _warm:
+        return
+    timer = threading.Timer(
+        2.0,
+        lambda: logging.getLogger("lobo_hint").warning(
+            "lobo-hint: compiling the search for this machine (first run only, about 20 s)"
+        ),
+    )
+    timer.daemon = True
+    timer.start()
+    try:
+        st = np.zeros(STATE, np.int64)
+        st[AVAIL + 1] = st[WOLF] = st[UNSEEN] = st[PILE] = st[ACTIVE] = 1
+        st[TOP] = 9
+        tk, tv = new_table(64)
+        mk, mv = new_table(64)
+        ctr = np.zeros(COUNTERS, np.int64)
+        ctr[LIMIT] = 100
+        search(st, 0.0, 1.0, tk, tv, mk, mv, ctr)
+        _cheap(st, tk, tv, mk, mv, ctr)
+        _bounds(st, tk, tv)
+        _rehash(tk, tv, *new_table(128))
+    finally:
+        timer.cancel()
+    _warm = True
+
+
 class CompiledWin:
-    """The compiled search's table and counters, kept between calls from one `Search`."""
+    """The compiled search's tables and counters, kept between calls from one `Search`."""
 
     # States per call while a clock runs: about 0.05 s, so that a deadline is overrun by no more.
     CHUNK = 20_000
@@ -571,8 +730,9 @@ class CompiledWin:
     takes = staticmethod(takes)
 
     def __init__(self) -> None:
-        self.table = new_table()
-        self.memo = new_memo()
+        warm_up()
+        self.tk, self.tv = new_table()
+        self.mk, self.mv = new_table(1 << 12)
         self.ctr = np.zeros(COUNTERS, np.int64)
 
     def counts(self) -> tuple[int, int, int, int]:
@@ -581,12 +741,22 @@ class CompiledWin:
         return int(c[STATES]), int(c[HITS]), int(c[CHANCE]), int(c[CUTOFFS])
 
     def bounds(self, s: State) -> tuple[float, float]:
-        lo, hi = _bounds(vector(s), self.table)
+        lo, hi = _bounds(vector(s), self.tk, self.tv)
         return float(lo), float(hi)
 
     def cheap(self, s: State) -> tuple[float, float]:
-        lo, hi = _cheap(vector(s), self.table, self.memo)
+        lo, hi = _cheap(vector(s), self.tk, self.tv, self.mk, self.mv, self.ctr)
+        self._grow()
         return float(lo), float(hi)
+
+    def _grow(self) -> None:
+        c = self.ctr
+        if c[GROW]:
+            c[GROW] = 0
+            if 2 * c[FILLED] > self.tk.shape[0]:
+                self.tk, self.tv = grown(self.tk, self.tv)
+            if 2 * c[MEMO_FILLED] > self.mk.shape[0]:
+                self.mk, self.mv = grown(self.mk, self.mv)
 
     def value(self, s: State, a: float, b: float, states_left: int | None, deadline: float | None) -> float | None:
         """The value (as Search.value); None when the budget ran out first (its bounds are then in
@@ -602,8 +772,12 @@ class CompiledWin:
                 limit = min(limit, stop_at)
             ctr[LIMIT] = limit
             ctr[STOPPED] = 0
-            v = search(st, a, b, self.table, self.memo, ctr)
+            v = search(st, a, b, self.tk, self.tv, self.mk, self.mv, ctr)
             if not ctr[STOPPED]:
                 return float(v)
+            if ctr[GROW]:
+                # A table was half full: doubled, and the search goes on where it stopped.
+                self._grow()
+                continue
             if deadline is not None and time.perf_counter() > deadline:
                 return None

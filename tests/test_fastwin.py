@@ -111,7 +111,8 @@ def test_draws_match_the_rules() -> None:
 
 def test_sure_loss_and_cover_match_the_python_ones() -> None:
     rng = random.Random("fastwin-pieces")
-    memo = fastwin.new_memo()
+    mk, mv = fastwin.new_table(1 << 12)
+    ctr = np.zeros(fastwin.COUNTERS, np.int64)
     seen = 0
     for _ in range(600):
         raw = random_position(rng, game="vanguard", max_hand=5, max_wolf=8, max_reserve=2)
@@ -129,6 +130,8 @@ def test_sure_loss_and_cover_match_the_python_ones() -> None:
             avail = counts(s.hand + s.reserve)
             allowed = rng.randint(0, 2)
             want = min_sacrifices(s.wolf, avail, allowed)
-            got = fastwin.min_sacrifices(np.array(counts(s.wolf), np.int64), np.array(avail, np.int64), allowed, memo)
+            got = fastwin.min_sacrifices(
+                np.array(counts(s.wolf), np.int64), np.array(avail, np.int64), allowed, mk, mv, ctr
+            )
             assert got == (-1 if want is None else want), s
     assert seen > 2000
