@@ -450,6 +450,27 @@ def _bounds(st: np.ndarray, tk: np.ndarray, tv: np.ndarray) -> tuple[float, floa
 
 
 @njit(cache=True)
+def _likeliest_first(prob: np.ndarray, clo: np.ndarray, chi: np.ndarray) -> np.ndarray:  # pragma: no cover
+    """Outcomes by probability times the width of their bounds, biggest first, ties in order
+    (insertion sort: most chance nodes have ten outcomes or fewer)."""
+    n = prob.shape[0]
+    weight = np.empty(n, np.float64)
+    order = np.empty(n, np.int64)
+    for j in range(n):
+        weight[j] = prob[j] * (chi[j] - clo[j])
+    if n > 32:
+        return np.argsort(-weight, kind="mergesort")
+    for j in range(n):
+        w = weight[j]
+        t = j
+        while t > 0 and weight[order[t - 1]] < w:
+            order[t] = order[t - 1]
+            t -= 1
+        order[t] = j
+    return order
+
+
+@njit(cache=True)
 def search(
     st: np.ndarray, a: float, b: float, tk: np.ndarray, tv: np.ndarray, mk: np.ndarray, mv: np.ndarray, ctr: np.ndarray
 ) -> float:  # pragma: no cover
@@ -489,28 +510,28 @@ def search(
         outs, prob = draws(st[UNSEEN : UNSEEN + 10], owed)
         n = outs.shape[0]
         ctr[OUTCOMES] += n
-        kids = np.empty((n, STATE), np.int64)
+        # One scratch child, rebuilt from st and the outcome's row when it is needed again.
+        kid = st.copy()
+        kid[PILE] -= owed
+        kid[OWED_P] = 0
+        kid[OWED_W] = 0
+        if kid[PILE] == 0:
+            kid[FINAL] = 1
         clo = np.empty(n, np.float64)
         chi = np.empty(n, np.float64)
         rest_lo = 0.0
         rest_hi = 0.0
         to = AVAIL if st[OWED_P] > 0 else WOLF
         for j in range(n):
-            kids[j, :] = st
             for i in range(10):
-                kids[j, UNSEEN + i] -= outs[j, i]
-                kids[j, to + i] += outs[j, i]
-            kids[j, PILE] -= owed
-            kids[j, OWED_P] = 0
-            kids[j, OWED_W] = 0
-            if kids[j, PILE] == 0:
-                kids[j, FINAL] = 1
-            lo_j, hi_j = _cheap(kids[j], tk, tv, mk, mv, ctr)
+                kid[UNSEEN + i] = st[UNSEEN + i] - outs[j, i]
+                kid[to + i] = st[to + i] + outs[j, i]
+            lo_j, hi_j = _cheap(kid, tk, tv, mk, mv, ctr)
             clo[j] = lo_j
             chi[j] = hi_j
             rest_lo += prob[j] * lo_j
             rest_hi += prob[j] * hi_j
-        order = np.argsort(-prob * (chi - clo), kind="mergesort")
+        order = _likeliest_first(prob, clo, chi)
         done = 0.0
         finished = True
         for t in range(n):
@@ -535,9 +556,12 @@ def search(
                 break
             wa = max(clo[j], ca)
             wb = min(chi[j], cb)
-            cv = search(kids[j], wa, wb, tk, tv, mk, mv, ctr)
+            for i in range(10):
+                kid[UNSEEN + i] = st[UNSEEN + i] - outs[j, i]
+                kid[to + i] = st[to + i] + outs[j, i]
+            cv = search(kid, wa, wb, tk, tv, mk, mv, ctr)
             if ctr[STOPPED]:
-                blo, bhi = _bounds(kids[j], tk, tv)
+                blo, bhi = _bounds(kid, tk, tv)
                 cut_lo = done + pf * max(clo[j], blo) + rest_lo
                 cut_hi = done + pf * min(chi[j], bhi) + rest_hi
                 _put(tk, tv, k1, k2, max(lo, cut_lo), min(hi, cut_hi), ctr, FILLED)

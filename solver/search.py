@@ -19,6 +19,7 @@ Pruning, each sound:
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import Callable
@@ -308,9 +309,13 @@ def compiled_search(root: State, objective: str) -> CompiledWin | None:
         return None
     try:
         from .fastwin import CompiledWin
-    except ImportError:  # pragma: no cover - numba is a dependency; without it, the Python search
+
+        return CompiledWin()
+    except Exception as e:  # pragma: no cover - numba missing, or no place to cache machine code
+        logging.getLogger("lobo_hint").warning(
+            f"lobo-hint: the compiled search is unavailable ({e}); searching in Python"
+        )
         return None
-    return CompiledWin()
 
 
 @lru_cache(maxsize=1 << 16)

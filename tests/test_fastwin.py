@@ -135,3 +135,24 @@ def test_sure_loss_and_cover_match_the_python_ones() -> None:
             )
             assert got == (-1 if want is None else want), s
     assert seen > 2000
+
+
+def test_a_time_limit_keeps_the_bounds_sound(compiled: None) -> None:
+    raw = {
+        "difficulty": "standard",
+        "player": [2, 5, 7, 9],
+        "wolf": [1, 4, 6, 8],
+        "discard": [1, 1, 2, 2, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9],
+        "draw_pile": {"size": 11},
+        "final": False,
+    }
+    pos = parse_position(raw)
+    full = hint(pos)
+    assert full.exact
+    cut = hint(pos, time_limit=0.05)
+    assert not cut.exact and cut.status == "open"
+    for m in cut.moves:
+        exact = next(e for e in full.moves if e.play == m.play)
+        assert exact.value is not None
+        if m.bounds is not None:
+            assert m.bounds[0] - 1e-9 <= exact.value <= m.bounds[1] + 1e-9, str(m.play)
