@@ -406,7 +406,8 @@ def draws(unseen: np.ndarray, d: int) -> tuple[np.ndarray, np.ndarray]:  # pragm
 def _cheap(
     st: np.ndarray, tk: np.ndarray, tv: np.ndarray, mk: np.ndarray, mv: np.ndarray, ctr: np.ndarray
 ) -> tuple[float, float]:  # pragma: no cover
-    """Search.cheap: bounds without searching (terminal, table, sure loss, sure cover)."""
+    """Search.cheap: bounds without searching (terminal, final round, table, sure loss, no play
+    but Fold, sure cover)."""
     empty = True
     for i in range(10):
         if st[WOLF + i]:
@@ -425,12 +426,48 @@ def _cheap(
         return tv[i, 0], tv[i, 1]
     if sure_loss(st):
         return 0.0, 0.0
+    if st[OWED_P] + st[OWED_W] == 0 and no_play(st):
+        return 0.0, 0.0
     if (
         st[OWED_P] + st[OWED_W] == 0
         and min_sacrifices(st[WOLF : WOLF + 10], st[AVAIL : AVAIL + 10], 0, mk, mv, ctr) == 0
     ):
         return 1.0, 1.0
     return 0.0, 1.0
+
+
+@njit(cache=True)
+def _sums_of_two_or_more(st: np.ndarray, base: int) -> int:  # pragma: no cover - compiled
+    """Bit v set: some two or more of these cards add up to v (v <= 10)."""
+    one = 0  # sums of one or more cards
+    two = 0
+    for v in range(1, 11):
+        for _ in range(st[base + v - 1]):
+            two = (two | (one << v)) & 0x7FF
+            one = (one | (1 << v) | (one << v)) & 0x7FF
+    return two
+
+
+@njit(cache=True)
+def no_play(st: np.ndarray) -> bool:  # pragma: no cover - compiled
+    """Before the final round: only Fold is legal (no Perfect, Sum, Split or Over), so the round is
+    lost. A fifth of the decision nodes of a 12-card round are such dead ends; known without a
+    search, they also give Star1 exact zeros to count with."""
+    mine = 0
+    wolf = 0
+    for v in range(1, 11):
+        if st[AVAIL + v - 1]:
+            mine |= 1 << v
+        if st[WOLF + v - 1]:
+            wolf |= 1 << v
+    if mine & wolf:
+        return False  # a Perfect
+    for d in range(1, min(st[PILE], 9) + 1):
+        if mine & (wolf << d):
+            return False  # an Over by d
+    if _sums_of_two_or_more(st, AVAIL) & wolf:
+        return False  # a Sum
+    return not (st[PILE] >= 1 and _sums_of_two_or_more(st, WOLF) & mine)  # a Split
 
 
 @njit(cache=True)

@@ -109,11 +109,11 @@ def test_draws_match_the_rules() -> None:
         assert got == want
 
 
-def test_sure_loss_and_cover_match_the_python_ones() -> None:
+def test_sure_loss_no_play_and_cover_match_the_python_ones() -> None:
     rng = random.Random("fastwin-pieces")
     mk, mv = fastwin.new_table(1 << 12)
     ctr = np.zeros(fastwin.COUNTERS, np.int64)
-    seen = 0
+    seen = dead = 0
     for _ in range(600):
         raw = random_position(rng, game="vanguard", max_hand=5, max_wolf=8, max_reserve=2)
         raw["rules"] = {}
@@ -127,6 +127,10 @@ def test_sure_loss_and_cover_match_the_python_ones() -> None:
                 continue
             seen += 1
             assert bool(fastwin.sure_loss(fastwin.vector(s))) == sure_loss(s), s
+            if s.is_decision and not s.final:
+                only_fold = [p.kind for p in legal_plays(s)] == ["fold"]
+                dead += only_fold
+                assert bool(fastwin.no_play(fastwin.vector(s))) == only_fold, s
             avail = counts(s.hand + s.reserve)
             allowed = rng.randint(0, 2)
             want = min_sacrifices(s.wolf, avail, allowed)
@@ -134,7 +138,7 @@ def test_sure_loss_and_cover_match_the_python_ones() -> None:
                 np.array(counts(s.wolf), np.int64), np.array(avail, np.int64), allowed, mk, mv, ctr
             )
             assert got == (-1 if want is None else want), s
-    assert seen > 2000
+    assert seen > 2000 and dead > 50
 
 
 def test_a_time_limit_keeps_the_bounds_sound(compiled: None) -> None:
