@@ -426,7 +426,7 @@ def _cheap(
         return tv[i, 0], tv[i, 1]
     if sure_loss(st):
         return 0.0, 0.0
-    if st[OWED_P] + st[OWED_W] == 0 and no_play(st):
+    if st[OWED_P] + st[OWED_W] == 0 and dead_end(st):
         return 0.0, 0.0
     if (
         st[OWED_P] + st[OWED_W] == 0
@@ -468,6 +468,47 @@ def no_play(st: np.ndarray) -> bool:  # pragma: no cover - compiled
     if _sums_of_two_or_more(st, AVAIL) & wolf:
         return False  # a Sum
     return not (st[PILE] >= 1 and _sums_of_two_or_more(st, WOLF) & mine)  # a Split
+
+
+@njit(cache=True)
+def _pair_sums(st: np.ndarray, base: int) -> int:  # pragma: no cover - compiled
+    """Bit v set: some two of these cards add up to v (v <= 10)."""
+    out = 0
+    for x in range(1, 6):
+        for y in range(x, 11 - x):
+            if st[base + x - 1] and st[base + y - 1] and (x != y or st[base + x - 1] >= 2):
+                out |= 1 << (x + y)
+    return out
+
+
+@njit(cache=True)
+def dead_end(st: np.ndarray) -> bool:  # pragma: no cover - compiled
+    """A decision before the final round that is lost: only Fold is legal, or the count argument
+    of bounds.py holds one play ahead. Without a Perfect or a Split, every play lowers
+    Ψ = P - K + n (a Sum of k cards by k - 1, an Over by 2d), by 2 or more unless a Sum of two
+    cards is legal; the Splits and sacrifices that can raise Ψ later are bounded as in
+    sure_loss, from the cards the Wolf holds or can still draw (a pool that plays only shrink)."""
+    if no_play(st):
+        return True
+    mine = 0
+    wolf = 0
+    player = 0
+    wolf_cards = 0
+    for v in range(1, 11):
+        player += st[AVAIL + v - 1]
+        wolf_cards += st[WOLF + v - 1]
+        if st[AVAIL + v - 1]:
+            mine |= 1 << v
+        if st[WOLF + v - 1]:
+            wolf |= 1 << v
+    if mine & wolf or (st[PILE] >= 1 and _sums_of_two_or_more(st, WOLF) & mine):
+        return False
+    step = 1 if _pair_sums(st, AVAIL) & wolf else 2
+    left = st[PILE]
+    psi = player - wolf_cards + left + max(0, st[ACTIVE] - 1) - step
+    if psi >= 0:
+        return False
+    return psi + _split_gain(st, left, st[TOP]) < 0
 
 
 @njit(cache=True)

@@ -18,7 +18,7 @@ from solver.cover import counts, min_sacrifices
 from solver.hint import hint
 from solver.position import parse_position
 from solver.rules import apply, apply_outcome, chance_outcomes, draws, initial_state, legal_plays
-from solver.search import evaluate_moves
+from solver.search import Search, evaluate_moves
 
 
 @pytest.fixture
@@ -160,3 +160,33 @@ def test_a_time_limit_keeps_the_bounds_sound(compiled: None) -> None:
         assert exact.value is not None
         if m.bounds is not None:
             assert m.bounds[0] - 1e-9 <= exact.value <= m.bounds[1] + 1e-9, str(m.play)
+
+
+def test_a_dead_end_is_lost(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whenever dead_end calls a decision lost, the Python search (itself checked against the
+    reference) values it 0."""
+    monkeypatch.setenv("LOBO_HINT_ENGINE", "python")
+    rng = random.Random("fastwin-dead-end")
+    claimed = checked = 0
+    while checked < 1500:
+        raw = random_position(rng, game="vanguard", max_hand=4, max_wolf=7, max_reserve=2, max_pile=5, final=False)
+        raw["objective"] = "win"
+        raw["rules"] = {}
+        root = initial_state(parse_position(raw))
+        if root.outcome is not None or root.final or root.pile_top:
+            continue
+        search = Search(root, "win")
+        states = [root] + [
+            apply_outcome(c, v)
+            for c in (apply(root, p) for p in legal_plays(root) if p.kind != "fold")
+            if c.is_chance
+            for v, _ in chance_outcomes(c)
+        ]
+        for s in states:
+            if s.outcome is not None or not s.is_decision or s.final:
+                continue
+            checked += 1
+            if fastwin.dead_end(fastwin.vector(s)):
+                claimed += 1
+                assert search.value(s) == 0.0, s
+    assert claimed > 100, claimed
