@@ -831,9 +831,11 @@ class CompiledWin:
 
     takes = staticmethod(takes)
 
-    def __init__(self) -> None:
+    def __init__(self, unknown_cards: int = 0) -> None:
         warm_up()
-        self.tk, self.tv = new_table()
+        # Sized for the search to come (doubling a table restarts the search from its root):
+        # about 200,000 states at 12 unknown cards, three times as many per card beyond.
+        self.tk, self.tv = new_table(1 << min(21, max(16, 20 + 2 * (unknown_cards - 12))))
         self.mk, self.mv = new_table(1 << 12)
         self.ctr = np.zeros(COUNTERS, np.int64)
 

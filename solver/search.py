@@ -310,7 +310,7 @@ def compiled_search(root: State, objective: str) -> CompiledWin | None:
     try:
         from .fastwin import CompiledWin
 
-        return CompiledWin()
+        return CompiledWin(root.unknown_draws)
     except Exception as e:  # pragma: no cover - numba missing, or no place to cache machine code
         logging.getLogger("lobo_hint").warning(
             f"lobo-hint: the compiled search is unavailable ({e}); searching in Python"
