@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import njit
 
+from .hashtable import grown, new_table, put, slot
+
 if TYPE_CHECKING:
     from .rules import State
 
@@ -53,72 +55,6 @@ COUNTERS = 10
 # Non-literal constants: compiled recursion cached to disk breaks on literal arguments.
 ZERO: Any = np.int64(0)
 ONE: Any = np.int64(1)
-
-
-def new_table(capacity: int = 1 << 16) -> tuple[np.ndarray, np.ndarray]:
-    """An open-addressing hash table: keys (two int64, the second -1 where a slot is free) and
-    values (two float64). numba's own typed dict costs about 300 ns a lookup; this, a tenth. The
-    keys and values are views of one array, a slot's four words side by side: a lookup in a big
-    table then misses the cache once, not twice."""
-    row = np.full((capacity, 4), -1, np.int64)
-    return row[:, :2], row.view(np.float64)[:, 2:]
-
-
-@njit(cache=True)
-def _slot(keys: np.ndarray, k1: int, k2: int) -> int:  # pragma: no cover - compiled
-    """The slot holding this key, or the free slot where it would go (linear probing)."""
-    mask = np.uint64(keys.shape[0] - 1)
-    # Murmur3's finalizer over both words: every bit of the key reaches the low bits used.
-    h = np.uint64(k1) ^ (np.uint64(k2) * np.uint64(0x9E3779B97F4A7C15))
-    h ^= h >> np.uint64(33)
-    h *= np.uint64(0xFF51AFD7ED558CCD)
-    h ^= h >> np.uint64(33)
-    h *= np.uint64(0xC4CEB9FE1A85EC53)
-    h ^= h >> np.uint64(33)
-    i = np.int64(h & mask)
-    while True:
-        c = keys[i, 1]
-        if c == -1 or (c == k2 and keys[i, 0] == k1):
-            return int(i)
-        i = np.int64((np.uint64(i) + np.uint64(1)) & mask)
-
-
-@njit(cache=True)
-def _put(
-    keys: np.ndarray, vals: np.ndarray, k1: int, k2: int, x: float, y: float, ctr: np.ndarray, filled: int
-) -> None:  # pragma: no cover
-    i = _slot(keys, k1, k2)
-    if keys[i, 1] == -1:
-        if 4 * ctr[filled] >= 3 * keys.shape[0]:
-            # Too full to take more before it is doubled (only the memo of covers, filled between
-            # two states of the search, can get here): not storing loses nothing but time.
-            ctr[GROW] = 1
-            return
-        keys[i, 0] = k1
-        keys[i, 1] = k2
-        ctr[filled] += 1
-        if 2 * ctr[filled] > keys.shape[0]:
-            ctr[GROW] = 1  # the caller doubles the table before the search goes on
-    vals[i, 0] = x
-    vals[i, 1] = y
-
-
-@njit(cache=True)
-def _rehash(keys: np.ndarray, vals: np.ndarray, nk: np.ndarray, nv: np.ndarray) -> None:  # pragma: no cover
-    for i in range(keys.shape[0]):
-        if keys[i, 1] != -1:
-            j = _slot(nk, keys[i, 0], keys[i, 1])
-            nk[j, 0] = keys[i, 0]
-            nk[j, 1] = keys[i, 1]
-            nv[j, 0] = vals[i, 0]
-            nv[j, 1] = vals[i, 1]
-
-
-def grown(keys: np.ndarray, vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The same entries in a table twice the size."""
-    nk, nv = new_table(2 * keys.shape[0])
-    _rehash(keys, vals, nk, nv)
-    return nk, nv
 
 
 @njit(cache=True, inline="always")
@@ -187,11 +123,11 @@ def min_sacrifices(
         cards += avail[i] - wolf[i]
     if cards + allowed < 0:
         return -1  # every Wolf card not sacrificed needs at least one card of the Player's
-    i = _slot(mk, key, ZERO)
+    i = slot(mk, key, ZERO)
     if mk[i, 1] != -1:
         return int(mv[i, 0])
     r = _cover(wolf.copy(), avail.copy(), allowed, ZERO, ONE)
-    _put(mk, mv, key, ZERO, float(r), 0.0, ctr, MEMO_FILLED)
+    put(mk, mv, key, ZERO, float(r), 0.0, ctr, MEMO_FILLED, GROW)
     return r
 
 
@@ -421,7 +357,7 @@ def _cheap(
         v = _final_value(st, mk, mv, ctr)
         return v, v
     k1, k2 = _key(st)
-    i = _slot(tk, k1, k2)
+    i = slot(tk, k1, k2)
     if tk[i, 1] != -1:
         return tv[i, 0], tv[i, 1]
     if sure_loss(st):
@@ -521,7 +457,7 @@ def _final_value(st: np.ndarray, mk: np.ndarray, mv: np.ndarray, ctr: np.ndarray
 @njit(cache=True)
 def _bounds(st: np.ndarray, tk: np.ndarray, tv: np.ndarray) -> tuple[float, float]:  # pragma: no cover
     k1, k2 = _key(st)
-    i = _slot(tk, k1, k2)
+    i = slot(tk, k1, k2)
     if tk[i, 1] != -1:
         return tv[i, 0], tv[i, 1]
     return 0.0, 1.0
@@ -560,10 +496,10 @@ def search(
     k1, k2 = _key(st)
     lo = 0.0
     hi = 1.0
-    slot = _slot(tk, k1, k2)
-    if tk[slot, 1] != -1:
-        lo = tv[slot, 0]
-        hi = tv[slot, 1]
+    at = slot(tk, k1, k2)
+    if tk[at, 1] != -1:
+        lo = tv[at, 0]
+        hi = tv[at, 1]
         if hi - lo <= EPS or hi <= a + EPS or lo >= b - EPS:
             ctr[HITS] += 1
             if lo >= b - EPS or hi - lo <= EPS:
@@ -642,7 +578,7 @@ def search(
                 blo, bhi = _bounds(kid, tk, tv)
                 cut_lo = done + pf * max(clo[j], blo) + rest_lo
                 cut_hi = done + pf * min(chi[j], bhi) + rest_hi
-                _put(tk, tv, k1, k2, max(lo, cut_lo), min(hi, cut_hi), ctr, FILLED)
+                put(tk, tv, k1, k2, max(lo, cut_lo), min(hi, cut_hi), ctr, FILLED, GROW)
                 return np.nan
             if cv <= wa + EPS and ca > clo[j]:
                 ctr[CUTOFFS] += 1
@@ -733,7 +669,7 @@ def search(
                     cv = search(child, low, b, tk, tv, mk, mv, ctr)
                     if ctr[STOPPED]:
                         cut_lo = max(proven, _bounds(child, tk, tv)[0])
-                        _put(tk, tv, k1, k2, max(lo, cut_lo), min(hi, cut_hi), ctr, FILLED)
+                        put(tk, tv, k1, k2, max(lo, cut_lo), min(hi, cut_hi), ctr, FILLED, GROW)
                         return np.nan
                 if cv > low + EPS:
                     proven = max(proven, cv)
@@ -751,7 +687,7 @@ def search(
     else:
         lo = v
         hi = v
-    _put(tk, tv, k1, k2, lo, hi, ctr, FILLED)
+    put(tk, tv, k1, k2, lo, hi, ctr, FILLED, GROW)
     return v
 
 
@@ -817,7 +753,7 @@ def warm_up() -> None:
         search(st, 0.0, 1.0, tk, tv, mk, mv, ctr)
         _cheap(st, tk, tv, mk, mv, ctr)
         _bounds(st, tk, tv)
-        _rehash(tk, tv, *new_table(128))
+        grown(tk, tv)
     finally:
         timer.cancel()
     _warm = True
