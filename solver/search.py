@@ -299,13 +299,28 @@ class Search:
 COMPILED_FROM = 8
 
 
+def prepare(root: State, objective: str) -> None:
+    """Load the compiled search now if a search from this root will use it (see compiled_search)."""
+    if _wants_compiled(root, objective):
+        try:
+            from .fastwin import warm_up
+
+            warm_up()
+        except Exception:  # pragma: no cover - compiled_search says why, when it is asked
+            pass
+
+
+def _wants_compiled(root: State, objective: str) -> bool:
+    choice = os.environ.get("LOBO_HINT_ENGINE", "auto")
+    if choice == "python" or objective != "win" or root.game != "vanguard" or root.rules.top_card_visible:
+        return False
+    return choice == "compiled" or root.unknown_draws >= COMPILED_FROM
+
+
 def compiled_search(root: State, objective: str) -> CompiledWin | None:
     """The compiled search for this root, when it applies and pays: a vanguard round under `win`
     (fastwin.py). LOBO_HINT_ENGINE=python never uses it, =compiled always does where it applies."""
-    choice = os.environ.get("LOBO_HINT_ENGINE", "auto")
-    if choice == "python" or objective != "win" or root.game != "vanguard" or root.rules.top_card_visible:
-        return None
-    if choice != "compiled" and root.unknown_draws < COMPILED_FROM:
+    if not _wants_compiled(root, objective):
         return None
     try:
         from .fastwin import CompiledWin
