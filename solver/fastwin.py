@@ -159,27 +159,23 @@ def sure_loss(st: np.ndarray) -> bool:  # pragma: no cover - compiled
     v = pv - wv
     if v >= 0:
         return False
-    draws = max(0, left) + st[OWED_P]
-    high = 0
-    k = draws
+    high = _highest(st, UNSEEN, max(0, left) + st[OWED_P])
+    # Nothing more will come to the Wolf: it can only sacrifice cards it holds now.
+    sac = _highest(st, WOLF, sacrifices) if st[OWED_W] == 0 and left <= 0 else sacrifices * top
+    return v + high + sac < 0
+
+
+@njit(cache=True)
+def _highest(st: np.ndarray, base: int, k: int) -> int:  # pragma: no cover - compiled
+    """The total of the k highest cards among these counts (all of them if fewer)."""
+    total = 0
     for val in range(10, 0, -1):
         if k == 0:
             break
-        take = min(k, st[UNSEEN + val - 1])
-        high += take * val
+        take = min(k, st[base + val - 1])
+        total += take * val
         k -= take
-    if st[OWED_W] == 0 and left <= 0:
-        sac = 0
-        k = sacrifices
-        for val in range(10, 0, -1):
-            if k == 0:
-                break
-            take = min(k, st[WOLF + val - 1])
-            sac += take * val
-            k -= take
-    else:
-        sac = sacrifices * top
-    return v + high + sac < 0
+    return total
 
 
 @njit(cache=True)

@@ -87,8 +87,9 @@ class Search:
 
     # -- the compiled search, for the states it takes (fastwin.py) ---------------------------------
 
-    def _fast_takes(self, s: State) -> bool:
-        return self.fast is not None and self.fast.takes(s)
+    def _compiled_for(self, s: State) -> CompiledWin | None:
+        """The compiled search, if it values this state."""
+        return self.fast if self.fast is not None and self.fast.takes(s) else None
 
     def _fast_value(self, s: State, a: float, b: float) -> float:
         assert self.fast is not None
@@ -137,9 +138,9 @@ class Search:
         if s.outcome is not None:
             v = self.terminal(s)
             return v, v
-        if self._fast_takes(s):
-            assert self.fast is not None
-            return self.fast.bounds(s)
+        fast = self._compiled_for(s)
+        if fast is not None:
+            return fast.bounds(s)
         return self.table.get(s, (self.lo, self.hi))
 
     def tick(self) -> None:
@@ -162,7 +163,7 @@ class Search:
         b = self.hi if beta is None else beta
         if s.outcome is not None:
             return self.terminal(s)
-        if self._fast_takes(s):
+        if self._compiled_for(s) is not None:
             return self._fast_value(s, a, b)
         entry = self.table.get(s)
         lo, hi = entry if entry is not None else (self.lo, self.hi)
@@ -223,9 +224,9 @@ class Search:
         if s.outcome is not None:
             v = self.terminal(s)
             return v, v
-        if self._fast_takes(s):
-            assert self.fast is not None
-            return self.fast.cheap(s)
+        fast = self._compiled_for(s)
+        if fast is not None:
+            return fast.cheap(s)
         entry = self.table.get(s)
         if entry is not None:
             return entry
