@@ -219,7 +219,10 @@ def graph(
         kind = write_graph(g, out)
     except OSError as e:
         fail(f"--out: cannot write {out}: {e.strerror or e}")
-    note = " (truncated at --max-nodes)" if g.graph["truncated"] else ""
+    why = {"nodes": "at --max-nodes", "time": "at --time-limit", "memory": "at --max-memory"}
+    note = f" (truncated {why[g.graph['stopped']]})" if g.graph["truncated"] else ""
+    if not g.graph["exact"]:
+        note += "; some values are bounds (lo, hi): the time limit cut the search short"
     typer.echo(f"wrote {out} ({kind}): {g.number_of_nodes()} nodes, {g.number_of_edges()} edges{note}")
 
 

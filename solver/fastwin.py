@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import njit
 
-from .hashtable import grown, new_table, put, slot
+from . import memory
+from .hashtable import grown, new_table, put, slot, table_bytes
 
 if TYPE_CHECKING:
     from .rules import State
@@ -49,8 +50,9 @@ TOP = 35  # the deck's top value (8, 9 or 10)
 STATE = 36
 
 # Counters shared with the caller.
-STATES, HITS, CHANCE, CUTOFFS, LIMIT, STOPPED, OUTCOMES, GROW, FILLED, MEMO_FILLED = range(10)
-COUNTERS = 10
+# FIXED / MEMO_FIXED: the table may not grow any more (the memory budget): it replaces entries.
+STATES, HITS, CHANCE, CUTOFFS, LIMIT, STOPPED, OUTCOMES, GROW, FILLED, MEMO_FILLED, FIXED, MEMO_FIXED = range(12)
+COUNTERS = 12
 
 # Non-literal constants: compiled recursion cached to disk breaks on literal arguments.
 ZERO: Any = np.int64(0)
@@ -127,7 +129,7 @@ def min_sacrifices(
     if mk[i, 1] != -1:
         return int(mv[i, 0])
     r = _cover(wolf.copy(), avail.copy(), allowed, ZERO, ONE)
-    put(mk, mv, key, ZERO, float(r), 0.0, ctr, MEMO_FILLED, GROW)
+    put(mk, mv, key, ZERO, float(r), 0.0, ctr, MEMO_FILLED, GROW, MEMO_FIXED)
     return r
 
 
@@ -574,7 +576,7 @@ def search(
                 blo, bhi = _bounds(kid, tk, tv)
                 cut_lo = done + pf * max(clo[j], blo) + rest_lo
                 cut_hi = done + pf * min(chi[j], bhi) + rest_hi
-                put(tk, tv, k1, k2, max(lo, cut_lo), min(hi, cut_hi), ctr, FILLED, GROW)
+                put(tk, tv, k1, k2, max(lo, cut_lo), min(hi, cut_hi), ctr, FILLED, GROW, FIXED)
                 return np.nan
             if cv <= wa + EPS and ca > clo[j]:
                 ctr[CUTOFFS] += 1
@@ -665,7 +667,7 @@ def search(
                     cv = search(child, low, b, tk, tv, mk, mv, ctr)
                     if ctr[STOPPED]:
                         cut_lo = max(proven, _bounds(child, tk, tv)[0])
-                        put(tk, tv, k1, k2, max(lo, cut_lo), min(hi, cut_hi), ctr, FILLED, GROW)
+                        put(tk, tv, k1, k2, max(lo, cut_lo), min(hi, cut_hi), ctr, FILLED, GROW, FIXED)
                         return np.nan
                 if cv > low + EPS:
                     proven = max(proven, cv)
@@ -683,7 +685,7 @@ def search(
     else:
         lo = v
         hi = v
-    put(tk, tv, k1, k2, lo, hi, ctr, FILLED, GROW)
+    put(tk, tv, k1, k2, lo, hi, ctr, FILLED, GROW, FIXED)
     return v
 
 
@@ -766,9 +768,11 @@ class CompiledWin:
     def __init__(self, unknown_cards: int = 0) -> None:
         warm_up()
         # Sized for the search to come (doubling a table restarts the search from its root):
-        # about 200,000 states at 12 unknown cards, three times as many per card beyond.
-        self.tk, self.tv = new_table(1 << min(21, max(16, 20 + 2 * (unknown_cards - 12))))
-        self.mk, self.mv = new_table(1 << 12)
+        # about 200,000 states at 12 unknown cards, three times as many per card beyond; but never
+        # more than a quarter of the memory the budget leaves (solver/memory.py).
+        want = min(21, max(16, 20 + 2 * (unknown_cards - 12)))
+        self.tk, self.tv = new_table(_affordable(1 << want, memory.room() // 4))
+        self.mk, self.mv = new_table(_affordable(1 << 12, memory.room() // 16))
         self.ctr = np.zeros(COUNTERS, np.int64)
 
     def counts(self) -> tuple[int, int, int, int]:
@@ -786,13 +790,33 @@ class CompiledWin:
         return float(lo), float(hi)
 
     def _grow(self) -> None:
+        """Double a table that asked for it while the memory budget has room for the doubled one
+        (the old one is held while its entries are copied); otherwise it is fixed at its size and
+        goes on by replacing entries (hashtable.put)."""
         c = self.ctr
         if c[GROW]:
             c[GROW] = 0
-            if 2 * c[FILLED] > self.tk.shape[0]:
-                self.tk, self.tv = grown(self.tk, self.tv)
-            if 2 * c[MEMO_FILLED] > self.mk.shape[0]:
-                self.mk, self.mv = grown(self.mk, self.mv)
+            if 2 * c[FILLED] > self.tk.shape[0] and not c[FIXED]:
+                bigger = _doubled(self.tk, self.tv)
+                if bigger is None:
+                    c[FIXED] = 1
+                else:
+                    self.tk, self.tv = bigger
+            if 2 * c[MEMO_FILLED] > self.mk.shape[0] and not c[MEMO_FIXED]:
+                bigger = _doubled(self.mk, self.mv)
+                if bigger is None:
+                    c[MEMO_FIXED] = 1
+                else:
+                    self.mk, self.mv = bigger
+
+    @property
+    def table_bytes(self) -> int:
+        return table_bytes(self.tk.shape[0]) + table_bytes(self.mk.shape[0])
+
+    @property
+    def fixed(self) -> bool:
+        """Whether the memory budget stopped a table from growing (it then replaces entries)."""
+        return bool(self.ctr[FIXED] or self.ctr[MEMO_FIXED])
 
     def value(self, s: State, a: float, b: float, states_left: int | None, deadline: float | None) -> float | None:
         """The value (as Search.value); None when the budget ran out first (its bounds are then in
@@ -801,6 +825,10 @@ class CompiledWin:
         ctr = self.ctr
         stop_at = None if states_left is None else int(ctr[STATES]) + states_left
         while True:
+            if deadline is not None and time.perf_counter() > deadline:
+                # Checked before a chunk too: a caller past its deadline gets an answer at once,
+                # not after another chunk of states (the graph asks once for each of its nodes).
+                return None
             limit = int(ctr[STATES]) + ((1 << 62) if deadline is None else self.CHUNK)
             if stop_at is not None:
                 if ctr[STATES] >= stop_at:
@@ -817,3 +845,24 @@ class CompiledWin:
                 continue
             if deadline is not None and time.perf_counter() > deadline:
                 return None
+
+
+# A table's room to spare beyond its own size, when it doubles: what the search allocates besides.
+SPARE = 32 * 1024**2
+
+
+def _affordable(capacity: int, nbytes: int) -> int:
+    """The largest power of two up to `capacity` slots that fits in nbytes (at least 1024)."""
+    while capacity > 1024 and table_bytes(capacity) > nbytes:
+        capacity //= 2
+    return capacity
+
+
+def _doubled(keys: np.ndarray, vals: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The table twice the size, or None when the memory budget has no room for it."""
+    if memory.room() < table_bytes(2 * keys.shape[0]) + SPARE:
+        return None
+    try:
+        return grown(keys, vals)
+    except MemoryError:  # an address-space cap met before the budget: the same answer
+        return None

@@ -8,11 +8,12 @@ outcomes) and valued by search.Search, so there is no second copy of the rules h
 from __future__ import annotations
 
 import json
+from collections import deque
 from pathlib import Path
-from typing import Any
 
 import networkx as nx
 
+from . import memory
 from .position import Position
 from .rules import State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays
 from .search import Budget, Search
@@ -48,41 +49,52 @@ def _kind(s: State) -> str:
 def lookahead_graph(
     pos: Position, depth: int, *, objective: str | None = None, max_nodes: int = 20_000, time_limit: float | None = 30.0
 ) -> nx.DiGraph[str]:
-    """Every line of play up to `depth` plays deep (chance nodes included), up to max_nodes nodes."""
+    """Every line of play up to `depth` plays deep (chance nodes included), up to max_nodes nodes.
+
+    The lines are laid out first, breadth first (cheap: rules only), then the nodes are valued,
+    the root first, while the time limit lasts; a node valued after it gets the bounds the
+    search's table already has. So the time limit holds whatever the position: at the start of a
+    round one node's exact value could take hours. The graph says what cut it short: its
+    `stopped` attribute is "nodes" (max_nodes), "time" or "memory" (the layout itself ran out),
+    absent when the layout is whole; `exact` says whether every node's value is exact."""
     import time
 
+    t0 = time.perf_counter()
+    deadline = None if time_limit is None else t0 + time_limit
     obj = objective or ("win" if pos.objective == "score" else pos.objective)
     root = initial_state(pos)
-    search = Search(root, obj, None, None if time_limit is None else time.perf_counter() + time_limit)
     g: nx.DiGraph[str] = nx.DiGraph(objective=obj, depth=depth)
     ids: dict[State, str] = {}
-    truncated = False
+    order: list[State] = []
+    stopped: str | None = None
 
     def node(s: State, level: int) -> str:
-        nonlocal truncated
+        nonlocal stopped
         if s in ids:
             return ids[s]
         if len(ids) >= max_nodes:
-            truncated = True
+            stopped = "nodes"
             raise _Full
+        if len(ids) & 255 == 255:
+            # Laying out a round-start graph is cheap per node, but not for 20,000 nodes with
+            # chance nodes of thousands of outcomes: it keeps to the clock and the budget too.
+            if deadline is not None and time.perf_counter() > deadline:
+                stopped = "time"
+                raise _Full
+            if memory.spent():
+                stopped = "memory"
+                raise _Full
         nid = f"n{len(ids)}"
         ids[s] = nid
-        try:
-            v = search.value(s)
-            lo = hi = v
-        except Budget:
-            lo, hi = search.bounds(s)
-        attrs: dict[str, Any] = {"kind": _kind(s), "label": _label(s), "level": level, "lo": lo, "hi": hi}
-        if lo == hi:
-            attrs["value"] = lo
-        g.add_node(nid, **attrs)
+        order.append(s)
+        g.add_node(nid, kind=_kind(s), label=_label(s), level=level)
         return nid
 
-    frontier = [(root, 0)]
+    frontier = deque([(root, 0)])
     try:
         node(root, 0)
         while frontier:
-            s, level = frontier.pop()
+            s, level = frontier.popleft()
             here = ids[s]
             if s.is_terminal or (s.game == "vanguard" and s.final and not s.is_chance):
                 continue
@@ -102,8 +114,25 @@ def lookahead_graph(
                         frontier.append((child, level + 1))
     except _Full:
         pass
-    g.graph["truncated"] = truncated
+    search = Search(root, obj, None, deadline)
+    exact = True
+    for s in order:
+        try:
+            lo = hi = search.value(s)
+        except Budget:
+            lo, hi = search.bounds(s)
+        attrs = g.nodes[ids[s]]
+        attrs["lo"], attrs["hi"] = lo, hi
+        if lo == hi:
+            attrs["value"] = lo
+        else:
+            exact = False
+    g.graph["truncated"] = stopped is not None
+    if stopped is not None:  # (GraphML has no null: the key is left out instead)
+        g.graph["stopped"] = stopped
     g.graph["nodes_limit"] = max_nodes
+    g.graph["exact"] = exact
+    g.graph["seconds"] = round(time.perf_counter() - t0, 3)
     return g
 
 

@@ -15,6 +15,7 @@ from functools import lru_cache
 from math import comb
 from typing import NamedTuple
 
+from .caches import weighted_cache
 from .cards import MEMBERS, member_order
 from .plays import FOLD, Play
 from .position import Position, Rules
@@ -404,7 +405,8 @@ def chance_outcomes(state: State) -> list[tuple[tuple[int, ...], Fraction]]:
     return list(draws(state.unseen, state.owed_player + state.owed_wolf or 1))  # nothing owed: a reveal
 
 
-@lru_cache(maxsize=1 << 16)
+# About 300 bytes a row: some 80 MB at most (caches.py).
+@weighted_cache(1 << 18)
 def draws(unseen: tuple[int, ...], d: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
     """Every multiset of d values drawn from the unseen counts, with its probability (cached: the
     same pools recur all over a search)."""

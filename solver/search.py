@@ -24,10 +24,11 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
+from . import memory
 from .bounds import sure_loss
+from .caches import weighted_cache
 from .cover import counts as _counts
 from .cover import min_sacrifices, sure_cover
 from .plays import Play
@@ -37,6 +38,9 @@ if TYPE_CHECKING:
     from .fastwin import CompiledWin
 
 EPS = 1e-12
+# A table entry of the Python search with its share of the caches it fills: measured at about
+# 600 bytes (a 12-card round under `party`); counted high, so that the memory budget holds.
+ENTRY_BYTES = 1024
 
 
 class Budget(Exception):
@@ -55,15 +59,20 @@ class Stats:
     chance_nodes: int = 0
     cutoffs: int = 0
     seconds: float = 0.0
+    # What last cut the search short: "time", "states" or "memory" (None: nothing did).
+    stopped: str | None = None
 
-    def to_json(self) -> dict[str, float | int]:
-        return {
+    def to_json(self) -> dict[str, float | int | str]:
+        out: dict[str, float | int | str] = {
             "states": self.states,
             "cache_hits": self.tt_hits,
             "chance_nodes": self.chance_nodes,
             "cutoffs": self.cutoffs,
             "seconds": round(self.seconds, 4),
         }
+        if self.stopped is not None:
+            out["stopped"] = self.stopped
+        return out
 
 
 @dataclass
@@ -82,8 +91,16 @@ class Search:
         lo, hi = value_range(self.root, self.objective)
         self.lo, self.hi = lo, hi
         self._check = 0
+        self._late_for: float | None = None  # a deadline seen passed: every later tick stops at once
+        # The table may hold this many entries: the memory budget's room now (solver/memory.py).
+        self.max_entries = max(1 << 12, memory.room() // ENTRY_BYTES)
         self.fast = compiled_search(self.root, self.objective)
         self._fast_seen = (0, 0, 0, 0)
+
+    def stop(self, why: str) -> NoReturn:
+        """Cut the search short (raises Budget), saying why in the stats."""
+        self.stats.stopped = why
+        raise Budget
 
     # -- the compiled search, for the states it takes (fastwin.py) ---------------------------------
 
@@ -94,18 +111,30 @@ class Search:
     def _fast_value(self, s: State, a: float, b: float) -> float:
         assert self.fast is not None
         left = None if self.max_states is None else self.max_states - self.stats.states
-        v = self.fast.value(s, a, b, left, self.deadline)
-        # Its counts join the search's own.
+        try:
+            v = self.fast.value(s, a, b, left, self.deadline)
+        except MemoryError:
+            # An allocation inside the compiled search failed (an address-space cap below the
+            # budget): what the tables hold is sound, the search stops as at a time limit.
+            self._count_fast()
+            self.stop("memory")
+        used = self._count_fast()
+        if v is None:
+            self.stop("states" if left is not None and used >= left else "time")
+        return v
+
+    def _count_fast(self) -> int:
+        """The compiled search's counts join the search's own; returns the states it just took."""
+        assert self.fast is not None
         now = self.fast.counts()
         st = self.stats
-        st.states += now[0] - self._fast_seen[0]
+        used = now[0] - self._fast_seen[0]
+        st.states += used
         st.tt_hits += now[1] - self._fast_seen[1]
         st.chance_nodes += now[2] - self._fast_seen[2]
         st.cutoffs += now[3] - self._fast_seen[3]
         self._fast_seen = now
-        if v is None:
-            raise Budget
-        return v
+        return used
 
     # -- terminal and final-round values -----------------------------------------------------------
 
@@ -146,12 +175,19 @@ class Search:
     def tick(self) -> None:
         self.stats.states += 1
         if self.max_states is not None and self.stats.states > self.max_states:
-            raise Budget
+            self.stop("states")
+        if self._late_for is not None and self._late_for == self.deadline:
+            self.stop("time")
+        if len(self.table) >= self.max_entries:
+            self.stop("memory")
         self._check += 1
-        if self.deadline is not None and self._check >= 256:
+        if self._check >= 256:
             self._check = 0
-            if time.perf_counter() > self.deadline:
-                raise Budget
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                self._late_for = self.deadline
+                self.stop("time")
+            if memory.spent():  # (the caches and whatever else the process holds count too)
+                self.stop("memory")
 
     def value(self, s: State, alpha: float | None = None, beta: float | None = None) -> float:
         """The node's value if it lies inside (alpha, beta) by more than EPS; otherwise a bound on
@@ -334,7 +370,7 @@ def compiled_search(root: State, objective: str) -> CompiledWin | None:
         return None
 
 
-@lru_cache(maxsize=1 << 16)
+@weighted_cache(1 << 18)
 def _float_draws(unseen: tuple[int, ...], d: int) -> tuple[tuple[tuple[int, ...], float], ...]:
     return tuple((values, float(p)) for values, p in draws(unseen, d))
 
@@ -448,13 +484,17 @@ class WinCheck:
         self.memo: dict[tuple[bool, State], bool] = {}
         self.max_states, self.deadline = max_states, deadline
         self.states = 0
+        self.max_entries = max(1 << 12, memory.room() // ENTRY_BYTES)
 
     def _tick(self) -> None:
         self.states += 1
         if self.max_states is not None and self.states > self.max_states:
             raise Budget
-        if self.deadline is not None and self.states % 256 == 0 and time.perf_counter() > self.deadline:
-            raise Budget
+        if self.states % 256 == 0:
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise Budget
+            if len(self.memo) >= self.max_entries or memory.spent():
+                raise Budget
 
     def won(self, s: State, surely: bool) -> bool:
         if s.outcome is not None:

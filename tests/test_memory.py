@@ -1,0 +1,193 @@
+"""The memory budget: every search stays within it, and reaching it is like reaching a time limit
+(sound bounds, `exact: false`, never a traceback, never a false proof)."""
+
+from __future__ import annotations
+
+import random
+import resource
+from collections.abc import Iterator
+
+import pytest
+
+from conftest import state
+from solver import memory
+from solver.caches import weighted_cache
+from solver.graph import lookahead_graph
+from solver.hint import hint
+from solver.position import parse_position
+from solver.search import Budget, Search, evaluate_moves
+
+
+@pytest.fixture
+def tight() -> Iterator[None]:
+    """A budget that leaves the process almost no room beyond what it holds already."""
+    memory.set_limit(memory.resident() + 24 * 1024**2)
+    try:
+        yield
+    finally:
+        memory.set_limit(None)
+
+
+def test_sizes_are_read_like_a_person_writes_them() -> None:
+    assert memory.parse_size("2G") == 2 * 1024**3
+    assert memory.parse_size("1.5 GiB") == int(1.5 * 1024**3)
+    assert memory.parse_size("512m") == 512 * 1024**2
+    assert memory.parse_size("800MB") == 800 * 1024**2
+    assert memory.parse_size("100000000") == 100_000_000
+    for bad in ("", "abc", "2X", "-1G", "1e9", "9" * 5000, "1M"):  # 1M is below the minimum
+        with pytest.raises(memory.MemoryBudgetError):
+            memory.parse_size(bad)
+
+
+def test_the_budget_comes_from_the_setting_then_the_environment_then_the_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(memory.ENV, raising=False)
+    assert memory.limit() == memory.DEFAULT
+    monkeypatch.setenv(memory.ENV, "3G")
+    assert memory.limit() == 3 * 1024**3
+    memory.set_limit(1024**3)
+    try:
+        assert memory.limit() == 1024**3
+    finally:
+        memory.set_limit(None)
+    monkeypatch.setenv(memory.ENV, "lots")
+    with pytest.raises(memory.MemoryBudgetError, match=memory.ENV):
+        memory.limit()
+
+
+def test_room_never_exceeds_what_an_address_space_cap_leaves() -> None:
+    cap, hard = resource.getrlimit(resource.RLIMIT_AS)
+    assert memory.room() <= memory.limit() - memory.resident() + 4096
+    if cap == resource.RLIM_INFINITY:
+        virtual = int(open("/proc/self/statm").read().split()[0]) * resource.getpagesize()
+        resource.setrlimit(resource.RLIMIT_AS, (virtual + 300 * 1024**2, hard))
+        try:
+            assert memory.room() <= 300 * 1024**2 - memory.RESERVE
+        finally:
+            resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+
+
+def test_the_weighted_cache_keeps_its_weight_bounded_and_its_answers_right() -> None:
+    calls = 0
+
+    @weighted_cache(100)
+    def rows(n: int) -> tuple[int, ...]:
+        nonlocal calls
+        calls += 1
+        return tuple(range(n))
+
+    rng = random.Random(4)
+    for _ in range(2000):
+        n = rng.randrange(1, 30)
+        assert rows(n) == tuple(range(n))
+        assert rows.cache_weight() <= 100  # type: ignore[attr-defined]
+    calls = 0
+    rows(3)
+    rows(3)
+    assert calls <= 1  # small results are kept
+    calls = 0
+    rows(20)
+    rows(20)
+    assert calls == 2  # heavier than an eighth of the budget: never kept
+
+
+def _party_round() -> object:
+    return state(
+        player=[3, 7, 9, 1],
+        wolf=[6, 2, 5, 8],
+        discard=[1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 8, 9, 1, 2, 3],
+        draw_pile={"size": 13},
+        final=False,
+    )
+
+
+def test_a_python_search_that_meets_the_budget_stops_with_sound_bounds(tight: None) -> None:
+    root = _party_round()
+    search = Search(root, "party")  # type: ignore[arg-type]
+    with pytest.raises(Budget):
+        search.value(root)  # type: ignore[arg-type]
+    assert search.stats.stopped == "memory"
+    assert len(search.table) <= search.max_entries + 64  # (and what the nodes on the way up stored)
+    lo, hi = search.bounds(root)  # type: ignore[arg-type]
+    memory.set_limit(None)
+    exact = Search(root, "party").value(root)  # type: ignore[arg-type]
+    assert lo - 1e-9 <= exact <= hi + 1e-9
+
+
+def test_every_move_keeps_sound_bounds_when_the_budget_runs_out(tight: None) -> None:
+    root = _party_round()
+    cut, search = evaluate_moves(root, "party")  # type: ignore[arg-type]
+    assert search.stats.stopped == "memory" and not all(m.exact for m in cut)
+    memory.set_limit(None)
+    full, _ = evaluate_moves(root, "party")  # type: ignore[arg-type]
+    truth = {m.play: m.value for m in full}
+    for m in cut:
+        assert m.lo - 1e-9 <= truth[m.play] <= m.hi + 1e-9, m
+
+
+def test_a_hint_that_meets_the_budget_says_so_and_claims_no_proof(tight: None) -> None:
+    pos = parse_position(
+        {
+            "player": [3, 7, 9, 1],
+            "wolf": [6, 2, 5, 8],
+            "discard": [1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 8, 9, 1, 2, 3],
+            "draw_pile": {"size": 13},
+            "final": False,
+            "objective": "party",
+        }
+    )
+    h = hint(pos, max_states=10**9)
+    assert not h.exact and h.status == "open" and h.proof is None
+    assert h.stats.get("stopped") == "memory"
+
+
+def test_the_compiled_search_gives_exact_values_in_a_table_that_may_not_grow(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table the budget will not let double keeps its size and replaces entries; the search
+    still finds every exact value (the table is a cache, not a store of truths)."""
+    from solver import fastwin
+
+    rng = random.Random("fixed table")
+    for _ in range(6):
+        deck = [v for v in range(1, 10) for _ in range(4)]
+        rng.shuffle(deck)
+        pile = rng.choice([9, 10, 11])
+        root = state(player=deck[:4], wolf=deck[4:8], discard=deck[8 + pile :], draw_pile={"size": pile}, final=False)
+        full, _ = evaluate_moves(root, "win")
+        with monkeypatch.context() as m:
+            m.setattr(fastwin, "_affordable", lambda capacity, nbytes: 1024)
+            m.setattr(fastwin, "_doubled", lambda keys, vals: None)
+            small, search = evaluate_moves(root, "win")
+        fast = search.fast
+        assert isinstance(fast, fastwin.CompiledWin) and fast.tk.shape[0] == 1024 and fast.fixed
+        assert all(m.exact for m in small)
+        truth = {m.play: m.value for m in full}
+        assert all(abs(m.value - truth[m.play]) < 1e-9 for m in small)
+
+
+def test_a_table_doubles_only_while_the_budget_has_room_for_it() -> None:
+    from solver import fastwin
+    from solver.hashtable import new_table
+
+    keys, vals = new_table(1 << 16)  # 2 MiB; doubled, 4 MiB
+    memory.set_limit(memory.resident() + 8 * 1024**2)
+    try:
+        assert fastwin._doubled(keys, vals) is None
+    finally:
+        memory.set_limit(None)
+    bigger = fastwin._doubled(keys, vals)
+    assert bigger is not None and bigger[0].shape[0] == 1 << 17
+    assert fastwin._affordable(1 << 21, 10 * 1024**2) == 1 << 18  # 8 MiB: the largest that fits in 10
+
+
+def test_a_round_start_graph_keeps_to_its_time_limit() -> None:
+    import time
+
+    pos = parse_position({"player": [3, 7, 9, 1], "wolf": [6, 2, 5, 8], "final": False})
+    t0 = time.perf_counter()
+    g = lookahead_graph(pos, 2, time_limit=2.0)
+    took = time.perf_counter() - t0
+    assert took < 2.0 + 1.5, took  # (the compiled search's loading is not counted in its limit)
+    assert not g.graph["exact"] and g.number_of_nodes() > 1
+    for _, a in g.nodes(data=True):
+        assert 0.0 <= a["lo"] <= a["hi"] <= 1.0
