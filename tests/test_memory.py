@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import resource
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -60,7 +61,7 @@ def test_room_never_exceeds_what_an_address_space_cap_leaves() -> None:
     cap, hard = resource.getrlimit(resource.RLIMIT_AS)
     assert memory.room() <= memory.limit() - memory.resident() + 4096
     if cap == resource.RLIM_INFINITY:
-        virtual = int(open("/proc/self/statm").read().split()[0]) * resource.getpagesize()
+        virtual = int(Path("/proc/self/statm").read_text().split()[0]) * resource.getpagesize()
         resource.setrlimit(resource.RLIMIT_AS, (virtual + 300 * 1024**2, hard))
         try:
             assert memory.room() <= 300 * 1024**2 - memory.RESERVE
