@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from typing import Annotated
 
 import typer
@@ -19,9 +20,10 @@ from rich.panel import Panel
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from solver.cards import DIFFICULTIES, GAMES, MEMBERS
+from solver.cards import DIFFICULTIES, GAMES
 from solver.companion import (
     HELP,
+    HINT_ROWS,
     REWARD_POLICIES,
     CompanionError,
     Note,
@@ -31,8 +33,10 @@ from solver.companion import (
     completions,
     execute,
     final_status,
+    hint_rows,
     history_lines,
     load_file,
+    round_number,
     start,
     summary_lines,
 )
@@ -70,8 +74,7 @@ def board(session: Session) -> Panel:
     grid.add_row("You", f"{_cards(t.hand)}   ({mine}total {sum(t.hand)})" if t.hand else "—")
     if setup.game == "vanguard":
         grid.add_row("Reserve", _cards(t.reserve))
-        faces = "  ".join(f"{m} up" if m in t.party else f"[dim]{m} down[/dim]" for m in MEMBERS)
-        grid.add_row("Party", f"{faces}   ({len(t.party)} face up)")
+        grid.add_row("Party", render.party_text(t.party))
     else:
         p, w = t.points
         grid.add_row("Score", f"you {p}, the Wolf {w}   (first to {setup.target})")
@@ -82,7 +85,10 @@ def board(session: Session) -> Panel:
     unseen = "  ".join(f"{v}×{n}" for v, n in enumerate(t.unseen, start=1) if n)
     grid.add_row("Unseen", f"{unseen or '—'}   ({sum(t.unseen)} cards)")
     grid.add_row("Discards", f"{len(t.discards)} card(s)" + (f": {_cards(t.discards)}" if t.discards else ""))
-    grid.add_row("Round", str(t.rounds) + (f"   ({t.reshuffles} reshuffle(s))" if t.reshuffles else ""))
+    before_deal = "   (to be dealt)" if round_number(t) > t.rounds else ""
+    grid.add_row(
+        "Round", f"{round_number(t)}{before_deal}" + (f"   ({t.reshuffles} reshuffle(s))" if t.reshuffles else "")
+    )
     if setup.game == "vanguard":
         grid.add_row("Final round", escape(final_status(session)))
     grid.add_row("Next", escape(waiting_for(t)) if not t.over else f"nothing: the game is {t.result}")
@@ -116,7 +122,12 @@ def show(console: Console, reply: Reply) -> None:
         case "hint":
             h = session.last_hint
             if h is not None and h.result is not None:
-                console.print(render.hint_view(h.position, h.result, explain(h.result)))
+                # The best plays only, so the table fits a terminal with the board still above it.
+                rows, left_out = hint_rows(h.result, None if reply.whole else HINT_ROWS)
+                shown = replace(h.result, moves=rows)
+                console.print(render.hint_view(h.position, shown, explain(h.result)))
+                if left_out:
+                    console.print(Text(f"… and {left_out} more plays: type hint all for the whole table", style="dim"))
         case "advice":
             h = session.last_hint
             if h is not None and h.advice is not None:
@@ -141,7 +152,7 @@ def prompt(session: Session) -> str:
     if t.phase == DRAW:
         who, n = t.owed()
         word = "reveal" if who == "reveal" else f"draw {n} for {'you' if who == 'player' else 'the Wolf'}"
-    return f"[round {t.rounds}] {word}> "
+    return f"[round {round_number(t)}] {word}> "
 
 
 # ---------------------------------------------------------------------------------------------
@@ -212,7 +223,7 @@ def run_session(reader: Reader, console: Console, first: Reply, *, interactive: 
 def _at_end(reader: Reader, console: Console, session: Session, interactive: bool) -> None:
     """The input ended (Ctrl-D): offer to save what is unsaved, or at least say so."""
     n = session.unsaved()
-    if not n or session.table.over:
+    if not n:
         return
     if interactive:
         name = reader("save the game to (Enter: leave without saving): ")

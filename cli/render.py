@@ -46,6 +46,14 @@ def cards_text(values: Sequence[int]) -> str:
     return " ".join(str(v) for v in values) if values else "—"
 
 
+def party_text(party: Sequence[str]) -> str:
+    """The party in the rules' words, members in J Q K order: "J Q K face up", "Q K face up, J face down"."""
+    up = [m for m in MEMBERS if m in party]
+    down = [m for m in MEMBERS if m not in party]
+    parts = [f"{' '.join(up)} face up"] if up else []
+    return ", ".join([*parts, f"{' '.join(down)} face down"] if down else parts)
+
+
 def final_reason(pos: Position) -> str:
     if pos.game == "lobo":
         return "lobo has no final round"
@@ -69,8 +77,7 @@ def position_panel(pos: Position, title: str = "Position") -> Panel:
     t.add_row("You", cards_text(pos.player) + f"   (total {sum(pos.player)})")
     if pos.game == "vanguard":
         t.add_row("Reserve", cards_text(pos.reserve))
-        party = " ".join(m if m in pos.party else f"[dim]{m.lower()}[/dim]" for m in MEMBERS)
-        t.add_row("Party", f"{party}   ({len(pos.party)} active)")
+        t.add_row("Party", party_text(pos.party))
     pile = f"{pos.pile_size} card{'s' if pos.pile_size != 1 else ''}"
     if pos.pile_top:
         pile += f", known top (top first): {cards_text(pos.pile_top)}"

@@ -50,7 +50,7 @@ from .game import (
     step_to_json,
     waiting_for,
 )
-from .hint import HintResult, explain, hint
+from .hint import HintResult, MoveResult, explain, hint
 from .plays import PlayError, parse_play, to_text
 from .position import Position
 from .reward import RewardAdvice, advise_reward
@@ -60,6 +60,7 @@ SAVE_FORMAT = "lobo-hint companion game"
 SAVE_VERSION = 1
 DECK_INDEX = 0  # a virtual game is game 0 of its seed: the same deal as `simulate --seed S`'s first game
 REWARD_POLICIES = ("greedy", "best", "random")
+HINT_ROWS = 6  # the plays a hint's table shows (with every play tied with the best); `hint all`: all of them
 
 
 class CompanionError(ValueError):
@@ -134,6 +135,7 @@ class Reply:
     show: str | None = None  # "board", "plays", "history", "help", "hint", "advice", "summary"
     topic: str | None = None  # for "help"
     quit: bool = False
+    whole: bool = False  # for "hint": every play, not only the best HINT_ROWS
 
 
 def _error(session: Session, text: str) -> Reply:
@@ -188,7 +190,10 @@ HELP: dict[str, tuple[str, str]] = {
     "reshuffle": ("reshuffle", "lobo: the discards are shuffled back into the pile (physical game)"),
     "reserve": ("reserve 5", "reward: put a 5 of the winning hand into the reserve"),
     "revive": ("revive J", "reward: turn a face-down party member face up"),
-    "hint": ("hint   (hint 30: take 30 seconds)", "the engine's best play and the value of every play"),
+    "hint": (
+        "hint   (hint 30, hint all)",
+        f"the engine's best play and the {HINT_ROWS} best plays' values (30: take 30 seconds; all: every play)",
+    ),
     "why": ("why", "why the last hint's play is best"),
     "reward": ("reward   (reward best 40)", "which reward gives the best chance to win the game"),
     "plays": ("plays", "every legal play and what it makes each side draw"),
@@ -198,7 +203,7 @@ HELP: dict[str, tuple[str, str]] = {
     "save": ("save game.json", "save the whole game (resume with lobo-hint play --load game.json)"),
     "export": ("export pos.json", "write the position in play in the FORMAT.md form, for lobo-hint"),
     "help": ("help   (help draw)", "this list, or one command"),
-    "quit": ("quit", "leave (asks again if steps are unsaved); Ctrl-D too"),
+    "quit": ("quit", "leave (asks first if steps are unsaved, at game over too); Ctrl-D too"),
 }
 
 
@@ -288,7 +293,12 @@ def execute(session: Session, line: str) -> Reply:
             case "undo":
                 return undo(session, _count(cmd.args, "undo"))
             case "hint":
-                return ask_hint(session, _seconds(cmd.args, session.settings.hint_seconds))
+                whole = any(a.lower() == "all" for a in cmd.args)
+                args = tuple(a for a in cmd.args if a.lower() != "all")
+                if whole and not args and _current_hint(session):
+                    return Reply(session, show="hint", whole=True)  # the table just computed, in full
+                reply = ask_hint(session, _seconds(args, session.settings.hint_seconds))
+                return replace(reply, whole=whole)
             case "reward":
                 return ask_reward(session, *_reward_args(cmd.args, session.settings))
             case "why":
@@ -337,7 +347,7 @@ def _seconds(args: tuple[str, ...], default: float) -> float:
     except ValueError:
         seconds = 0.0
     if len(args) > 1 or not 0 < seconds <= 3600:
-        raise CompanionError("hint: give the seconds it may take, e.g. hint 30")
+        raise CompanionError("hint: give the seconds it may take, e.g. hint 30 (or hint all for every play)")
     return seconds
 
 
@@ -437,7 +447,8 @@ def undo(session: Session, n: int = 1) -> Reply:
 
 def leave(session: Session) -> Reply:
     n = session.unsaved()
-    if n and not session.table.over and not session.quitting:
+    # A finished game is asked about too: its save is the record to replay or share.
+    if n and not session.quitting:
         where = f" (last saved to {session.save_path})" if session.save_path else ""
         return Reply(
             replace(session, quitting=True),
@@ -462,6 +473,32 @@ def ask_hint(session: Session, seconds: float) -> Reply:
     result = hint(pos, time_limit=seconds)
     note = HintNote(len(session.game.steps), pos, result=result)
     return Reply(replace(session, last_hint=note), show="hint")
+
+
+def _current_hint(session: Session) -> bool:
+    """Whether the last hint is a play hint for the table as it is now."""
+    h = session.last_hint
+    return h is not None and h.result is not None and h.at_step == len(session.game.steps)
+
+
+def hint_rows(result: HintResult, limit: int | None = HINT_ROWS) -> tuple[tuple[MoveResult, ...], int]:
+    """The rows a hint's table shows, and how many plays it leaves out: the first `limit` plays
+    (best first), widened to every play tied with the best; None: every play. A single play
+    left out is shown instead, since the line saying so would take its row."""
+    moves = result.moves
+    if limit is None or len(moves) <= limit + 1:
+        return moves, 0
+    best = next((m.value for m in moves if m.play == result.best), None)
+    shown = [
+        m
+        for i, m in enumerate(moves)
+        if i < limit
+        or m.play == result.best
+        or (best is not None and m.value is not None and abs(m.value - best) < 1e-9)
+    ]
+    if len(moves) - len(shown) <= 1:
+        return moves, 0
+    return tuple(shown), len(moves) - len(shown)
 
 
 def ask_reward(session: Session, policy: str, samples: int) -> Reply:
@@ -636,6 +673,12 @@ def prompts(session: Session) -> list[str]:
     return [f"{'you draw' if who == 'player' else 'the Wolf draws'} {n} card(s): type draw " + " ".join(["CARD"] * n)]
 
 
+def round_number(t: Table) -> int:
+    """The round the table is in, or, before a deal, the round to be dealt: the number the
+    history and the deal's own note give it (never a round 0)."""
+    return t.rounds + 1 if t.phase in (DEAL, RESHUFFLE) else t.rounds
+
+
 def final_reason(t: Table, *, dealt: bool = False) -> str:
     threshold = t.setup.rules.final_threshold
     return (
@@ -717,6 +760,8 @@ def history_lines(game: Game) -> list[str]:
     lines = []
     for r in rounds(game):
         end = {"won": "won", "lost": "lost", None: "in play"}[r.outcome]
+        if r.fallen:
+            end += f" ({' '.join(r.fallen)} face down)"
         lines.append(
             f"round {r.number}{' (final)' if r.final else ''}: {end}: " + ", ".join(step_text(s) for s in r.steps)
         )
@@ -726,7 +771,7 @@ def history_lines(game: Game) -> list[str]:
 def summary_lines(game: Game) -> list[str]:
     """The end of a game in a few lines: the result and score, then the rounds."""
     t = game.table
-    lines = [game_result(t) if t.over else f"in play: round {t.rounds}"]
+    lines = [game_result(t) if t.over else f"in play: round {round_number(t)}"]
     rs = [r for r in rounds(game) if r.outcome is not None]
     won = sum(r.outcome == WON for r in rs)
     lines.append(f"{len(rs)} round(s) played: {won} won, {len(rs) - won} lost")
@@ -734,8 +779,8 @@ def summary_lines(game: Game) -> list[str]:
     if kinds:
         lines.append("plays: " + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1])))
     if t.setup.game == "vanguard":
-        fallen = [f"{'+'.join(r.fallen)} in round {r.number}" for r in rs if r.fallen]
-        lines.append("party members lost: " + (", ".join(fallen) if fallen else "none"))
+        fallen = [f"{' '.join(r.fallen)} in round {r.number}" for r in rs if r.fallen]
+        lines.append("turned face down: " + (", ".join(fallen) if fallen else "none"))
         taken = [f"{r.reward} (round {r.number})" for r in rs if r.reward]
         lines.append("rewards: " + (", ".join(taken) if taken else "none"))
         lines.append("final round reached: " + ("yes" if t.final_reached else "no"))
@@ -769,6 +814,7 @@ def completions(session: Session) -> list[str]:
         }.get(t.phase, [])
     step_words = {"deal", "draw", "reveal", "reshuffle", "reserve", "revive", "fold"}
     out += [w for w in WORDS if w not in step_words and w != "exit"]
+    out.insert(out.index("hint") + 1, "hint all")
     return out
 
 
@@ -931,6 +977,7 @@ def export(session: Session, path: str) -> Reply:
 
 __all__ = [
     "HELP",
+    "HINT_ROWS",
     "CompanionError",
     "HintNote",
     "Note",
@@ -941,11 +988,13 @@ __all__ = [
     "execute",
     "export_json",
     "final_status",
+    "hint_rows",
     "history_lines",
     "load_file",
     "load_json",
     "load_text",
     "parse_command",
+    "round_number",
     "rounds",
     "save_json",
     "start",

@@ -11,6 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+from matplotlib.ticker import MaxNLocator
 
 from .cards import DIFFICULTIES, GAMES
 from .game import Setup
@@ -79,12 +82,12 @@ def build_report(
                     on_record=tick,
                 )
                 summaries.append(summarize(records, time.perf_counter() - t0))
-    files = [
-        _win_rates(out / "win_rates.png", summaries, game_names, difficulties, policies),
-        _scores(out / "scores.png", summaries, game_names, difficulties, policies),
+    files = [_save(win_rates_figure(summaries, game_names, difficulties, policies), out / "win_rates.png")]
+    files += [
+        _save(scores_figure(summaries, game, difficulties, policies), out / f"scores_{game}.png") for game in game_names
     ]
     if "vanguard" in game_names:
-        files.append(_survival(out / "party_survival.png", summaries, difficulties, policies))
+        files.append(_save(survival_figure(summaries, difficulties, policies), out / "party_survival.png"))
     md = out / "report.md"
     _atomic_write(md, _markdown(summaries, files, games, seed, samples))
     return Report(tuple(summaries), (md, *files), seed, games)
@@ -96,10 +99,27 @@ def _atomic_write(path: Path, text: str) -> None:
     tmp.replace(path)
 
 
-def _figure(columns: int) -> tuple[Figure, list[Any]]:
+def _figure(columns: int, title: str) -> tuple[Figure, list[Any]]:
     fig = Figure(figsize=(PLOT_SIZE[0] / DPI, PLOT_SIZE[1] / DPI), dpi=DPI, layout="constrained")
+    fig.suptitle(title)
     axes = fig.subplots(1, columns, squeeze=False)[0]
     return fig, list(axes)
+
+
+def _legend(fig: Figure, policies: Sequence[str], *, lines: bool = False) -> None:
+    """One legend for the figure, outside every panel: the same colour is the same policy in each."""
+    handles = [
+        Line2D([], [], color=COLOURS.get(p), marker="o" if lines else None, label=p)
+        if lines
+        else Patch(color=COLOURS.get(p), label=p)
+        for p in policies
+    ]
+    fig.legend(handles=handles, title="policy", loc="outside right upper")
+
+
+def _counts(axis: Any) -> None:
+    """A count axis: ticks on whole numbers only (no 0.5 of a game)."""
+    axis.set_major_locator(MaxNLocator(integer=True))
 
 
 def _save(fig: Figure, path: Path) -> Path:
@@ -116,11 +136,18 @@ def _find(summaries: Sequence[Summary], game: str, difficulty: str, policy: str)
     )
 
 
-def _win_rates(
-    path: Path, summaries: Sequence[Summary], games: Sequence[str], difficulties: Sequence[str], policies: Sequence[str]
-) -> Path:
-    fig, axes = _figure(len(games))
+def _games_each(summaries: Sequence[Summary]) -> str:
+    sizes = sorted({s.games for s in summaries})
+    return f"{sizes[0]} games each" if len(sizes) == 1 else "games each: " + ", ".join(map(str, sizes))
+
+
+def win_rates_figure(
+    summaries: Sequence[Summary], games: Sequence[str], difficulties: Sequence[str], policies: Sequence[str]
+) -> Figure:
+    """Win rate by difficulty and policy, a panel a game; whiskers: the 95% Wilson interval."""
+    fig, axes = _figure(len(games), f"Games won, with 95% Wilson intervals ({_games_each(summaries)})")
     width = 0.8 / max(1, len(policies))
+    top = 0.0
     for ax, game in zip(axes, games, strict=True):
         for j, policy in enumerate(policies):
             xs, ys, lo, hi = [], [], [], []
@@ -132,48 +159,97 @@ def _win_rates(
                 ys.append(100 * s.win_rate)
                 lo.append(100 * (s.win_rate - s.interval[0]))
                 hi.append(100 * (s.interval[1] - s.win_rate))
-            ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, label=policy, color=COLOURS.get(policy))
+            ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, color=COLOURS.get(policy), error_kw={"linewidth": 1})
+            # The rate over each whisker: a rate of 0% has no bar to see.
+            for x, y, h in zip(xs, ys, hi, strict=True):
+                ax.text(x, y + h + 1, f"{y:.0f}%", ha="center", va="bottom", fontsize=8)
+                top = max(top, y + h)
         ax.set_xticks(range(len(difficulties)), list(difficulties))
+        ax.set_xlabel("difficulty")
         ax.set_ylabel("games won (%)")
-        ax.set_title(f"{game}: win rate, 95% Wilson interval")
-        ax.set_ylim(bottom=0)
-        ax.legend()
-    return _save(fig, path)
+        ax.set_title(game)
+    for ax in axes:  # one scale for every game, so the bars compare across panels
+        ax.set_ylim(0, min(100.0, top) * 1.12 + 1)
+    _legend(fig, policies)
+    return fig
 
 
-def _scores(
-    path: Path, summaries: Sequence[Summary], games: Sequence[str], difficulties: Sequence[str], policies: Sequence[str]
-) -> Path:
-    panels = [(g, d) for g in games for d in difficulties]
-    fig, axes = _figure(len(panels))
-    for ax, (game, difficulty) in zip(axes, panels, strict=True):
-        for policy in policies:
-            s = _find(summaries, game, difficulty, policy)
-            if s is not None and s.scores:
-                ax.hist(s.scores, bins=15, histtype="step", linewidth=1.5, label=policy, color=COLOURS.get(policy))
-        ax.set_title(f"{game} {difficulty}", fontsize=9)
-        ax.set_xlabel("score of won games" if game == "vanguard" else "your points at the end", fontsize=8)
-        ax.tick_params(labelsize=7)
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize=7)
-    axes[0].set_ylabel("games")
-    return _save(fig, path)
+def _bins(values: Sequence[int]) -> list[float]:
+    """Shared bin edges for a panel's histograms, each bin a whole number of points wide and
+    centred so no value sits on an edge; about 12 bins at most, over at least 5 values (so the
+    axis has whole numbers to tick even when every game scored the same)."""
+    lo, hi = min(values), max(values)
+    if hi - lo < 4:
+        lo = max(0, lo - 2)  # scores and points are never negative
+        hi = lo + 4 if hi < lo + 4 else hi
+    width = max(1, -(-(hi - lo + 1) // 12))
+    edges = [lo - 0.5]
+    while edges[-1] < hi:
+        edges.append(edges[-1] + width)
+    return edges
 
 
-def _survival(path: Path, summaries: Sequence[Summary], difficulties: Sequence[str], policies: Sequence[str]) -> Path:
-    fig, axes = _figure(len(difficulties))
+def scores_figure(
+    summaries: Sequence[Summary], game: str, difficulties: Sequence[str], policies: Sequence[str]
+) -> Figure:
+    """One game's score distributions, a panel a difficulty, one outline a policy."""
+    vanguard = game == "vanguard"
+    rows = [s for s in summaries if s.setup.game == game]
+    what = "score of the won games" if vanguard else "your points at the end of each game"
+    fig, axes = _figure(len(difficulties), f"{game}: {what} ({_games_each(rows)})")
+    for ax, difficulty in zip(axes, difficulties, strict=True):
+        found = [(p, s) for p in policies if (s := _find(summaries, game, difficulty, p)) is not None]
+        values = [v for _, s in found for v in s.scores]
+        if values:
+            # Side by side in each bin: outlines drawn over one another hide the lower ones.
+            ax.hist(
+                [list(s.scores) for _, s in found],
+                bins=_bins(values),
+                histtype="bar",
+                color=[COLOURS.get(p, "grey") for p, _ in found],
+            )
+        else:
+            ax.text(0.5, 0.5, "no game won" if vanguard else "no game", transform=ax.transAxes, ha="center")
+            ax.tick_params(bottom=False, left=False, labelbottom=False, labelleft=False)
+        ax.set_title(f"{difficulty} (A..{Setup(game, difficulty).top})")
+        ax.set_xlabel("score (points)" if vanguard else "your points")
+        ax.set_ylabel("won games" if vanguard else "games")
+        _counts(ax.xaxis)  # scores are whole points
+        _counts(ax.yaxis)
+    _legend(fig, policies)
+    return fig
+
+
+def survival_figure(summaries: Sequence[Summary], difficulties: Sequence[str], policies: Sequence[str]) -> Figure:
+    """Vanguard: the mean number of party members face up after each round (an ended game keeps its last party)."""
+    rows = [s for s in summaries if s.setup.game == "vanguard"]
+    fig, axes = _figure(len(difficulties), f"vanguard: party members face up, round by round ({_games_each(rows)})")
     for ax, difficulty in zip(axes, difficulties, strict=True):
         for policy in policies:
             s = _find(summaries, "vanguard", difficulty, policy)
             if s is not None and s.survival:
                 rounds = range(0, len(s.survival) + 1)
-                ax.plot(list(rounds), [3.0, *s.survival], marker="o", label=policy, color=COLOURS.get(policy))
-        ax.set_title(f"vanguard {difficulty}")
-        ax.set_xlabel("end of round")
-        ax.set_ylim(0, 3.1)
-        ax.legend(fontsize=8)
-    axes[0].set_ylabel("active party members (mean)")
-    return _save(fig, path)
+                ax.plot(list(rounds), [3.0, *s.survival], marker="o", color=COLOURS.get(policy))
+        ax.set_title(difficulty)
+        ax.set_xlabel("rounds played")
+        ax.set_ylabel("members face up (mean)")
+        ax.set_ylim(0, 3.15)
+        _counts(ax.xaxis)
+    _legend(fig, policies, lines=True)
+    return fig
+
+
+def _caption(stem: str) -> str:
+    if stem == "win_rates":
+        return "Share of games won by difficulty and policy; the whiskers are the 95% Wilson intervals."
+    if stem == "party_survival":
+        return (
+            "Vanguard: party members face up (mean over the games) after each round; a game that has ended "
+            "counts with its last party."
+        )
+    game = stem.removeprefix("scores_")
+    what = "the score of each won game" if game == "vanguard" else "your points at the end of each game"
+    return f"{game.capitalize()}: {what}, by difficulty; the policies' bars side by side in each bin."
 
 
 def _pct(x: float) -> str:
@@ -228,7 +304,8 @@ def _markdown(summaries: Sequence[Summary], files: Sequence[Path], games: int, s
             lines.append("")
     lines += ["## Plots", ""]
     for f in files:
-        lines += [f"![{f.stem}]({f.name})", ""]
+        caption = _caption(f.stem)
+        lines += [f"![{caption}]({f.name})", "", f"*{caption}*", ""]
     lines += [
         "## The policies",
         "",

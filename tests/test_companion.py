@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 import os
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from solver.companion import (
+    HINT_ROWS,
     CompanionError,
     Reply,
     Session,
@@ -18,10 +20,13 @@ from solver.companion import (
     execute,
     export_json,
     final_status,
+    hint_rows,
+    history_lines,
     load_file,
     load_json,
     load_text,
     parse_command,
+    round_number,
     rounds,
     save_json,
     start,
@@ -29,6 +34,7 @@ from solver.companion import (
     write_atomic,
 )
 from solver.game import DEAL, DRAW, OVER, PLAY, REWARD, Deal, Draw, Move, SeededDeck, Setup, Take
+from solver.hint import HintResult, MoveResult
 from solver.plays import parse_play
 from solver.policies import GreedyPolicy
 from solver.position import Rules, parse_position
@@ -306,6 +312,26 @@ def test_quit_asks_again_when_steps_are_unsaved(tmp_path: Path) -> None:
     assert execute(saved, "quit").quit
 
 
+def _over_with_unsaved_steps() -> Session:
+    rec = record("vanguard", 6)
+    s = start(VANGUARD, seed=6).session
+    for step in rec.steps:
+        if isinstance(step, (Move, Take)):
+            s = run(s, typed(step))
+    assert s.table.phase == OVER and s.unsaved() > 0
+    return s
+
+
+def test_quit_at_game_over_asks_when_steps_are_unsaved(tmp_path: Path) -> None:
+    s = _over_with_unsaved_steps()
+    first = execute(s, "quit")
+    assert not first.quit and first.notes[0].kind == "warn" and "are not saved" in first.notes[0].text
+    assert execute(first.session, "quit").quit  # asked once: the second quit leaves
+    saved = run(s, f"save {tmp_path / 'g.json'}")
+    assert execute(saved, "quit").quit  # nothing unsaved: at once
+    assert execute(load_file(tmp_path / "g.json"), "quit").quit
+
+
 def test_save_and_load_round_trip(tmp_path: Path) -> None:
     s = run(start(VANGUARD, seed=3).session, "9=2+7", "9=2+7")
     path = tmp_path / "game.json"
@@ -440,6 +466,55 @@ def test_hint_and_why_in_a_final_round() -> None:
     refused(s, "hint 0", "give the seconds")
 
 
+SEED3_FINAL = ("9=2+7", "9=2+7", "8=3+5", "6=6", "reserve 3", "6=2+4", "1=1", "3+4=7", "fold")
+
+
+def test_a_final_round_hint_shows_the_best_plays_and_counts_the_rest() -> None:
+    s = run(start(VANGUARD, seed=3).session, *SEED3_FINAL)  # the final round's deal: 20 legal plays
+    reply = execute(s, "hint 5")
+    assert reply.show == "hint" and not reply.whole
+    h = reply.session.last_hint
+    assert h is not None and h.result is not None
+    result = h.result
+    assert len(result.moves) == 20
+    shown, left_out = hint_rows(result)
+    best = next(m.value for m in result.moves if m.play == result.best)
+    tied = [m for m in result.moves if m.value == best]
+    assert len(shown) == HINT_ROWS and left_out == len(result.moves) - HINT_ROWS
+    assert shown == result.moves[:HINT_ROWS] and set(tied) <= set(shown)
+    assert hint_rows(result, None) == (result.moves, 0)
+    # `hint all` right after: the same hint in full, not computed again.
+    again = execute(reply.session, "hint all")
+    assert again.whole and again.show == "hint" and again.session is reply.session
+    # After a play, `hint all` asks the engine again (the old hint is for another position).
+    later = run(reply.session, "5=5")
+    fresh = execute(later, "hint all 5")
+    assert (
+        fresh.whole and fresh.session.last_hint is not None and fresh.session.last_hint.at_step == len(later.game.steps)
+    )
+    refused(later, "hint all 0", "give the seconds")
+
+
+def _result(values: Sequence[float | None]) -> HintResult:
+    plays = [parse_play(f"{a}>{b}") for a in range(2, 11) for b in range(1, a)][: len(values)]  # 45 distinct plays
+    moves = tuple(MoveResult(p, v) for p, v in zip(plays, values, strict=True))
+    return HintResult("open", "win", True, plays[0], values[0], values[0], moves)
+
+
+def test_hint_rows_keep_every_play_tied_with_the_best() -> None:
+    ties = _result([0.5] * 9 + [0.25] * 5)
+    shown, left_out = hint_rows(ties)
+    assert len(shown) == 9 and left_out == 5  # more ties than rows: all of them
+    assert hint_rows(_result([0.5, 0.4, 0.3, 0.2, 0.1, 0.05, 0.0])) == (
+        _result([0.5, 0.4, 0.3, 0.2, 0.1, 0.05, 0.0]).moves,
+        0,
+    )  # one play over the limit is shown rather than counted
+    short = _result([1.0, 0.5, None])
+    assert hint_rows(short) == (short.moves, 0)
+    long = _result([0.9 - 0.01 * i for i in range(30)])
+    assert hint_rows(long, 3) == (long.moves[:3], 27)
+
+
 def test_reward_advice() -> None:
     s = run(start(VANGUARD, seed=6).session)
     rec = record("vanguard", 6)
@@ -462,7 +537,7 @@ def test_reward_advice() -> None:
 def test_completions_follow_the_phase() -> None:
     s = start(VANGUARD, seed=3).session
     got = completions(s)
-    assert "9>7" in got and "fold" in got and "hint" in got and "deal " not in got
+    assert "9>7" in got and "fold" in got and "hint" in got and "hint all" in got and "deal " not in got
     p = physical()
     assert completions(p)[0] == "deal "
     s = run(s, "9=2+7", "9=2+7", "8=3+5", "6=6")
@@ -491,6 +566,27 @@ def test_summary_and_rounds_of_a_whole_virtual_game() -> None:
     refused(s, "fold", "the game is over (won)")
     refused(s, "hint", "nothing to hint: the game is over (won)")
     refused(s, "export x.json", "no position to export: the game is over (won)")
+
+
+def test_the_round_number_before_a_deal_is_the_round_to_be_dealt() -> None:
+    s = physical()
+    assert s.table.rounds == 0 and round_number(s.table) == 1  # never "round 0"
+    s = run(s, "deal 3 7 9 A / 6 2 2 8")
+    assert round_number(s.table) == 1
+    assert history_lines(s.game) == ["round 1: in play: deal 1 3 7 9 / 2 2 6 8"]
+    v = run(start(VANGUARD, seed=3).session, *SEED3_FINAL[:5])  # round 1 won and its reward taken
+    assert round_number(v.table) == 2 and v.table.phase == PLAY
+
+
+def test_members_face_down_in_the_history_and_the_summary() -> None:
+    s = run(start(VANGUARD, seed=3).session, *SEED3_FINAL)
+    assert s.table.party == ("Q", "K")
+    lines = history_lines(s.game)
+    assert lines[1].startswith("round 2: lost (J face down): deal 1 3 4 6 / 1 2 4 9")
+    assert not lines[0].startswith("round 1: won (")
+    s = run(s, "3+3r=6", "5=5", "4=4", "Q=8")  # Q=8 sacrifices the Queen
+    assert s.table.result == "won"
+    assert "turned face down: J in round 2, Q in round 3" in summary_lines(s.game)
 
 
 def test_top_card_visible_game_reveals() -> None:

@@ -18,9 +18,10 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+from cli import render
 from cli.main import app, dispatch
-from cli.play import run_session, stream_reader
-from solver.companion import Reply, Session, Settings, load_file, start
+from cli.play import board, prompt, run_session, stream_reader
+from solver.companion import HINT_ROWS, Reply, Session, Settings, export_json, load_file, start
 from solver.game import OVER, Deal, Draw, Move, Setup, Table, Take
 from solver.policies import GreedyPolicy
 from solver.rules import WON
@@ -201,6 +202,88 @@ def test_save_load_continue_ends_as_an_uninterrupted_game(tmp_path: Path, physic
     assert f"resumed {path}" in r.stdout and f"game won: score {rec.score}" in r.stdout
 
 
+def _segment(text: str, command: str) -> str:
+    """What the loop printed for one command: from its echoed prompt line to the next prompt."""
+    after = text.split(f"> {command}\n", 1)[1]
+    return after.split("\n[round ", 1)[0]
+
+
+SEED3_FINAL = ["9=2+7", "9=2+7", "8=3+5", "6=6", "reserve 3", "6=2+4", "1=1", "3+4=7", "fold"]
+
+
+def test_a_final_round_hint_fits_a_terminal_and_hint_all_shows_every_play() -> None:
+    # The final round of seed 3 begins with 20 legal plays.
+    _, text = drive(Setup("vanguard", "standard"), 3, [*SEED3_FINAL, "hint", "hint all", "quit", "quit"])
+    hint = _segment(text, "hint")
+    rows = [line for line in hint.splitlines() if line.startswith("│ ")]
+    assert len(rows) == HINT_ROWS and "3+3r=6" in rows[2] and "best" in rows[2]
+    assert "… and 14 more plays: type hint all for the whole table" in hint
+    # Best play, reason, finish, the table's 3 header lines and its bottom, the count line: under the
+    # board (12 lines) and the prompt, in a 40-line terminal.
+    assert len(hint.strip("\n").splitlines()) <= 16
+    whole = _segment(text, "hint all")
+    assert len([line for line in whole.splitlines() if line.startswith("│ ")]) == 20 and "more plays" not in whole
+
+
+def test_the_first_prompt_names_round_1() -> None:
+    first = start(Setup("vanguard", "standard"), None)
+    assert prompt(first.session) == "[round 1] deal> "
+    _, text = drive(Setup("vanguard", "standard"), None, ["status", "quit"])
+    assert "[round 0]" not in text and "[round 1] deal> status" in text
+    assert re.search(r"Round +1 +\(to be dealt\)", text)
+    # Between rounds of a physical game, the prompt and the board name the round to be dealt, as the
+    # history will once it is dealt.
+    rec = greedy_game("vanguard", "standard", "won")
+    lines = script(rec, physical=True)
+    take = next(i for i, line in enumerate(lines) if line.startswith(("reserve", "revive")))
+    session, text = drive(rec.setup, None, [*lines[: take + 1], "quit", "quit"])
+    assert prompt(session) == "[round 2] deal> " and "[round 2] deal> quit" in text
+
+
+def test_quit_at_game_over_with_unsaved_steps_asks_and_eof_says_so(tmp_path: Path) -> None:
+    rec = greedy_game("vanguard", "standard", "won")
+    lines = script(rec)
+    session, text = drive(rec.setup, rec.seed, [*lines, "quit"])  # one quit, then the input ends
+    assert session.table.phase == OVER
+    n = session.unsaved()
+    assert f"{n} step(s) are not saved" in text and "left with" not in text
+    assert f"{n} step(s) were not saved" in text  # the end of input (Ctrl-D) says so too
+    _, text = drive(rec.setup, rec.seed, [*lines, "quit", "quit"])
+    assert f"left with {n} unsaved step(s)" in text
+    # At a terminal, Ctrl-D at game over offers to save, as it does mid-game.
+    path = tmp_path / "over.json"
+    script_lines: list[str | None] = [*lines, None, str(path)]
+
+    def reader(_prompt: str) -> str | None:
+        return script_lines.pop(0)
+
+    out_console, out = console()
+    run_session(reader, out_console, start(rec.setup, rec.seed), interactive=True)
+    assert f"saved to {path}" in out.getvalue() and load_file(path).table.phase == OVER
+
+
+def test_face_down_members_are_named_alike_in_every_view(tmp_path: Path) -> None:
+    session, text = drive(Setup("vanguard", "standard"), 3, [*SEED3_FINAL, "status", "history", "quit", "quit"])
+    assert session.table.party == ("Q", "K")
+    status = _segment(text, "status")
+    assert "Party        Q K face up, J face down" in status
+    assert "round 2: lost (J face down)" in _segment(text, "history")
+    assert "J turned face down" in text
+    # The position as `lobo-hint POSITION.json` shows it (with the hint) says it the same way.
+    path = tmp_path / "final.json"
+    path.write_text(json.dumps(export_json(session)), encoding="utf-8")
+    r = runner.invoke(app, ["hint", str(path), "--time-limit", "5"])
+    assert r.exit_code == 0, r.output
+    assert "Q K face up, J face down" in r.stdout
+    for old in ("J down", "active)", "(2 face up)"):  # the notations this replaced
+        assert old not in text and old not in r.stdout, old
+    assert render.party_text(("J", "Q", "K")) == "J Q K face up"
+    assert render.party_text(()) == "J Q K face down"
+    out_console, out = console()
+    out_console.print(board(session))
+    assert "Q K face up, J face down" in out.getvalue()
+
+
 def test_quit_with_unsaved_steps_asks_again_and_eof_says_so(tmp_path: Path) -> None:
     rec = greedy_game("vanguard", "standard", "won")
     lines = script(rec)
@@ -228,7 +311,7 @@ def test_virtual_game_on_stdin() -> None:
         "You",
         "Wolf",
         "Party",
-        "J up",
+        "J Q K face up",
         "Unseen",
         "Final round",
     ):
@@ -321,9 +404,9 @@ def test_under_a_real_terminal() -> None:
     seen = bytearray()
     try:
         deadline = time.monotonic() + 60
-        screen = _read_until(master, proc, ["You", "Wolf", "Party", "J up", "play>"], seen, deadline)
+        screen = _read_until(master, proc, ["You", "Wolf", "Party", "face up", "play>"], seen, deadline)
         assert "Lobo: The Vanguard" in screen and "virtual, seed 1" in screen, screen
-        for words in ("You", "Wolf", "Party", "J up  Q up  K up", "Unseen", "Pile", "Final round"):
+        for words in ("You", "Wolf", "Party", "J Q K face up", "Unseen", "Pile", "Final round"):
             assert words in screen, (words, screen)
         # Tab completion, where readline exists: "hel" + Tab completes to help.
         try:
