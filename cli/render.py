@@ -25,9 +25,9 @@ from rich.text import Text
 
 from solver.batch import Summary
 from solver.cards import MEMBERS
-from solver.estimate import ROLLOUTS
+from solver.estimate import CLAIRVOYANT, ROLLOUTS
 from solver.finish import Finish, Judgement
-from solver.hint import HintResult, as_fraction
+from solver.hint import MIDPOINT, HintResult, MoveResult, as_fraction, number_text
 from solver.plays import Play
 from solver.position import Position
 from solver.rules import Effect, State, play_effect
@@ -165,14 +165,80 @@ def progress(enabled: bool = True) -> Iterator[Callable[[int, int], None] | None
         yield report
 
 
-def _value_text(objective: str, value: float | None, exact: bool = True) -> str:
-    if value is None:
-        return "lost"
+def _signed(x: float, spec: str) -> str:
+    """A value with its sign (points and party members are gains and losses), zero unsigned."""
+    text = number_text(x, spec)
+    return number_text(0.0, spec.replace("+", "")) if float(text) == 0 else text
+
+
+def _estimate_note(m: MoveResult) -> str:
+    if m.samples is None:
+        return ""
+    return " mid" if m.method == MIDPOINT else " est."
+
+
+LEANS = {
+    ROLLOUTS: "the value of the greedy rule, a real strategy, so it leans low",
+    CLAIRVOYANT: "the value of play that sees the pile, so it leans high",
+}
+
+
+def estimates_note(moves: Sequence[MoveResult]) -> str:
+    """What `est.` and `mid` in the table mean: the methods, their deals and what they measure."""
+    parts = []
+    for method in (ROLLOUTS, CLAIRVOYANT):
+        n = sorted({m.samples or 0 for m in moves if m.method == method})
+        if n:
+            deals = f"{n[0]}" if len(n) == 1 else f"{n[0]}–{n[-1]}"
+            what = "greedy rollouts" if method == ROLLOUTS else "solved deals (sampled clairvoyant play)"
+            parts.append(f"est.: {deals} {what} a play; {LEANS[method]}; the 95% interval is of that")
+    if any(m.method == MIDPOINT for m in moves):
+        parts.append("mid: the middle of the sound bounds, nothing sampled")
+    return ". ".join(parts) + ("." if parts else "")
+
+
+def _value_texts(objective: str, moves: Sequence[MoveResult]) -> list[str]:
+    """The value column, one rule for the whole table: under `win` every exact value shows its
+    fraction when every one has a small one, else none does; under the other objectives every
+    value is a whole number or every value has four decimals."""
+    exact = [m.value for m in moves if m.value is not None and m.bounds is None]
+    fractions = objective == "win" and all(as_fraction(v) is not None for v in exact)
+    whole = all(float(m.value).is_integer() for m in moves if m.value is not None and m.bounds is None) and all(
+        m.bounds is None for m in moves
+    )
+    texts = []
+    for m in moves:
+        v = m.value
+        if v is None:
+            texts.append("lost")
+            continue
+        if objective == "win":
+            text = f"{number_text(100 * v, '6.2f')}%"
+            if fractions and m.bounds is None:
+                text += f"  ({as_fraction(v)})"
+        elif objective == "score":
+            text = number_text(v, "g")
+        else:
+            text = _signed(v, "+.0f" if whole else "+.4f")
+        texts.append(text + (_estimate_note(m) if m.bounds is not None else ""))
+    return texts
+
+
+def _interval_text(objective: str, iv: tuple[float, float] | None) -> str:
+    if iv is None:
+        return ""
     if objective == "win":
-        frac = as_fraction(value) if exact else "estimate"
-        return f"{100 * value:6.2f}%" + (f"  ({frac})" if frac else "")
-    text = f"{value:g}" if objective == "score" or float(value).is_integer() else f"{value:+.4f}"
-    return text if exact else f"{text}  (estimate)"
+        return f"{number_text(100 * iv[0], '.1f')}–{number_text(100 * iv[1], '.1f')}%"
+    return f"[{_signed(iv[0], '+.2f')}, {_signed(iv[1], '+.2f')}]"
+
+
+def _win_text(m: MoveResult) -> str:
+    if m.win_probability is None:
+        return "—"
+    text = f"{number_text(100 * m.win_probability, '.1f')}%"
+    if m.win_interval is not None:
+        text += " est." if m.samples else " mid"
+    return text
 
 
 STATUS_TEXT = {"open": "open", "proven_won": "[green]proven won[/green]", "proven_lost": "[red]proven lost[/red]"}
@@ -180,6 +246,8 @@ STATUS_TEXT = {"open": "open", "proven_won": "[green]proven won[/green]", "prove
 
 def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
     objective = result.objective if result.finish is None else ("party" if result.objective == "party" else "score")
+    if objective == "score" and result.finish is None:
+        objective = "win"  # `score` outside a final round is valued by the win probability (the answer's note)
     title = {
         "win": "Win probability",
         "party": "Party members (−lost)",
@@ -189,28 +257,33 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
     t = Table(title_justify="left")
     t.add_column("Play", style="bold")
     t.add_column(title, justify="right")
+    sampled = any(m.samples for m in result.moves)
+    if sampled:
+        t.add_column("95% interval", justify="right")
     if pos.game == "vanguard" and objective != "win":
         t.add_column("Win", justify="right")
     if not result.exact:
         t.add_column("Bounds", justify="right")
     t.add_column("")
-    best = next((m.value for m in result.moves if m.play == result.best), None)
-    for m in result.moves:
+    for m, value_text in zip(result.moves, _value_texts(objective, result.moves), strict=True):
         marks = []
         if m.play == result.best:
             marks.append("[green]best[/green]")
-        elif m.value is not None and best is not None and abs(m.value - best) < 1e-9:
-            marks.append("[green]as good[/green]")
+        elif m.tied:
+            marks.append("[green]≈ best[/green]")
         if m.blunder:
             marks.append("[red]blunder: throws away a certain win[/red]")
-        row = [str(m.play), _value_text(objective, m.value, exact=m.bounds is None)]
-        if m.samples is not None:
-            how = "greedy rollouts" if m.method == ROLLOUTS else "solved deals"
-            row[1] = row[1].replace("(estimate)", f"(est., {m.samples} {how})")
+        row = [str(m.play), value_text]
+        if sampled:
+            row.append(_interval_text(objective, m.interval) if m.samples and m.bounds is not None else "")
         if pos.game == "vanguard" and objective != "win":
-            row.append("—" if m.win_probability is None else f"{100 * m.win_probability:.1f}%")
+            row.append(_win_text(m))
         if not result.exact:
-            row.append("exact" if m.bounds is None else f"[{m.bounds[0]:.3g}, {m.bounds[1]:.3g}]")
+            row.append(
+                "exact"
+                if m.bounds is None
+                else f"[{number_text(m.bounds[0], '.3g')}, {number_text(m.bounds[1], '.3g')}]"
+            )
         row.append(" ".join(marks))
         t.add_row(*row)
     lines: list[Text | Table | str] = []
@@ -237,6 +310,9 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
     if result.note:
         lines.append(Text(f"Note: {result.note}", style="yellow"))
     lines.append(t)
+    note = estimates_note(result.moves)
+    if note:
+        lines.append(Text(note, style="dim"))
     stats = result.stats
     if "states" in stats:
         lines.append(

@@ -10,30 +10,101 @@ every play, so that their differences are not noise of the deals):
   pile. A real strategy, so its average leans low; it is cheap at any depth.
 
 Neither is a bound: the sound bounds stay the search's, and an estimate is clamped to them.
+
+Each estimate comes with a 95% interval for what its method measures in expectation (the value
+of clairvoyant play, or of the greedy policy), not for the true value: see `interval95`. With
+`win=True` the same deals also measure the win outcome (won 1, lost 0) of the same play, for a
+win probability that costs no deals of its own: clairvoyant play counts a deal won when some
+line wins it, the rollouts when the greedy line does.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from .cards import values_of
+from .cover import counts as _counts
+from .cover import min_sacrifices
 from .plays import Play
 from .policies import rollout
-from .rules import State, apply
-from .search import Budget, Search
+from .rules import WON, State, apply
+from .search import Budget, Search, WinCheck, value_range
 
 CLAIRVOYANT = "sampled clairvoyant play"
 ROLLOUTS = "greedy rollouts"
 
 
+Z95 = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
+
+
 @dataclass(frozen=True)
 class Estimate:
-    value: float
-    samples: int
+    value: float  # the mean over the deals
+    samples: int  # how many deals
     method: str = CLAIRVOYANT
+    interval: tuple[float, float] | None = None  # 95% interval for the method's expectation
+    win: float | None = None  # with win=True: the share of those deals won
+    win_interval: tuple[float, float] | None = None
+
+
+def interval95(values: Sequence[float], lo: float, hi: float) -> tuple[float, float]:
+    """A 95% interval for the expectation of what was sampled, from per-deal values that all lie
+    in [lo, hi] (the objective's range).
+
+    * Values only at the two ends of the range (won 1 / lost 0): the Wilson score interval of the
+      share at the top end, which stays honest near 0 and 1 where mean ± 1.96·s/√n collapses.
+    * Every deal the same value c inside the range: c can only be wrong by deals unlike it, whose
+      share is at most z²/(n+z²) (the Wilson upper bound at 0 of n); the interval leaves that
+      share of the room to each end of the range.
+    * Otherwise the normal interval mean ± 1.96·s/√n (s the sample standard deviation), cut to
+      the range.
+    """
+    n = len(values)
+    if n == 0:
+        return lo, hi
+    mean = math.fsum(values) / n
+    if hi > lo and all(v in (lo, hi) for v in values):
+        top = sum(1 for v in values if v == hi)
+        a, b = wilson(top, n)
+        return lo + a * (hi - lo), lo + b * (hi - lo)
+    if all(v == values[0] for v in values):
+        share = Z95 * Z95 / (n + Z95 * Z95)
+        return mean - share * (mean - lo), mean + share * (hi - mean)
+    s = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
+    half = Z95 * s / math.sqrt(n)
+    return max(lo, mean - half), min(hi, mean + half)
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion k/n."""
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    # At 0 or n the interval touches 0 or 1 exactly; rounding must not move it off.
+    return (0.0 if k == 0 else max(0.0, centre - half)), (1.0 if k == n else min(1.0, centre + half))
+
+
+def _estimate(values: list[float], wins: list[float] | None, method: str, lo: float, hi: float) -> Estimate:
+    return Estimate(
+        math.fsum(values) / len(values),
+        len(values),
+        method,
+        interval95(values, lo, hi),
+        None if wins is None else math.fsum(wins) / len(wins),
+        None if wins is None else interval95(wins, 0.0, 1.0),
+    )
+
+
+def _won(end: State) -> float:
+    """A rollout's win outcome: the round won, or turned final with a finish (the finisher wins
+    whenever a cover exists)."""
+    if end.outcome is not None:
+        return 1.0 if end.outcome == WON else 0.0
+    return 0.0 if min_sacrifices(end.wolf, _counts(end.hand + end.reserve), max(0, len(end.party) - 1)) is None else 1.0
 
 
 def _orders(root: State, seed: int) -> Iterator[tuple[int, ...]]:
@@ -54,12 +125,15 @@ def sampled(
     seed: int = 0,
     states_per_deal: int = 20_000,
     max_deals: int | None = None,
+    win: bool = False,
 ) -> dict[Play, Estimate]:
     """Average clairvoyant value of each play over random deals of the unknown cards, until the
-    deadline (or max_deals deals). A deal too big to solve within states_per_deal is left out."""
+    deadline (or max_deals deals). A deal too big to solve within states_per_deal is left out.
+    With win=True each deal also says whether some line wins it after the play."""
     orders = _orders(root, seed)
-    sums = {p: 0.0 for p in plays}
-    counts = {p: 0 for p in plays}
+    lo, hi = value_range(root, objective)
+    values: dict[Play, list[float]] = {p: [] for p in plays}
+    wins: dict[Play, list[float]] = {p: [] for p in plays}
     deals = 0
     unknown = root.pile_size - len(root.pile_top)
     while time.perf_counter() < deadline and unknown > 0 and (max_deals is None or deals < max_deals):
@@ -70,14 +144,19 @@ def sampled(
             left[v - 1] -= 1
         dealt = root._replace(pile_top=root.pile_top + order, unseen=tuple(left), reveal=False)
         search = Search(dealt, objective, states_per_deal, deadline)
+        # Nothing is left to chance in a dealt pile: "some line wins" is the deal's win value.
+        check = WinCheck(states_per_deal, deadline) if win else None
         for play in plays:
+            child = apply(dealt, play)
             try:
-                value = search.value(apply(dealt, play))
+                value = search.value(child)
+                won = None if check is None else float(check.won(child, surely=False))
             except Budget:
                 break
-            sums[play] += value
-            counts[play] += 1
-    return {p: Estimate(sums[p] / counts[p], counts[p]) for p in plays if counts[p]}
+            values[play].append(value)
+            if won is not None:
+                wins[play].append(won)
+    return {p: _estimate(values[p], wins[p] if win else None, CLAIRVOYANT, lo, hi) for p in plays if values[p]}
 
 
 def rolled_out(
@@ -89,19 +168,25 @@ def rolled_out(
     seed: int = 0,
     min_deals: int = 64,
     max_deals: int = 4000,
+    win: bool = False,
 ) -> dict[Play, Estimate]:
     """Average value of each play when the rest of the round is played by the greedy rule, over
     random deals of the unknown cards, until the deadline (but at least min_deals deals: a
-    rollout takes well under a millisecond, and an answer needs some)."""
+    rollout takes well under a millisecond, and an answer needs some). With win=True each deal
+    also says whether the greedy line won."""
     orders = _orders(root, seed)
+    lo, hi = value_range(root, objective)
     judge = Search(root, objective)
     children = {p: apply(root, p, check=False) for p in plays}
-    sums = dict.fromkeys(plays, 0.0)
+    values: dict[Play, list[float]] = {p: [] for p in plays}
+    wins: dict[Play, list[float]] = {p: [] for p in plays}
     deals = 0
     while deals < max_deals and (deals < min_deals or time.perf_counter() < deadline):
         deals += 1
         order = next(orders)
         for play, child in children.items():
             end = rollout(child, list(order))
-            sums[play] += judge.terminal(end) if end.outcome is not None else judge.final_value(end)
-    return {p: Estimate(sums[p] / deals, deals, ROLLOUTS) for p in plays}
+            values[play].append(judge.terminal(end) if end.outcome is not None else judge.final_value(end))
+            if win:
+                wins[play].append(_won(end))
+    return {p: _estimate(values[p], wins[p] if win else None, ROLLOUTS, lo, hi) for p in plays}

@@ -16,11 +16,13 @@ from .finish import Finish, solve_finish
 from .plays import Play
 from .position import Position
 from .rules import WON, State, apply, final_score, initial_state, legal_plays
-from .search import Budget, Search, WinCheck, evaluate_moves, prepare, principal_line
+from .search import Budget, MoveValue, Search, WinCheck, evaluate_moves, prepare, principal_line
 
 EPS = 1e-9
 SEARCH_SHARE = 0.7  # of a time limit, for the exact search; the rest for sampled estimates
+WIN_SHARE = 0.5  # under `party`, of what is left, for the exact win search; the rest for estimates
 MIN_SAMPLES = 8  # solved deals per play below which clairvoyant estimates give way to rollouts
+MIDPOINT = "middle of the sound bounds"  # a state budget only: nothing was sampled
 
 
 @dataclass(frozen=True)
@@ -30,8 +32,11 @@ class MoveResult:
     win_probability: float | None = None
     bounds: tuple[float, float] | None = None  # only when the value is not exact
     blunder: bool = False  # throws away a certain win
-    samples: int | None = None  # the value is a sampled estimate over this many deals
-    method: str | None = None  # how it was estimated (solver/estimate.py)
+    samples: int | None = None  # the value (or win probability) is estimated over this many deals
+    method: str | None = None  # how it was estimated (solver/estimate.py, or MIDPOINT)
+    interval: tuple[float, float] | None = None  # with samples: 95% interval of the value's estimator
+    win_interval: tuple[float, float] | None = None  # the same for win_probability, when estimated apart
+    tied: bool = False  # cannot be told apart from the best play
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"play": self.play.to_json(), "text": str(self.play), "value": _num(self.value)}
@@ -41,15 +46,36 @@ class MoveResult:
             out["bounds"] = [_num(self.bounds[0]), _num(self.bounds[1])]
         if self.blunder:
             out["blunder"] = True
+        if self.tied:
+            out["tied"] = True
         if self.samples is not None:
-            out["estimate"] = {"method": self.method, "samples": self.samples}
+            est: dict[str, Any] = {"method": self.method, "samples": self.samples}
+            if self.interval is not None:
+                est["interval"] = [_num(self.interval[0]), _num(self.interval[1])]
+            if self.win_interval is not None:
+                est["win_interval"] = [_num(self.win_interval[0]), _num(self.win_interval[1])]
+            out["estimate"] = est
         return out
+
+    def known_range(self) -> tuple[float, float] | None:
+        """Where the value lies as far as the answer knows: the exact value, else the estimator's
+        interval where it agrees with the sound bounds, else the bounds. None: lost (`score`)."""
+        if self.value is None:
+            return None
+        if self.bounds is None:
+            if self.interval is None:
+                return self.value, self.value
+            return self.interval
+        lo, hi = self.bounds
+        if self.interval is not None and self.interval[0] <= hi + EPS and self.interval[1] >= lo - EPS:
+            return max(lo, self.interval[0]), min(hi, self.interval[1])
+        return lo, hi
 
 
 def _num(x: float | None) -> float | int | None:
     if x is None:
         return None
-    r = round(x, 12)
+    r = round(x, 12) + 0.0  # + 0.0: never a negative zero
     return int(r) if r.is_integer() else r
 
 
@@ -96,6 +122,23 @@ class HintResult:
 def _sorted(moves: list[MoveResult]) -> tuple[MoveResult, ...]:
     """Best first; lost lines (None) last; ties keep the listing order."""
     return tuple(sorted(moves, key=lambda m: (m.value is None, -(m.value if m.value is not None else 0.0))))
+
+
+def _mark_ties(moves: tuple[MoveResult, ...], best: Play | None) -> tuple[MoveResult, ...]:
+    """`tied` on every move that cannot be told apart from the best play's: their known ranges
+    overlap (for exact values: equal within EPS); two lost lines are tied too."""
+    top = next((m for m in moves if m.play == best), None)
+    if top is None:
+        return moves
+    ref = top.known_range()
+
+    def tied(m: MoveResult) -> bool:
+        r = m.known_range()
+        if r is None or ref is None:
+            return r is None and ref is None
+        return r[0] <= ref[1] + EPS and ref[0] <= r[1] + EPS
+
+    return tuple(m if m is top else replace(m, tied=tied(m)) for m in moves)
 
 
 def hint(
@@ -151,11 +194,14 @@ def _final_round(state: State, objective: str, time_limit: float | None) -> Hint
     if not won:
         best = next(m.play for m in ordered if m.play.kind == "fold")
     status = "proven_won" if won and root.exact else "proven_lost" if root.status == "lost" else "open"
-    marked = tuple(
-        MoveResult(
-            m.play, m.value, m.win_probability, None, status == "proven_won" and (m.win_probability or 0.0) < 1.0
-        )
-        for m in ordered
+    marked = _mark_ties(
+        tuple(
+            MoveResult(
+                m.play, m.value, m.win_probability, None, status == "proven_won" and (m.win_probability or 0.0) < 1.0
+            )
+            for m in ordered
+        ),
+        best,
     )
     return HintResult(
         status,
@@ -181,6 +227,9 @@ def _search(
     # Loading the compiled search (once per process) is not the search's time: a time limit
     # counts from after it.
     prepare(state, "win" if pos.objective == "score" else pos.objective)
+    apart = pos.game == "vanguard" and pos.objective == "party"  # the win probability is searched apart
+    if apart:
+        prepare(state, "win")
     t0 = time.perf_counter()
     objective = pos.objective
     note = None
@@ -191,46 +240,33 @@ def _search(
     # With a time limit, keep a share of it for sampled estimates in case the exact search fails.
     exact_limit = None if time_limit is None else SEARCH_SHARE * time_limit
     values, search = evaluate_moves(state, objective, max_states=max_states, time_limit=exact_limit, progress=progress)
-    exact = all(m.exact for m in values)
     found = {m.play: m for m in values}
+    # Every vanguard play's win probability, whatever the objective: under `win` it is the value;
+    # otherwise a search of its own, with a share of what is left (the rest for estimates).
+    wins: dict[Play, MoveValue] = {}
+    if pos.game == "vanguard":
+        if apart:
+            remaining = None if deadline is None else max(0.001, WIN_SHARE * (deadline - time.perf_counter()))
+            wv, _ = evaluate_moves(state, "win", max_states=max_states, time_limit=remaining)
+            wins = {m.play: m for m in wv}
+        else:
+            wins = found
+    exact = all(m.exact for m in values) and all(m.exact for m in wins.values())
     estimates: dict[Play, Estimate] = {}
     if not exact and deadline is not None:
-        open_plays = [m.play for m in values if not m.exact]
+        open_plays = [m.play for m in values if not m.exact or not wins.get(m.play, m).exact]
         now = time.perf_counter()
-        estimates = sampled(state, objective, open_plays, deadline=now + max(0.0, deadline - now) / 3)
+        estimates = sampled(state, objective, open_plays, deadline=now + max(0.0, deadline - now) / 3, win=apart)
         if len(estimates) < len(open_plays) or min(e.samples for e in estimates.values()) < MIN_SAMPLES:
             # Far from the end of a round, few deals are small enough to solve: play them out instead.
-            estimates = rolled_out(state, objective, open_plays, deadline=deadline)
+            estimates = rolled_out(state, objective, open_plays, deadline=deadline, win=apart)
     stats = search.stats.to_json()
-    win_values: dict[Play, float] = {}
-    if pos.game == "vanguard":
-        if objective == "win":
-            win_values = {m.play: m.value for m in values if m.exact}
-        elif exact:
-            remaining = None if deadline is None else max(0.001, deadline - time.perf_counter())
-            wv, _ = evaluate_moves(state, "win", max_states=max_states, time_limit=remaining)
-            win_values = {m.play: m.value for m in wv if m.exact}
-            exact = len(win_values) == len(wv)
+    win_values = {p: w.value for p, w in wins.items() if w.exact}
     # A run cut short by its budget claims no proof at all, even one the status search could finish.
     status, proof = "open", None
     if exact:
         status, proof = _status(state, win_values, _extend(deadline), max_states)
-    moves = []
-    for p in legal_plays(state):
-        m = found[p]
-        value = m.value
-        if p in estimates:
-            value = min(max(estimates[p].value, m.lo), m.hi)  # an estimate never leaves the sound bounds
-        moves.append(
-            MoveResult(
-                p,
-                value,
-                win_values.get(p),
-                None if m.exact else (m.lo, m.hi),
-                samples=estimates[p].samples if p in estimates else None,
-                method=estimates[p].method if p in estimates else None,
-            )
-        )
+    moves = [_move(p, found[p], wins.get(p), estimates.get(p), apart) for p in legal_plays(state)]
     ordered = _sorted(moves)
     if not exact and not estimates:
         # With bounds only (a state budget, no time for estimates), recommend the play whose worst
@@ -251,6 +287,7 @@ def _search(
         ordered = tuple(
             replace(m, blunder=m.win_probability is not None and m.win_probability < 1.0 - EPS) for m in ordered
         )
+    ordered = _mark_ties(ordered, ordered[0].play)
     best = ordered[0]
     line = None
     if exact and state.unknown_draws == 0 and best.play.kind != "fold":
@@ -262,13 +299,52 @@ def _search(
         exact,
         best.play,
         best.value,
-        win_values.get(best.play) if pos.game == "vanguard" else None,
+        best.win_probability if pos.game == "vanguard" else None,
         ordered,
         proof,
         None,
         note,
         stats,
         line,
+    )
+
+
+def _clamp(x: float, lo: float, hi: float) -> float:
+    return min(max(x, lo), hi)
+
+
+def _move(play: Play, m: MoveValue, w: MoveValue | None, e: Estimate | None, apart: bool) -> MoveResult:
+    """One play's row: the exact value where the search finished it, else the estimate clamped to
+    the sound bounds (an estimate never leaves them), else (a state budget only, nothing sampled)
+    the middle of the bounds; the same for the win probability (vanguard; w is None for lobo)."""
+    value, interval = m.value, None
+    samples, method = None, None
+    if not m.exact:
+        if e is not None:
+            value, interval, samples, method = _clamp(e.value, m.lo, m.hi), e.interval, e.samples, e.method
+        else:
+            interval, samples, method = (m.lo, m.hi), 0, MIDPOINT
+    win, win_interval = None, None
+    if w is not None:
+        win = w.value if apart else value  # under `win` the value is the win probability
+        if apart and not w.exact:
+            if e is not None and e.win is not None:
+                win, win_interval = _clamp(e.win, w.lo, w.hi), e.win_interval
+                samples, method = e.samples, e.method
+            else:
+                win_interval = (w.lo, w.hi)
+                samples, method = (0, MIDPOINT) if samples is None else (samples, method)
+            if m.exact:
+                interval = (m.value, m.value)
+    return MoveResult(
+        play,
+        value,
+        win,
+        None if m.exact else (m.lo, m.hi),
+        samples=samples,
+        method=method,
+        interval=interval,
+        win_interval=win_interval,
     )
 
 
@@ -313,7 +389,13 @@ def _status(
     return "open", None
 
 
-__all__ = ["HintResult", "MoveResult", "as_fraction", "explain", "hint"]
+__all__ = ["HintResult", "MoveResult", "as_fraction", "explain", "hint", "number_text"]
+
+
+def number_text(x: float, spec: str) -> str:
+    """format(x, spec), but never a negative zero ("-0.00" for -0.001 or -0.0 reads as a loss)."""
+    text = format(x, spec)
+    return format(0.0, spec) if float(text) == 0 else text
 
 
 def as_fraction(x: float) -> str | None:
@@ -338,25 +420,26 @@ def explain(result: HintResult) -> str:
     best = next(m for m in result.moves if m.play == result.best)
     if result.status == "proven_lost":
         return "the round cannot be won whatever comes" + (
-            "; this play loses least" if result.objective != "win" else ""
+            "; this play loses least" if result.objective not in ("win", "score") else ""
         )
 
     def said(m: MoveResult) -> str:
         if m.value is None:
             return "loses"
-        if result.objective == "win":
-            return f"wins {100 * m.value:.1f}%"
+        if result.objective in ("win", "score"):  # `score` outside a final round: the win probability
+            return f"wins {number_text(100 * m.value, '.1f')}%"
         if result.objective == "party":
-            return f"costs {-m.value:.2f} party members on average"
-        return f"scores {m.value:+.2f} on average"
+            return f"costs {number_text(-m.value, '.2f')} party members on average"
+        return f"scores {number_text(m.value, '+.2f')} on average"
 
     line = f"{best.play} {said(best)}"
     if not result.exact:
         line += " (estimate: the search was cut short)"
     rival = next((m for m in moves if m.play.kind != "fold"), None)
     if rival is not None:
-        tie = rival.value is not None and best.value is not None and abs(rival.value - best.value) < EPS
-        line += f"; {rival.play} {'is as good' if tie else said(rival)}"
+        tie = rival.tied
+        alike = "is as good" if result.exact else "cannot be told apart from it"
+        line += f"; {rival.play} {alike if tie else said(rival)}"
         if rival.play.kind == "over" and not tie:
             line += f" (the Over gives the Wolf {rival.play.mine[0] - rival.play.wolf[0]} card(s))"
     return line

@@ -51,3 +51,133 @@ def test_rollouts_play_the_greedy_rule_on_a_known_pile() -> None:
         want = float(sum(s.hand)) if s.outcome == WON else -float(sum(s.wolf))
         assert got[play].method == ROLLOUTS and got[play].samples == 3
         assert got[play].value == want, str(play)
+
+
+# -- the win outcome on the same deals, and the intervals -------------------------------------
+
+
+def test_rollouts_measure_the_win_of_the_same_greedy_games() -> None:
+    # A known pile again, vanguard under `party`: each play's win outcome is that of its greedy
+    # game, which also gives its party value; both come from one rollout per deal.
+    from solver.cover import counts, min_sacrifices
+
+    pos = parse_position(
+        {"player": [2, 5], "wolf": [5, 7], "draw_pile": [7, 3, 1, 9, 9, 2], "final": False, "objective": "party"}
+    )
+    root = initial_state(pos)
+    plays = [p for p in legal_plays(root) if p.kind != "fold"]
+    got = rolled_out(root, "party", plays, deadline=0.0, min_deals=5, win=True)
+    wins = set()
+    for play in plays:
+        s = apply(root, play)
+        while s.outcome is None and not s.final:
+            s = apply(s, min(legal_plays(s), key=greedy_key))
+        won = s.outcome == WON or (
+            s.outcome is None and min_sacrifices(s.wolf, counts(s.hand + s.reserve), len(s.party) - 1) is not None
+        )
+        wins.add(won)
+        e = got[play]
+        assert e.samples == 5 and e.win == float(won), str(play)
+        # Five equal 0/1 outcomes: Wilson's interval at 0 or 5 of 5.
+        assert e.win_interval is not None and (e.win_interval[0] == 0.0 or e.win_interval[1] == 1.0)
+    assert wins == {True, False}  # the position tells the two apart (else this test says little)
+
+
+def test_clairvoyant_win_is_the_win_value_of_the_same_deals() -> None:
+    import time
+
+    from solver.estimate import sampled
+
+    pos = parse_position(
+        {
+            "player": [2, 3, 4, 6],
+            "wolf": [3, 4, 5, 8],
+            "draw_pile": {"size": 6},
+            "final": False,
+            "discard": [1, 1, 1, 1, 2, 2, 2, 3, 3, 5, 5, 5, 6, 6, 6, 7, 7, 8, 8, 9, 9, 4],
+            "objective": "party",
+        }
+    )
+    root = initial_state(pos)
+    plays = [p for p in legal_plays(root) if p.kind != "fold"]
+    far = time.perf_counter() + 600
+    party = sampled(root, "party", plays, deadline=far, max_deals=12, states_per_deal=10**7, win=True)
+    win = sampled(root, "win", plays, deadline=far, max_deals=12, states_per_deal=10**7)
+    assert set(party) == set(win) == set(plays)
+    for p in plays:
+        assert party[p].samples == win[p].samples == 12
+        assert party[p].win == win[p].value, str(p)  # the same deals, the same outcomes
+        assert party[p].win_interval == win[p].interval
+    assert len({e.win for e in party.values()}) > 1
+
+
+def test_intervals_wilson_for_outcomes_and_normal_otherwise() -> None:
+    import math
+
+    from solver.estimate import interval95
+
+    lo, hi = interval95([0.0] * 10, 0.0, 1.0)
+    assert lo == 0.0 and abs(hi - 0.2775) < 1e-3  # Wilson at 0 of 10 (a normal interval would be [0, 0])
+    lo, hi = interval95([1.0] * 3 + [0.0] * 7, 0.0, 1.0)
+    assert abs(lo - 0.1078) < 1e-3 and abs(hi - 0.6032) < 1e-3
+    # Party members: outcomes at the two ends (-3 or 0) are a proportion too.
+    lo, hi = interval95([-3.0] * 7 + [0.0] * 3, -3.0, 0.0)
+    assert abs(lo - (-3 + 3 * 0.1078)) < 3e-3 and abs(hi - (-3 + 3 * 0.6032)) < 3e-3
+    values = [float(v) for v in (-1, -2, 0, -1, -1, -3, 0, -1)]
+    m = sum(values) / 8
+    s = math.sqrt(sum((v - m) ** 2 for v in values) / 7)
+    lo, hi = interval95(values, -3.0, 0.0)
+    assert abs(lo - (m - 1.96 * s / math.sqrt(8))) < 1e-3 and abs(hi - (m + 1.96 * s / math.sqrt(8))) < 1e-3
+    # Every deal the same inside the range: not a zero-width interval.
+    lo, hi = interval95([-1.0] * 20, -3.0, 0.0)
+    assert lo < -1.0 < hi and lo >= -3.0 and hi <= 0.0
+
+
+def test_win_intervals_cover_near_zero() -> None:
+    # Rare wins are where a normal interval fails (all-lost samples give it zero width): the
+    # Wilson interval must cover the true rate about 95% of the time even at p = 0.05, n = 20.
+    from solver.estimate import interval95
+
+    rng = random.Random(3)
+    p, n, runs = 0.05, 20, 2000
+    covered = 0
+    for _ in range(runs):
+        lo, hi = interval95([1.0 if rng.random() < p else 0.0 for _ in range(n)], 0.0, 1.0)
+        covered += lo <= p <= hi
+    assert 0.92 <= covered / runs <= 0.995
+
+
+def test_a_cut_short_party_hint_gives_every_win_probability() -> None:
+    # The party search is cut short by states; the win search of its own finishes some plays
+    # (Fold at least): those print the exact win probability, the others an estimate inside the
+    # win search's sound bounds, with its own interval.
+    from solver.search import evaluate_moves
+
+    raw = {
+        "game": "vanguard",
+        "difficulty": "easy",
+        "player": [8, 3, 1, 5],
+        "wolf": [6, 1],
+        "discard": [1, 2, 2, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 6, 6, 6, 7, 7, 7, 8, 8],
+        "draw_pile": {"size": 5},
+        "final": False,
+        "objective": "party",
+    }
+    pos = parse_position(raw)
+    h = hint(pos, time_limit=1.0, max_states=60)
+    assert not h.exact
+    wins = {m.play: m for m in evaluate_moves(initial_state(pos), "win", max_states=60)[0]}
+    exact_win = {p: w.value for p, w in wins.items() if w.exact}
+    assert exact_win and len(exact_win) < len(wins)
+    js = h.to_json()
+    assert js["win_probability"] == js["moves"][0]["win_probability"]
+    for m, mj in zip(h.moves, js["moves"], strict=True):
+        assert m.win_probability is not None and "win_probability" in mj
+        w = wins[m.play]
+        if m.play in exact_win:
+            assert m.win_probability == exact_win[m.play]
+            assert "win_interval" not in mj.get("estimate", {})
+        else:
+            assert w.lo - 1e-12 <= m.win_probability <= w.hi + 1e-12
+            est = mj["estimate"]
+            assert est["samples"] >= 8 and len(est["win_interval"]) == 2 and len(est["interval"]) == 2
