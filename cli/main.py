@@ -6,6 +6,7 @@ Errors in the input (a bad file, position or play) print one line on stderr and 
 from __future__ import annotations
 
 import csv
+import difflib
 import json
 import os
 import sys
@@ -17,7 +18,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from solver import __version__
-from solver.batch import done_ids, iter_jobs, repair_tail, run_batch
+from solver.batch import ClusterError, connect, done_ids, iter_jobs, problem, repair_tail, run_batch, unmatched
 from solver.finish import judge_finish, solve_finish
 from solver.generate import KINDS as GENERATE_KINDS
 from solver.generate import generate as make_puzzles
@@ -69,10 +70,20 @@ def input_errors(func: F) -> F:
         except RecursionError:
             fail("the input is nested too deeply")
         except KeyboardInterrupt:
-            typer.echo("lobo-hint: interrupted", err=True)
-            raise typer.Exit(130) from None
+            interrupted()
 
     return wrapper  # type: ignore[return-value]
+
+
+_said_interrupted = False
+
+
+def interrupted(note: str = "") -> None:
+    """Ctrl-C: one line on stderr and exit status 130."""
+    global _said_interrupted
+    _said_interrupted = True
+    typer.echo(f"lobo-hint: interrupted{note}", err=True)
+    raise typer.Exit(130)
 
 
 def emit_json(obj: Any) -> None:
@@ -243,6 +254,9 @@ CSV_COLUMNS = [
 ]
 
 
+SHOWN_PROBLEMS = 5  # invalid puzzles listed on screen; every one is in --out
+
+
 @app.command(epilog="Example: lobo-hint batch puzzles/ --out results.jsonl --resume --check")
 def batch(
     paths: Annotated[list[str], typer.Argument(metavar="PATH...", help="files, folders, globs, .jsonl files")],
@@ -257,7 +271,19 @@ def batch(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
 ) -> None:
-    """Solve many puzzles (finish for final rounds, hint otherwise), in parallel, streaming results."""
+    """Solve many puzzles (finish for final rounds, hint otherwise), in parallel, streaming results.
+
+    A bad puzzle never stops the batch: it gets its own line (status invalid) and is listed on
+    stderr when the batch is done.
+
+    Exit status:
+
+    * 0: every puzzle solved (and, with --check, as expected)
+    * 1: a mismatch under --check, or a puzzle the solver failed on (status error)
+    * 2: a bad argument (such as a path naming no file: nothing is started, --out is left alone),
+      or an invalid puzzle (every other puzzle is still solved and written)
+    * 130: interrupted (rerun with --resume)
+    """
     if fmt not in ("jsonl", "csv"):
         fail(f"--format: {fmt!r} is not one of jsonl, csv")
     if resume and out is None:
@@ -265,17 +291,30 @@ def batch(
     if jobs is not None and jobs < 1:
         fail(f"--jobs: must be at least 1, not {jobs}")
     _positive(time_limit, "--time-limit")
-    skip = done_ids(out) if resume and out is not None and fmt == "jsonl" else set()
-    if resume and fmt == "csv" and out is not None:
-        skip = _csv_ids(out)
+    nothing = unmatched(paths)
+    if nothing:
+        fail("; ".join(nothing))
+    skip: set[str] = set()
     if resume and out is not None:
-        repair_tail(out)
+        try:
+            skip = done_ids(out) if fmt == "jsonl" else _csv_ids(out)
+            repair_tail(out)
+        except (OSError, UnicodeDecodeError) as e:
+            fail(f"--out: cannot read {out}: {getattr(e, 'strerror', None) or e}")
     total = sum(1 for _ in iter_jobs(paths))
+    client = None
+    if cluster is not None:
+        try:
+            client = connect(cluster)  # before --out is opened: a wrong address truncates nothing
+        except ClusterError as e:
+            fail(str(e))
     sink = None
     if out is not None:
         try:
             sink = open(out, "a" if resume else "w", encoding="utf-8", newline="")  # noqa: SIM115
         except OSError as e:
+            if client is not None:
+                client.close()
             fail(f"--out: cannot write {out}: {e.strerror or e}")
     writer = None
     if sink is not None and fmt == "csv":
@@ -283,6 +322,7 @@ def batch(
         if sink.tell() == 0:
             writer.writeheader()
     mismatches: list[str] = []
+    problems: list[tuple[dict[str, Any], str]] = []
     try:
         with render.batch_progress(total - len(skip), enabled=not as_json) as advance:
 
@@ -295,26 +335,51 @@ def batch(
                     sink.flush()  # a killed batch loses nothing that finished
                 if record.get("check") == "mismatch":
                     mismatches.append(f"{record['id']}: {'; '.join(record.get('mismatch', []))}")
+                line = problem(record)
+                if line is not None:
+                    problems.append((record, line))
                 advance(record)
 
             summary = run_batch(
-                iter_jobs(paths), workers=jobs, time_limit=time_limit, skip=skip, on_result=on_result, cluster=cluster
+                iter_jobs(paths),
+                workers=jobs,
+                time_limit=time_limit,
+                skip=skip,
+                on_result=on_result,
+                cluster=client,
+                on_wait=lambda note: typer.echo(f"lobo-hint: {note}", err=True),
             )
     except KeyboardInterrupt:
-        typer.echo("lobo-hint: interrupted; finished results are in --out (rerun with --resume)", err=True)
-        raise typer.Exit(130) from None
+        interrupted("; finished results are in --out (rerun with --resume)")
     finally:
         if sink is not None:
             sink.close()
+        if client is not None:
+            client.close()
+    invalid = [r for r, _ in problems if r["status"] == "invalid"]
     if as_json:
-        emit_json({**summary.to_json(), "mismatches": mismatches})
+        listed = [{k: r.get(k) for k in ("id", "source", "line", "error")} for r in invalid]
+        emit_json({**summary.to_json(), "mismatches": mismatches, "invalid_puzzles": listed})
     else:
         out_console = render.console()
         out_console.print(render.batch_summary(summary))
         for line in mismatches:
             out_console.print(f"[red]mismatch[/red] {line}")
-    if check_expect and mismatches:
+    _list_problems(problems, out)
+    if invalid:
+        raise typer.Exit(EXIT_INPUT)
+    if len(problems) > len(invalid) or (check_expect and mismatches):
         raise typer.Exit(1)
+
+
+def _list_problems(problems: list[tuple[dict[str, Any], str]], out: str | None) -> None:
+    """The first few invalid or failed puzzles on stderr, each with its reason."""
+    for record, line in problems[:SHOWN_PROBLEMS]:
+        typer.echo(f"lobo-hint: {record['status']}: {line}", err=True)
+    rest = len(problems) - SHOWN_PROBLEMS
+    if rest > 0:
+        where = f"every one is in {out}" if out is not None else "give --out to keep every one"
+        typer.echo(f"lobo-hint: and {rest} more ({where})", err=True)
 
 
 @app.command(epilog="Example: lobo-hint generate --kind finish --difficulty hard --count 20 --seed 7 -o new/")
@@ -438,20 +503,71 @@ COMMANDS |= {"play"}  # cli/play.py
 TOP_OPTIONS = {"--help", "-h", "--version", "-V", "--install-completion", "--show-completion"}
 
 
+class NotACommand(ValueError):
+    """A first argument that is neither a command nor a file."""
+
+
 def dispatch(argv: list[str]) -> list[str]:
-    """`lobo-hint POSITION.json [options]` means `lobo-hint hint POSITION.json [options]`."""
+    """`lobo-hint POSITION.json [options]` means `lobo-hint hint POSITION.json [options]`; a first
+    word that is neither a command nor looks like a file raises NotACommand."""
     if not argv or argv[0] in COMMANDS or argv[0] in TOP_OPTIONS:
         return argv
+    first = argv[0]
+    if not first.startswith("-") and not _looks_like_file(first):
+        close = difflib.get_close_matches(first, sorted(COMMANDS), n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise NotACommand(f"{first!r} is neither a command nor a file{hint} (commands: {', '.join(sorted(COMMANDS))})")
     return ["hint", *argv]
 
 
+def _looks_like_file(arg: str) -> bool:
+    """A path separator or a suffix (pos.json) marks a file even when it does not exist (then the
+    hint says so); a bare word is a file only if there is one."""
+    return "/" in arg or os.sep in arg or bool(Path(arg).suffix) or Path(arg).exists()
+
+
+# Typer 0.26+ vendors Click and raises its own copy of Click's exceptions, older Typer raises
+# Click's. typer.BadParameter is public in both, and derives from the ClickException that every
+# parse error (a UsageError: bad option value, missing argument, unknown option…) derives from.
+CLICK_ERROR: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+
+
+def _usage_line(e: Exception) -> str:
+    """A Click error as one line, with where to find the usage."""
+    format_message = getattr(e, "format_message", None)
+    message = " ".join(str(format_message() if callable(format_message) else e).split()).rstrip(".")
+    path = getattr(getattr(e, "ctx", None), "command_path", None)
+    return f"{message} (try: {path} --help)" if path else message
+
+
 def main() -> None:
-    argv = dispatch(sys.argv[1:])
+    global _said_interrupted
+    _said_interrupted = False
     # Completion runs through environment variables with no arguments; leave it to Typer.
     if any(k.endswith("_COMPLETE") for k in os.environ):
         app()
         return
-    app(args=argv, prog_name="lobo-hint")
+    try:
+        argv = dispatch(sys.argv[1:])
+        # Not standalone: Typer returns the exit status and leaves usage errors to the lines below,
+        # instead of printing its boxed, multi-line form of them.
+        code = app(args=argv, prog_name="lobo-hint", standalone_mode=False)
+    except NotACommand as e:
+        typer.echo(f"lobo-hint: error: {e}", err=True)
+        sys.exit(EXIT_INPUT)
+    except CLICK_ERROR as e:
+        if type(e).__name__ != "NoArgsIsHelpError":  # that one has printed the help already
+            typer.echo(f"lobo-hint: error: {_usage_line(e)}", err=True)
+        sys.exit(getattr(e, "exit_code", EXIT_INPUT))  # 2 for every usage error
+    except typer.Abort:
+        typer.echo("lobo-hint: aborted", err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        typer.echo("lobo-hint: interrupted", err=True)
+        sys.exit(130)
+    if code == 130 and not _said_interrupted:  # Ctrl-C where no command caught it
+        typer.echo("lobo-hint: interrupted", err=True)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 from . import games as _games  # noqa: E402, F401 - registers simulate, replay, report, reward

@@ -8,10 +8,15 @@ with its error, never the end of the batch.
 
 from __future__ import annotations
 
+import ctypes
 import glob
 import json
 import math
+import multiprocessing
 import os
+import signal
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -22,6 +27,7 @@ from typing import Any
 
 from .finish import judge_finish, solve_finish
 from .hint import hint
+from .jsonio import HugeNumber, loads
 from .plays import PlayError, from_json, parse_plays
 from .position import PositionError, parse_position
 from .rules import final_state, initial_state, legal_plays
@@ -46,6 +52,22 @@ def _files(arg: str) -> list[Path]:
     return [m for m in matches if m.is_file()]
 
 
+def unmatched(args: Iterable[str]) -> list[str]:
+    """A line for each argument that names no puzzle file (a missing path, a glob matching nothing,
+    a folder with no .json or .jsonl file), saying which: a usage error, refused before anything starts."""
+    out = []
+    for arg in args:
+        if _files(arg):
+            continue
+        if Path(arg).is_dir():
+            out.append(f"{arg}: the folder holds no .json or .jsonl file")
+        elif any(c in arg for c in "*?["):
+            out.append(f"{arg}: no file matches")
+        else:
+            out.append(f"{arg}: no such file or folder")
+    return out
+
+
 def iter_jobs(args: Iterable[str]) -> Iterator[Job]:
     """Every puzzle named by the arguments, lazily: a JSONL file is read line by line."""
     for arg in args:
@@ -62,18 +84,18 @@ def iter_jobs(args: Iterable[str]) -> Iterator[Job]:
 def _ident(raw: Any, fallback: str) -> str:
     if isinstance(raw, dict):
         for holder in (raw, raw.get("position") if isinstance(raw.get("position"), dict) else None):
-            if (
-                isinstance(holder, dict)
-                and isinstance(holder.get("id"), (str, int))
-                and not isinstance(holder.get("id"), bool)
-            ):
-                return str(holder["id"])
+            if isinstance(holder, dict):
+                ident = holder.get("id")
+                if isinstance(ident, HugeNumber):
+                    return ident.text
+                if isinstance(ident, (str, int)) and not isinstance(ident, bool):
+                    return str(ident)
     return fallback
 
 
 def _one(f: Path) -> Job:
     try:
-        raw = json.loads(f.read_text(encoding="utf-8"))
+        raw = loads(f.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:
         return Job(str(f), str(f), None, None, f"{f}: cannot read: {e}")
     except json.JSONDecodeError as e:
@@ -95,7 +117,7 @@ def _jsonl(f: Path) -> Iterator[Job]:
                 continue
             where = f"{f}:{n}"
             try:
-                raw = json.loads(text)
+                raw = loads(text)
             except json.JSONDecodeError as e:
                 yield Job(where, str(f), n, None, f"{where}: not valid JSON: {e.msg}")
                 continue
@@ -168,7 +190,10 @@ def solve_one(job: Job, time_limit: float | None = None) -> dict[str, Any]:
 
 
 def _close(a: Any, b: Any) -> bool:
-    return a is not None and b is not None and math.isclose(float(a), float(b), abs_tol=1e-6)
+    try:
+        return a is not None and b is not None and math.isclose(float(a), float(b), abs_tol=1e-6)
+    except (TypeError, ValueError):  # an expected value that is no number never matches
+        return False
 
 
 def compare(pos: Any, record: dict[str, Any], expect: dict[str, Any]) -> list[str]:
@@ -202,6 +227,25 @@ def compare(pos: Any, record: dict[str, Any], expect: dict[str, Any]) -> list[st
             if not _close(mine, m["value"]):
                 problems.append(f"move {from_json(m['play'])}: {mine}, want {m['value']}")
     return problems
+
+
+def problem(record: dict[str, Any]) -> str | None:
+    """One line naming an invalid or failed puzzle and why, for the screen; None for a puzzle that
+    was solved, or that is invalid as its own `expect` says it should be."""
+    if record.get("status") not in ("invalid", "error") or record.get("check") == "match":
+        return None
+    source, line = str(record.get("source", "")), record.get("line")
+    place = f"{source}:{line}" if line else source
+    ident = str(record.get("id", ""))
+    if ident not in (place, source):
+        place = f"{place} (id {ident})"
+    error = str(record.get("error") or "no reason given")
+    # Errors about an unreadable file or line already start with its name.
+    for prefix in (f"{source}:{line}: " if line else None, f"{source}: "):
+        if prefix and error.startswith(prefix):
+            error = error[len(prefix) :]
+            break
+    return f"{place}: {error}"
 
 
 @dataclass
@@ -267,7 +311,7 @@ def done_ids(out: str | Path) -> set[str]:
     with p.open(encoding="utf-8") as f:
         for text in f:
             try:
-                ids.add(str(json.loads(text)["id"]))
+                ids.add(str(loads(text)["id"]))
             except (ValueError, KeyError, TypeError):
                 continue
     return ids
@@ -280,11 +324,13 @@ def run_batch(
     time_limit: float | None = None,
     skip: set[str] | None = None,
     on_result: Callable[[dict[str, Any]], None] | None = None,
-    cluster: str | None = None,
+    cluster: Any = None,
+    on_wait: Callable[[str], None] | None = None,
 ) -> Summary:
     """Solve every job; each record goes to on_result as soon as it is done. At most 2 × workers
     puzzles are in flight, so memory stays flat on huge inputs. workers=1 solves in this process;
-    cluster="tcp://host:port" (or a distributed.Client) solves on a Dask cluster."""
+    cluster="tcp://host:port" (or a distributed.Client) solves on a Dask cluster, and on_wait hears
+    every few seconds while it has no worker."""
     summary = Summary()
     skip = skip or set()
 
@@ -302,7 +348,7 @@ def run_batch(
 
     n = workers or os.cpu_count() or 1
     if cluster is not None:
-        run_on_dask(solve_one, ((job, time_limit) for job in todo()), cluster, n, emit)
+        run_on_dask(solve_one, ((job, time_limit) for job in todo()), cluster, n, emit, on_wait=on_wait)
     elif n <= 1:
         for job in todo():
             emit(solve_one(job, time_limit))
@@ -311,8 +357,46 @@ def run_batch(
     return summary
 
 
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _end_with_parent(parent: int | None) -> None:
+    """Worker initializer: a worker ends when the batch that started it dies, even by SIGKILL, so
+    orphans never keep solving (and competing for the cores with a resumed batch). `parent` is the
+    batch's pid, or None when a fork server started the worker (the server ends with the batch)."""
+    watched = os.getppid() if parent is None else parent
+    if not _death_signal():
+        threading.Thread(target=_watch_parent, args=(watched,), name="watch-parent", daemon=True).start()
+    if os.getppid() != watched:  # the parent died before the death signal was asked for
+        os._exit(1)
+
+
+def _death_signal() -> bool:
+    """Ask Linux to SIGKILL this process when its parent dies; False where that is not possible."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int, every: float = 1.0, end: Callable[[int], Any] = os._exit) -> None:
+    """The portable fallback: end the process once it has been handed to another parent."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    end(1)
+
+
+def _pool(n: int) -> ProcessPoolExecutor:
+    context = multiprocessing.get_context()
+    parent = None if context.get_start_method() == "forkserver" else os.getpid()
+    return ProcessPoolExecutor(max_workers=n, mp_context=context, initializer=_end_with_parent, initargs=(parent,))
+
+
 def _run_pool(jobs: Iterator[Job], n: int, time_limit: float | None, emit: Callable[[dict[str, Any]], None]) -> None:
-    pool = ProcessPoolExecutor(max_workers=n)
+    pool = _pool(n)
     running: dict[Future[dict[str, Any]], Job] = {}
 
     def drain(until: int) -> None:
@@ -334,19 +418,34 @@ def _run_pool(jobs: Iterator[Job], n: int, time_limit: float | None, emit: Calla
                 pool.shutdown(wait=False, cancel_futures=True)
                 for job in broken:
                     emit(_isolated(job, time_limit))
-                pool = ProcessPoolExecutor(max_workers=n)
+                pool = _pool(n)
 
     try:
         for job in jobs:
             drain(2 * n - 1)
             running[pool.submit(solve_one, job, time_limit)] = job
         drain(0)
+    except BaseException:
+        # Ctrl-C: stop now rather than after the puzzles in flight (--resume solves them again).
+        _stop_workers(pool)
+        raise
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    stop = getattr(pool, "terminate_workers", None)  # Python 3.14+
+    if callable(stop):
+        stop()
+        return
+    # Before 3.14 there is no public way to stop busy workers: end the processes themselves.
+    processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
+    for proc in list(processes.values()):
+        proc.terminate()
+
+
 def _isolated(job: Job, time_limit: float | None) -> dict[str, Any]:
-    with ProcessPoolExecutor(max_workers=1) as alone:
+    with _pool(1) as alone:
         try:
             return alone.submit(solve_one, job, time_limit).result()
         except BrokenProcessPool:
@@ -362,20 +461,70 @@ def _isolated(job: Job, time_limit: float | None) -> dict[str, Any]:
             }
 
 
+class ClusterError(RuntimeError):
+    """A Dask scheduler that cannot be used: Dask missing, a bad address, nobody answering."""
+
+
+def connect(address: str) -> Any:
+    """A distributed.Client on the scheduler at `address` (connect before anything is written, so
+    that a wrong address costs nothing)."""
+    try:
+        from distributed import Client
+    except ImportError as e:  # pragma: no cover - the test extra installs it
+        raise ClusterError("--cluster needs Dask: pip install 'lobo-hint[cluster]'") from e
+    try:
+        return Client(address)
+    except (OSError, ValueError, TypeError) as e:
+        raise ClusterError(f"--cluster: cannot use the scheduler at {address}: {e}") from None
+
+
+WAIT_EVERY = 5.0  # seconds between "waiting for workers" notes
+
+
+def _watch_workers(client: Any, address: str, say: Callable[[str], None], stop: threading.Event, every: float) -> None:
+    """While the cluster has no worker, say so every `every` seconds; say so once when one joins."""
+    waited = False
+    while True:
+        try:
+            count = len(client.nthreads())
+        except Exception:  # the client is closing: nothing left to watch
+            return
+        if count == 0:
+            say(f"waiting for workers at {address}: 0 connected")
+            waited = True
+        elif waited:
+            say(f"{count} worker{'s' if count != 1 else ''} connected at {address}: solving")
+            waited = False
+        if stop.wait(every):
+            return
+
+
 def run_on_dask(
     fn: Callable[..., Any],
     tasks: Iterable[tuple[Any, ...]],
     cluster: Any,
     n: int,
     emit: Callable[[Any], None],
+    *,
+    on_wait: Callable[[str], None] | None = None,
+    wait_every: float = WAIT_EVERY,
 ) -> None:
     """fn(*task) for every task on a Dask cluster (an address or a Client), each result emitted as
-    it comes; at most twice the cluster's threads in flight, so a huge stream is never all queued."""
+    it comes; at most twice the cluster's threads in flight, so a huge stream is never all queued.
+    A scheduler with no worker holds the tasks until one joins; on_wait hears about it meanwhile."""
     try:
         from distributed import Client, as_completed
     except ImportError as e:  # pragma: no cover - the test extra installs it
-        raise RuntimeError("--cluster needs Dask: pip install 'lobo-hint[cluster]'") from e
-    client = cluster if isinstance(cluster, Client) else Client(cluster)
+        raise ClusterError("--cluster needs Dask: pip install 'lobo-hint[cluster]'") from e
+    client = cluster if isinstance(cluster, Client) else connect(cluster)
+    stop = threading.Event()
+    watcher = None
+    if on_wait is not None:
+        address = str(getattr(client.scheduler, "address", None) or cluster)
+        watcher = threading.Thread(
+            target=_watch_workers, args=(client, address, on_wait, stop, wait_every), name="watch-workers", daemon=True
+        )
+        watcher.start()
     try:
         width = max(n, sum(client.nthreads().values()) or 1) * 2
         pending = as_completed()
@@ -389,6 +538,9 @@ def run_on_dask(
         for fut in pending:
             emit(fut.result())
     finally:
+        stop.set()
+        if watcher is not None:
+            watcher.join(timeout=wait_every + 5)
         if client is not cluster:
             client.close()
 

@@ -10,6 +10,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
+from .jsonio import HugeNumber
+
 GAMES = ("vanguard", "lobo")
 DIFFICULTIES = {"easy": 8, "standard": 9, "hard": 10}
 MEMBERS = ("J", "Q", "K")
@@ -30,6 +32,8 @@ def _shown(raw: object) -> str:
 
 def parse_value(raw: object) -> int:
     """A value card in any accepted spelling → 1..10 (suits are dropped)."""
+    if isinstance(raw, HugeNumber):
+        raise CardError(f"bad card {raw}: values run from 1 (Ace) to 10")
     # bool is a subclass of int in Python; JSON true must not read as 1.
     if isinstance(raw, bool) or not isinstance(raw, (int, str)):
         raise CardError(f'bad card {_shown(raw)}: a card is an integer 1..10 or a string like "A", "7h", "10♠"')

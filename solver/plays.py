@@ -166,10 +166,21 @@ def parse_play(text: str) -> Play:
 
 
 def parse_plays(text: str) -> list[Play]:
-    """Several plays separated by `,` or `;`."""
-    parts = [p for p in re.split(r"[,;]", text) if p.strip()]
-    if not parts:
+    """Several plays separated by `,` or `;`; an empty place between them is refused, since it
+    is most likely a play left out."""
+    parts = re.split(r"[,;]", text)
+    if not any(p.strip() for p in parts):
         raise PlayError("no plays given")
+    for i, p in enumerate(parts, start=1):
+        if not p.strip():
+            where = (
+                "before the first separator"
+                if i == 1
+                else "after the last separator"
+                if i == len(parts)
+                else "between two separators"
+            )
+            raise PlayError(f"play {i} is empty (nothing {where} in {text.strip()!r})")
     return [parse_play(p) for p in parts]
 
 

@@ -6,6 +6,7 @@ Every refusal is a `PositionError` whose message names the problem and where it 
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -25,6 +26,7 @@ from .cards import (
     parse_value,
     top_value,
 )
+from .jsonio import HugeNumber, loads, shown
 
 OBJECTIVES = {"vanguard": ("win", "party", "score"), "lobo": ("points",)}
 TOP_KEYS = frozenset(
@@ -36,6 +38,7 @@ EXTENSION_KEYS = frozenset({"id", "note", "phase"})
 PHASES = ("play", "reward")
 PILE_KEYS = frozenset({"size", "top"})
 RULE_KEYS = frozenset({"hand_size", "final_threshold", "reserve_scores", "top_card_visible"})
+PUZZLE_KEYS = frozenset({"position", "expect", "note", "id", "plays", "grade"})
 
 
 class PositionError(ValueError):
@@ -119,6 +122,8 @@ class Position:
 
 
 def _type_name(v: object) -> str:
+    if isinstance(v, HugeNumber):
+        return "a number"
     return {
         bool: "a boolean",
         int: "a number",
@@ -153,19 +158,31 @@ def _cards(raw: object, where: str, top: int) -> tuple[int, ...]:
 def _choice(obj: dict[str, Any], key: str, allowed: tuple[str, ...] | frozenset[str], default: str) -> str:
     v = obj.get(key, default)
     if not isinstance(v, str) or v not in allowed:
-        raise PositionError(
-            f"{key}: {json.dumps(v, ensure_ascii=False)} is not one of {', '.join(sorted(allowed))}", f"bad_{key}"
-        )
+        raise PositionError(f"{key}: {shown(v)} is not one of {', '.join(sorted(allowed))}", f"bad_{key}")
     return v
 
 
 def _unknown_keys(obj: dict[str, Any], known: frozenset[str], where: str) -> None:
+    """Refuse a key the format does not have (a misspelt key would be ignored), naming the closest."""
     extra = [k for k in obj if k not in known]
     if extra:
-        raise PositionError(f"{where}unknown key {extra[0]!r}", "unknown_key")
+        raise PositionError(f"{where}unknown key {extra[0]!r}{_closest(extra[0], known)}", "unknown_key")
+
+
+def _closest(key: str, known: frozenset[str]) -> str:
+    close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
+    if not close:
+        close = [k for k in sorted(known) if k.casefold() == key.strip().casefold()][:1]
+    if close:
+        return f": did you mean {close[0]!r}?"
+    return f" (known keys: {', '.join(sorted(known))})"
 
 
 def _int(v: object, where: str, minimum: int) -> int:
+    if isinstance(v, HugeNumber):
+        if v.negative:
+            raise PositionError(f"{where}: must be at least {minimum}, not {v}", "out_of_range")
+        raise PositionError(f"{where}: {v} is far too large", "out_of_range")
     if isinstance(v, bool) or not isinstance(v, int):
         raise PositionError(f"{where}: must be a whole number, not {_type_name(v)}", "wrong_type")
     if v < minimum:
@@ -223,6 +240,8 @@ def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
                     f"{key}: lobo has no reserve, party or final round; remove the key", "lobo_reserve_or_party"
                 )
     label = raw.get("id", raw.get("note"))
+    if isinstance(label, HugeNumber):
+        label = label.text  # a label, never a number to compute with
     if label is not None and not isinstance(label, (str, int)):
         raise PositionError(f"id: must be a string or a number, not {_type_name(label)}", "wrong_type")
 
@@ -323,7 +342,7 @@ def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
     objective = raw.get("objective", default_objective)
     if not isinstance(objective, str) or objective not in ("win", "party", "points", "score"):
         raise PositionError(
-            f"objective: {json.dumps(objective, ensure_ascii=False)} is not one of win, party, points, score",
+            f"objective: {shown(objective)} is not one of win, party, points, score",
             "bad_objective",
         )
     if objective not in OBJECTIVES[game]:
@@ -367,7 +386,7 @@ def load_position(path: str | Path, *, allow_reward: bool = False) -> Position:
     except (OSError, UnicodeDecodeError) as e:
         raise PositionError(f"{p}: cannot read: {getattr(e, 'strerror', None) or e}", "unreadable") from None
     try:
-        raw = json.loads(text)
+        raw = loads(text)
     except json.JSONDecodeError as e:
         raise PositionError(f"{p}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}", "bad_json") from None
     except RecursionError:
@@ -382,9 +401,11 @@ def unwrap_puzzle(raw: object) -> object:
     """A puzzle file {"position": {...}, "expect": {...}, "note": ...} stands for its position
     (a documented extension: docs/formats.md)."""
     if isinstance(raw, dict) and "position" in raw and "player" not in raw and "wolf" not in raw:
-        extra = [k for k in raw if k not in ("position", "expect", "note", "id", "plays", "grade")]
+        extra = [k for k in raw if k not in PUZZLE_KEYS]
         if extra:
-            raise PositionError(f"unknown key {extra[0]!r} in a puzzle file", "unknown_key")
+            raise PositionError(
+                f"unknown key {extra[0]!r} in a puzzle file{_closest(extra[0], PUZZLE_KEYS)}", "unknown_key"
+            )
         return raw["position"]
     return raw
 

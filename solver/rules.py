@@ -212,6 +212,56 @@ def why_illegal(state: State, play: Play) -> str | None:
         return "cards are still owed from the last play"
     if play.kind == "fold":
         return None
+    if play.kind == "sacrifice":
+        absent = _absent(state, play)
+        if absent is not None:
+            return absent
+        if state.game != "vanguard":
+            return "lobo has no party to sacrifice"
+        if not state.final:
+            return "a sacrifice is only allowed in the final round"
+        if play.member not in state.party:
+            return f"{play.member} is not an active party member"
+        if len(state.party) < 2:
+            return f"sacrificing {play.member} would leave no active party member"
+        return None
+    # The values first: a play that does not add up is illegal wherever its cards are, and telling
+    # the player to mark a reserve card would send them to another illegal play.
+    broken = _broken_rule(play)
+    if broken is not None:
+        # Cards held nowhere are a second fault; a card only on the other side (hand or reserve)
+        # is not, since marking it differently would not make the play legal.
+        also = []
+        hand, reserve = _missing(play.hand, state.hand), _missing(play.reserve, state.reserve)
+        if hand is not None and hand not in state.reserve:
+            also.append(f"you hold no {hand}")
+        if reserve is not None and reserve not in state.hand:
+            also.append(f"your reserve holds no {reserve}")
+        wolf = _missing(play.wolf, state.wolf)
+        if wolf is not None:
+            also.append(f"the Wolf holds no {wolf}")
+        return broken + (f" (and {', '.join(also)})" if also else "")
+    absent = _absent(state, play)
+    if absent is not None:
+        return absent
+    if play.kind in ("perfect", "sum"):
+        return None
+    if play.kind in ("split", "over") and state.final:
+        return f"{'a Split' if play.kind == 'split' else 'an Over'} is not allowed in the final round"
+    if play.kind == "split":
+        if state.pile_size < 1:
+            return "a split needs a card in the draw pile for the Wolf, and it is empty"
+        return None
+    if play.kind == "over":
+        d = play.mine[0] - play.wolf[0]
+        if d > state.pile_size:
+            return f"this Over makes the Wolf draw {d} cards but the pile holds {state.pile_size}"
+        return None
+    return f"unknown play type {play.kind!r}"
+
+
+def _absent(state: State, play: Play) -> str | None:
+    """The first card of the play that is not where the play takes it from."""
     missing = _missing(play.hand, state.hand)
     if missing is not None:
         return (
@@ -225,41 +275,31 @@ def why_illegal(state: State, play: Play) -> str | None:
     missing = _missing(play.wolf, state.wolf)
     if missing is not None:
         return f"the Wolf holds no {missing}"
+    return None
+
+
+def _broken_rule(play: Play) -> str | None:
+    """The rule of its kind that a play's values break, whatever the cards held; None if none."""
     mine = play.mine
-    if play.kind == "sacrifice":
-        if state.game != "vanguard":
-            return "lobo has no party to sacrifice"
-        if not state.final:
-            return "a sacrifice is only allowed in the final round"
-        if play.member not in state.party:
-            return f"{play.member} is not an active party member"
-        if len(state.party) < 2:
-            return f"sacrificing {play.member} would leave no active party member"
-        return None
     if play.kind in ("perfect", "sum"):
         if len(play.wolf) != 1 or (play.kind == "perfect") != (len(mine) == 1) or not mine:
             return f"a {play.kind} has the wrong number of cards"
+        if play.kind == "perfect" and mine[0] != play.wolf[0]:
+            return f"{mine[0]} does not equal {play.wolf[0]}: a Perfect needs equal values"
         if sum(mine) != play.wolf[0]:
             return f"{'+'.join(map(str, mine))} makes {sum(mine)}, not {play.wolf[0]}"
         return None
-    if play.kind in ("split", "over") and state.final:
-        return f"{'a Split' if play.kind == 'split' else 'an Over'} is not allowed in the final round"
     if play.kind == "split":
         if len(mine) != 1 or len(play.wolf) < 2:
             return "a split is one of your cards against two or more of the Wolf's"
         if sum(play.wolf) != mine[0]:
             return f"{'+'.join(map(str, play.wolf))} makes {sum(play.wolf)}, not {mine[0]}"
-        if state.pile_size < 1:
-            return "a split needs a card in the draw pile for the Wolf, and it is empty"
         return None
     if play.kind == "over":
         if len(mine) != 1 or len(play.wolf) != 1:
             return "an over is one of your cards against one of the Wolf's"
-        d = mine[0] - play.wolf[0]
-        if d <= 0:
+        if mine[0] <= play.wolf[0]:
             return f"{mine[0]} is not higher than {play.wolf[0]}"
-        if d > state.pile_size:
-            return f"this Over makes the Wolf draw {d} cards but the pile holds {state.pile_size}"
         return None
     return f"unknown play type {play.kind!r}"
 

@@ -334,4 +334,4 @@ def test_deeply_nested_json_is_refused_in_one_line(tmp_path: Path) -> None:
     r = run("validate", path)
     assert r.exit_code == 2 and "nested too deeply" in r.stderr and path in r.stderr
     b = run("batch", path, "--json", "-j", "1")
-    assert b.exit_code == 0 and json.loads(b.stdout)["invalid"] == 1
+    assert b.exit_code == 2 and json.loads(b.stdout)["invalid"] == 1  # an invalid puzzle: exit 2

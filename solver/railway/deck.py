@@ -16,6 +16,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from ..jsonio import HugeNumber
+from ..jsonio import loads as json_loads
+
 if TYPE_CHECKING:  # networkx is imported only where a graph is built: it is slow to import
     import networkx as nx
 
@@ -61,8 +64,9 @@ def _no_constant(name: str) -> None:
 
 
 def loads(text: str) -> Any:
-    """Strict JSON: no NaN or Infinity, and objects that know their repeated keys."""
-    return json.loads(text, object_pairs_hook=_json_object, parse_constant=_no_constant)
+    """Strict JSON: no NaN or Infinity, objects that know their repeated keys, and no integer so
+    long that it cannot be read (a HugeNumber, refused where a number is wanted)."""
+    return json_loads(text, object_pairs_hook=_json_object, parse_constant=_no_constant)
 
 
 def read_json(path: str | Path) -> Any:
@@ -85,7 +89,7 @@ def read_json(path: str | Path) -> Any:
 def type_name(v: object) -> str:
     if isinstance(v, bool):
         return "a boolean"
-    if isinstance(v, int | float):
+    if isinstance(v, int | float | HugeNumber):
         return "a number"
     if isinstance(v, str):
         return "a string"
@@ -244,6 +248,8 @@ def parse_deck(raw: object, where: str = "deck") -> Deck:
     if not isinstance(name, str):
         raise RailwayError(f"{where}: name: must be a string, not {type_name(name)}", "bad_type")
     tickets = raw.get("season_tickets", DEFAULT_SEASON_TICKETS)
+    if isinstance(tickets, HugeNumber):
+        raise RailwayError(f"{where}: season_tickets: {tickets} is far too many", "bad_count")
     if isinstance(tickets, bool) or not isinstance(tickets, int):
         raise RailwayError(f"{where}: season_tickets: must be a whole number, not {type_name(tickets)}", "bad_type")
     if tickets < 0:

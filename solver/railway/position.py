@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..jsonio import HugeNumber
 from .deck import (
     SEASON_TICKET,
     Deck,
@@ -107,6 +108,10 @@ def _journeys(deck: Deck, raw: object, where: str) -> tuple[Journey, ...]:
 
 
 def _whole(v: object, where: str, minimum: int) -> int:
+    if isinstance(v, HugeNumber):
+        if v.negative:
+            raise RailwayError(f"{where}: must be at least {minimum}, not {v}", "bad_count")
+        raise RailwayError(f"{where}: {v} is far too large", "bad_count")
     if isinstance(v, bool) or not isinstance(v, int):
         raise RailwayError(f"{where}: must be a whole number, not {type_name(v)}", "bad_type")
     if v < minimum:

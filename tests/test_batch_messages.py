@@ -1,0 +1,249 @@
+"""Batch messages and exit codes (issue 13): a path naming nothing, invalid puzzles listed with
+their reason, workers that end with their parent, and a cluster with no worker yet."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from conftest import ROOT
+
+runner = CliRunner()
+GOOD = {"player": [5, 2], "wolf": [5, 2], "draw_pile": {"size": 3}, "final": False}
+SUMMARY_KEYS = {
+    "total",
+    "solved",
+    "proven_won_or_won",
+    "proven_lost_or_lost",
+    "not_exact",
+    "invalid",
+    "errors",
+    "matched",
+    "mismatched",
+    "skipped_by_resume",
+    "seconds_p50",
+    "seconds_p95",
+    "seconds_max",
+    "mismatches",
+}
+
+
+def test_a_path_naming_nothing_is_a_usage_error_and_leaves_out_alone(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    out.write_text('{"id": "kept"}\n')
+    (tmp_path / "empty").mkdir()
+    for args, said in (
+        ([str(tmp_path / "no" / "such")], "no such file or folder"),
+        ([str(tmp_path / "*.nothing")], "no file matches"),
+        ([str(tmp_path / "empty")], "holds no .json or .jsonl file"),
+    ):
+        r = runner.invoke(app, ["batch", *args, "--out", str(out), "-j", "1"])
+        assert r.exit_code == 2 and not r.stdout, args
+        lines = r.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("lobo-hint: error: ") and args[0] in lines[0], r.stderr
+        assert said in lines[0]
+        assert out.read_text() == '{"id": "kept"}\n'  # neither truncated nor appended to
+    r = runner.invoke(app, ["batch", str(tmp_path / "missing.json"), "--out", str(tmp_path / "new.jsonl")])
+    assert r.exit_code == 2 and not (tmp_path / "new.jsonl").exists()
+
+
+def invalid_folder(tmp_path: Path, bad_files: int) -> Path:
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "good.json").write_text(json.dumps({"id": "good", **GOOD}))
+    for i in range(bad_files):
+        (folder / f"bad{i}.json").write_text(json.dumps({"player": [5, "Z"], "wolf": [5]}))
+    rows = [json.dumps({"id": "line1", **GOOD}), "{oops", json.dumps({"id": "line3", "resrve": [], **GOOD})]
+    (folder / "more.jsonl").write_text("\n".join(rows) + "\n")
+    return folder
+
+
+def test_invalid_puzzles_are_listed_with_their_reason_and_exit_2(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    r = runner.invoke(app, ["batch", str(invalid_folder(tmp_path, 1)), "--out", str(out), "-j", "1", "-t", "2"])
+    assert r.exit_code == 2, r.output
+    listed = [line for line in r.stderr.splitlines() if line.startswith("lobo-hint: invalid: ")]
+    assert len(listed) == 3
+    assert any("bad0.json: player[1]: bad card 'Z'" in line for line in listed)
+    assert any("more.jsonl:2: not valid JSON" in line for line in listed)
+    assert any("more.jsonl:3 (id line3): unknown key 'resrve': did you mean 'reserve'?" in line for line in listed)
+    # Every puzzle still has its line: the bad ones did not stop the good ones.
+    records = {x["id"]: x for x in map(json.loads, out.read_text().splitlines())}
+    assert len(records) == 5 and records["good"]["status"] != "invalid" and records["line1"]["status"] != "invalid"
+
+
+def test_many_invalid_puzzles_show_the_first_five_and_a_count(tmp_path: Path) -> None:
+    r = runner.invoke(app, ["batch", str(invalid_folder(tmp_path, 8)), "-j", "1", "-t", "2", "--json"])
+    assert r.exit_code == 2
+    listed = [line for line in r.stderr.splitlines() if line.startswith("lobo-hint: invalid: ")]
+    assert len(listed) == 5 and "lobo-hint: and 5 more (give --out to keep every one)" in r.stderr
+    summary = json.loads(r.stdout)
+    assert set(summary) == SUMMARY_KEYS | {"invalid_puzzles"}  # the old keys are all kept
+    assert summary["invalid"] == 10 and len(summary["invalid_puzzles"]) == 10
+    assert {"id", "source", "line", "error"} == set(summary["invalid_puzzles"][0])
+
+
+def test_a_puzzle_expected_to_be_invalid_is_no_failure(tmp_path: Path) -> None:
+    folder = tmp_path / "p"
+    folder.mkdir()
+    (folder / "meant.json").write_text(
+        json.dumps({"position": {"player": [5, "Z"], "wolf": [5]}, "expect": {"invalid": "x"}})
+    )
+    (folder / "good.json").write_text(json.dumps({"id": "good", **GOOD}))
+    r = runner.invoke(app, ["batch", str(folder), "-j", "1", "--check"])
+    assert r.exit_code == 0 and "lobo-hint: invalid" not in r.stderr, r.output
+
+
+def test_a_huge_number_in_a_jsonl_line_is_one_invalid_puzzle(tmp_path: Path) -> None:
+    f = tmp_path / "p.jsonl"
+    f.write_text('{"player": [5, ' + "9" * 5000 + '], "wolf": [5]}\n' + json.dumps({"id": "good", **GOOD}) + "\n")
+    r = runner.invoke(app, ["batch", str(f), "-j", "1", "--json"])
+    assert r.exit_code == 2
+    summary = json.loads(r.stdout)
+    assert summary["total"] == 2 and summary["invalid"] == 1 and summary["solved"] == 1
+    assert "p.jsonl:1: player[1]: bad card 99999999… (5000 digits)" in r.stderr
+
+
+def test_the_exit_codes_are_in_the_help() -> None:
+    r = runner.invoke(app, ["batch", "--help"])
+    assert r.exit_code == 0
+    text = " ".join(r.stdout.split())
+    assert "Exit status" in text and "2: a bad argument" in text and "130: interrupted" in text
+
+
+# Workers end with their parent -------------------------------------------------------------------
+
+
+def _children(pid: int) -> list[int]:
+    """Processes whose parent is pid (from /proc: psutil may not be installed)."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(d.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended, whoever reaps it
+
+
+def _kill_parent_and_wait(proc: subprocess.Popen[bytes], want: int, within: float) -> tuple[list[int], list[int]]:
+    """Wait for `want` children, SIGKILL the parent; (the children, those still alive after `within` s)."""
+    deadline = time.time() + 60
+    kids: list[int] = []
+    while time.time() < deadline and len(kids) < want:
+        kids = _children(proc.pid)
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.time() + within
+    while time.time() < deadline and any(_alive(k) for k in kids):
+        time.sleep(0.05)
+    left = [k for k in kids if _alive(k)]
+    for k in left:  # never leave them running, whatever the test says
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(k, signal.SIGKILL)
+    return kids, left
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_workers_end_when_the_batch_is_killed(tmp_path: Path) -> None:
+    slow = tmp_path / "slow.jsonl"
+    rows = [{"id": f"s{i}", "player": [2, 5, 7, 9], "wolf": [3, 4, 6, 4 + i], "final": False} for i in range(4)]
+    slow.write_text("\n".join(map(json.dumps, rows)) + "\n")
+    cmd = [sys.executable, "-c", "from cli.main import main; main()", "batch", str(slow), "-j", "2", "-t", "60"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    kids, left = _kill_parent_and_wait(proc, 2, within=5)
+    assert len(kids) >= 2 and not left, (kids, left)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_ctrl_c_stops_a_parallel_batch_at_once_with_one_line(tmp_path: Path) -> None:
+    slow = tmp_path / "slow.jsonl"
+    rows = [{"id": f"s{i}", "player": [2, 5, 7, 9], "wolf": [3, 4, 6, 4 + i], "final": False} for i in range(4)]
+    slow.write_text("\n".join(map(json.dumps, rows)) + "\n")
+    cmd = [sys.executable, "-c", "from cli.main import main; main()", "batch", str(slow), "-j", "2", "-t", "60"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and len(_children(proc.pid)) < 2:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
+    try:
+        _, err = proc.communicate(timeout=20)  # not after the 60 s the puzzles in flight would take
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert err.decode().splitlines() == ["lobo-hint: interrupted; finished results are in --out (rerun with --resume)"]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_the_portable_fallback_ends_a_worker_too() -> None:
+    # Where the death signal cannot be asked for, the watchdog thread ends the worker.
+    script = (
+        "import time, solver.batch as b\n"
+        "b._death_signal = lambda: False\n"
+        "pool = b._pool(1)\n"
+        "pool.submit(time.sleep, 60)\n"
+        "time.sleep(60)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.DEVNULL)
+    kids, left = _kill_parent_and_wait(proc, 1, within=5)
+    assert kids and not left, (kids, left)
+
+
+# A cluster with no worker ------------------------------------------------------------------------
+
+
+def test_a_cluster_with_no_worker_says_it_waits_and_carries_on_when_one_joins(tmp_path: Path) -> None:
+    from distributed import LocalCluster
+
+    folder = tmp_path / "p"
+    folder.mkdir()
+    for i in range(3):
+        (folder / f"p{i}.json").write_text(
+            json.dumps({"id": f"p{i}", "player": [i + 1, 2], "wolf": [i + 1], "final": True})
+        )
+    out = tmp_path / "r.jsonl"
+    with LocalCluster(
+        n_workers=0, processes=False, protocol="tcp://", host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        address = cluster.scheduler_address
+        cmd = [sys.executable, "-c", "from cli.main import main; main()", "batch", str(folder), "--cluster", address]
+        proc = subprocess.Popen(
+            [*cmd, "--out", str(out), "--json"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        assert proc.stderr is not None
+        try:
+            said = select.select([proc.stderr], [], [], 60)[0]  # before the fix: silence, forever
+            first = proc.stderr.readline() if said else ""
+            assert first.strip() == f"lobo-hint: waiting for workers at {address}: 0 connected", first
+            assert proc.poll() is None and not out.read_text()  # nothing solved without a worker
+            cluster.scale(1)
+            stdout, rest = proc.communicate(timeout=120)
+        finally:
+            proc.kill()
+    assert proc.returncode == 0, rest
+    summary: dict[str, Any] = json.loads(stdout)
+    assert summary["total"] == 3 and summary["solved"] == 3
+    assert {json.loads(line)["id"] for line in out.read_text().splitlines()} == {"p0", "p1", "p2"}

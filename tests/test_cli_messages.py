@@ -1,0 +1,235 @@
+"""Messages a new user meets (issue 13): a word that is no command, an illegal play's true reason,
+an empty play, a misspelt key, a number too long to read, and usage errors as one line."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import cli.main
+from cli.main import COMMANDS, NotACommand, app, dispatch, main
+from conftest import state
+from solver.jsonio import HugeNumber, loads
+from solver.plays import PlayError, make_play, parse_plays
+from solver.position import PositionError, parse_position
+from solver.rules import why_illegal
+
+runner = CliRunner()
+HUGE = "9" * 5000  # past Python's 4,300-digit limit for int(str)
+FINAL = {"game": "vanguard", "difficulty": "hard", "player": [6, 6, 5, 7], "wolf": [10, 3, 6, 9], "reserve": [1]}
+
+
+def lobo(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """`lobo-hint ARGS` through main(), as the installed script runs it: (exit status, out, err)."""
+    monkeypatch.setattr(sys, "argv", ["lobo-hint", *args])
+    with pytest.raises(SystemExit) as e:
+        main()
+    out, err = capsys.readouterr()
+    code = e.value.code
+    return (code if isinstance(code, int) else 0), out, err
+
+
+def write(tmp_path: Path, raw: Any, name: str = "pos.json") -> str:
+    p = tmp_path / name
+    p.write_text(raw if isinstance(raw, str) else json.dumps(raw))
+    return str(p)
+
+
+def one_error_line(err: str) -> str:
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("lobo-hint: error: "), err
+    return lines[0]
+
+
+# A first word that is neither a command nor a file -----------------------------------------------
+
+
+def test_a_word_that_is_no_command_says_so_suggests_and_lists(monkeypatch: Any, capsys: Any, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = lobo(monkeypatch, capsys, "frobnicate")
+    line = one_error_line(err)
+    assert code == 2 and not out
+    assert "'frobnicate' is neither a command nor a file" in line and "cannot read" not in line
+    assert all(c in line for c in COMMANDS)
+    code, _, err = lobo(monkeypatch, capsys, "hnit", "--json")
+    assert code == 2 and "did you mean 'hint'?" in one_error_line(err)
+
+
+def test_a_first_argument_that_looks_like_a_file_still_says_it_does_not_exist(
+    monkeypatch: Any, capsys: Any, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for arg in ("nope.json", "some/dir/pos"):
+        code, _, err = lobo(monkeypatch, capsys, arg)
+        assert code == 2 and "No such file" in one_error_line(err), arg
+    # A bare word naming a file that is there is that file.
+    (tmp_path / "frobnicate").write_text(json.dumps({"player": [5], "wolf": [5], "final": True}))
+    assert dispatch(["frobnicate"]) == ["hint", "frobnicate"]
+    with pytest.raises(NotACommand):
+        dispatch(["frobnicat"])
+
+
+# An illegal play's reason, and an empty play -----------------------------------------------------
+
+
+def test_a_play_that_does_not_add_up_says_so_and_not_mark_it_reserve(tmp_path: Path) -> None:
+    s = state(**FINAL, final=True)
+    reason = why_illegal(s, make_play("perfect", [1], [], [9]))
+    assert reason == "1 does not equal 9: a Perfect needs equal values"
+    # Marking it 1r would not help either: the reserve is not mentioned.
+    assert why_illegal(s, make_play("perfect", [], [1], [9])) == reason
+    # A card held nowhere is named too; one only in the reserve, correctly marked, is fine.
+    assert why_illegal(s, make_play("perfect", [2], [], [9])) == (
+        "2 does not equal 9: a Perfect needs equal values (and you hold no 2)"
+    )
+    assert why_illegal(s, make_play("perfect", [1], [], [10])) is not None
+    assert why_illegal(s, make_play("sum", [5], [1], [6])) is None
+    # The reserve is named when it is the only thing wrong.
+    assert why_illegal(s, make_play("sum", [5, 1], [], [6])) == "the 1 is in your reserve: mark it 1r"
+    r = runner.invoke(app, ["check", write(tmp_path, FINAL), "--plays", "A=9", "--final", "--json", "-t", "5"])
+    assert r.exit_code == 0, r.output
+    bad = json.loads(r.stdout)["bad_play"]
+    assert bad["index"] == 1 and bad["reason"] == reason
+
+
+def test_an_empty_play_between_separators_names_its_place(tmp_path: Path) -> None:
+    for text, where in (
+        ("9=9,, 2+5=7", "play 2 is empty"),
+        ("9=9; ;2+5=7", "play 2"),
+        ("9=9,", "play 2"),
+        (",9=9", "play 1"),
+    ):
+        with pytest.raises(PlayError, match=where):
+            parse_plays(text)
+    r = runner.invoke(app, ["check", write(tmp_path, FINAL), "--plays", "9=9,, 2+5=7", "--final"])
+    assert r.exit_code == 2 and "play 2 is empty" in r.stderr and not r.stdout
+
+
+# Unknown keys name the closest known one ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        ({"resrve": [1]}, "unknown key 'resrve': did you mean 'reserve'?"),
+        ({"rules": {"hand_sise": 4}}, "rules: unknown key 'hand_sise': did you mean 'hand_size'?"),
+        ({"draw_pile": {"sise": 3}}, "draw_pile: unknown key 'sise': did you mean 'size'?"),
+        ({"zzz": 1}, "unknown key 'zzz' (known keys: "),
+    ],
+)
+def test_an_unknown_key_names_the_closest_known_one(tmp_path: Path, extra: dict[str, Any], said: str) -> None:
+    with pytest.raises(PositionError, match=f"^{re.escape(said)}"):
+        parse_position({"player": [5], "wolf": [5], **extra})
+    r = runner.invoke(app, ["validate", write(tmp_path, {"player": [5], "wolf": [5], **extra})])
+    assert r.exit_code == 2 and said in r.stderr
+
+
+# Numbers too long to read ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        (
+            '{"player": [5, %s], "wolf": [5]}',
+            "player[1]: bad card 99999999… (5000 digits): values run from 1 (Ace) to 10",
+        ),
+        ('{"player": [5], "wolf": [-%s]}', "wolf[0]: bad card -99999999… (5000 digits)"),
+        ('{"player": [5], "wolf": [5], "draw_pile": {"size": %s}}', "draw_pile.size: 99999999… (5000 digits)"),
+        ('{"player": [5], "wolf": [5], "draw_pile": {"top": [%s]}}', "draw_pile.top[0]"),
+        ('{"player": [5], "wolf": [5], "rules": {"hand_size": %s}}', "rules.hand_size: 99999999… (5000 digits)"),
+        (
+            '{"player": [5], "wolf": [5], "rules": {"final_threshold": -%s}}',
+            "rules.final_threshold: must be at least 0",
+        ),
+        ('{"player": [5], "wolf": [5], "game": %s}', "game: 99999999… (5000 digits) is not one of"),
+        ('{"player": [5], "wolf": [5], "objective": [%s]}', "objective:"),
+        ('{"player": [5], "wolf": [5], "party": [%s]}', "party[0]: bad party member 99999999…"),
+        ('{"position": {"player": [5], "wolf": [5], "final": %s}}', "final: must be true or false"),
+    ],
+)
+def test_a_huge_number_is_a_bad_value_named_in_one_short_line(tmp_path: Path, text: str, key: str) -> None:
+    path = write(tmp_path, text % HUGE)
+    for cmd in (["validate", path], ["hint", path, "--json"]):
+        r = runner.invoke(app, cmd)
+        assert r.exit_code == 2 and not r.stdout, (cmd, r.exception)
+        line = r.stderr.strip()
+        assert "\n" not in line and key in line and len(line) < 300, line
+
+
+def test_a_huge_id_is_kept_as_a_label() -> None:
+    pos = parse_position(loads('{"id": ' + HUGE + ', "player": [5], "wolf": [5], "final": true}'))
+    assert pos.label == HUGE
+    assert isinstance(loads(HUGE), HugeNumber) and loads("9" * 30) == int("9" * 30)
+
+
+def test_a_huge_number_in_a_railway_position(tmp_path: Path) -> None:
+    deck = {"name": "tiny", "season_tickets": 1, "stations": ["A", "B", "C"], "junctions": {"J": ["A", "B"]}}
+    for text, key in (
+        ('{"deck": %s, "hand": ["A"], "players": %s}', "players: 99999999… (5000 digits)"),
+        ('{"deck": %s, "hand": ["A"], "stock": -%s}', "stock: must be at least 0"),
+        ('{"deck": %s, "hand": ["A", %s]}', "hand[1]: a card must be a name (a string), not a number"),
+    ):
+        path = write(tmp_path, text % (json.dumps(deck), HUGE), "pos.railway")
+        r = runner.invoke(app, ["railway", "lobo", path])
+        assert r.exit_code == 2 and key in r.stderr and len(r.stderr) < 300, r.stderr
+    deck_path = write(tmp_path, json.dumps(deck).replace('"season_tickets": 1', f'"season_tickets": {HUGE}'), "d.json")
+    r = runner.invoke(app, ["railway", "validate", deck_path])
+    assert r.exit_code == 2 and "season_tickets: 99999999… (5000 digits)" in r.stderr
+
+
+# Usage errors: one line, the option named, exit 2 ------------------------------------------------
+
+
+def test_a_bad_option_value_is_one_line_naming_the_option(monkeypatch: Any, capsys: Any, tmp_path: Path) -> None:
+    pos = write(tmp_path, {"player": [5], "wolf": [5], "final": True})
+    cases = [
+        (["hint", pos, "--time-limit", "abc"], "'--time-limit'"),
+        ([pos, "-t", "abc"], "'--time-limit'"),
+        (["hint"], "Missing argument 'POSITION.json'"),
+        (["hint", pos, "--objective"], "'--objective' requires an argument"),
+        (["hint", pos, "extra"], "extra"),
+        (["batch", pos, "--jobs", "two"], "'--jobs'"),
+        (["generate", "-o", str(tmp_path), "--count", "x"], "'--count'"),
+        (["railway", "nosuch"], "No such command 'nosuch'"),
+        (["railway", "hint", pos, "--by"], "'--by' requires an argument"),
+    ]
+    for args, said in cases:
+        code, out, err = lobo(monkeypatch, capsys, *args)
+        assert code == 2 and not out and said in one_error_line(err), args
+
+
+def test_an_unknown_option_is_one_line_on_every_command(monkeypatch: Any, capsys: Any) -> None:
+    commands = [[c] for c in sorted(COMMANDS)] + [["railway", c] for c in ("validate", "lobo", "hint")]
+    for cmd in commands:
+        code, out, err = lobo(monkeypatch, capsys, *cmd, "--no-such-option")
+        assert code == 2 and not out, cmd
+        assert "No such option: --no-such-option" in one_error_line(err), cmd
+
+
+def test_help_version_and_no_arguments_are_unchanged(monkeypatch: Any, capsys: Any) -> None:
+    code, out, err = lobo(monkeypatch, capsys, "hint", "--help")
+    assert code == 0 and "Usage: lobo-hint hint" in out and not err
+    code, out, err = lobo(monkeypatch, capsys, "--version")
+    assert code == 0 and out.startswith("lobo-hint ") and not err
+    for args in ([], ["railway"]):  # no arguments: the help, exit 2, as Typer does
+        code, out, err = lobo(monkeypatch, capsys, *args)
+        assert code == 2 and "Usage: lobo-hint" in out and not err, args
+
+
+def test_ctrl_c_is_one_line_and_exit_130(monkeypatch: Any, capsys: Any, tmp_path: Path) -> None:
+    def interrupt(*_args: Any, **_kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli.main, "load_position", interrupt)
+    code, _, err = lobo(monkeypatch, capsys, "validate", write(tmp_path, {"player": [5], "wolf": [5]}))
+    assert code == 130 and err == "lobo-hint: interrupted\n"
+    monkeypatch.setattr(cli.main, "position_schema", interrupt)  # a command with no handler of its own
+    code, _, err = lobo(monkeypatch, capsys, "schema")
+    assert code == 130 and err == "lobo-hint: interrupted\n"
