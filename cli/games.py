@@ -18,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from solver import jsonio
 from solver.cards import DIFFICULTIES, GAMES
 from solver.game import DRAW, PLAY, Deal, Draw, Game, GameError, Move, Reshuffle, Setup, Take, step_text
 from solver.policies import BEST_RULE, BEST_SAMPLES, GREEDY_RULE, POLICIES
@@ -191,7 +192,7 @@ def _records(path: str) -> Iterator[tuple[int, Any]]:
         for n, text in enumerate(handle, start=1):
             if text.strip():
                 try:
-                    yield n, json.loads(text)
+                    yield n, jsonio.loads(text)
                 except json.JSONDecodeError as e:
                     fail(f"{path}:{n}: not valid JSON: {e.msg}")
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from . import jsonio
 from .cards import CardError, parse_member, parse_value
 from .game import (
     DEAL,
@@ -896,7 +897,7 @@ def _dealt(deck: SeededDeck, t: Table) -> str:
 
 def load_text(text: str, settings: Settings | None = None) -> Session:
     try:
-        raw = json.loads(text)
+        raw = jsonio.loads(text)
     except json.JSONDecodeError as e:
         raise CompanionError(
             f"not valid JSON ({e.msg} at line {e.lineno} column {e.colno}): cut short or edited?"
