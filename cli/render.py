@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group
 from rich.markup import escape
@@ -23,14 +23,15 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from solver.batch import Summary
 from solver.cards import MEMBERS
-from solver.estimate import ROLLOUTS
-from solver.finish import Finish, Judgement
-from solver.hint import HintResult, as_fraction
 from solver.plays import Play
 from solver.position import Position
 from solver.rules import Effect, State, play_effect
+
+if TYPE_CHECKING:  # the searches and the finisher load only for the commands that use them
+    from solver.batch import Summary
+    from solver.finish import Finish, Judgement
+    from solver.hint import HintResult
 
 KIND_TITLES = {
     "perfect": "Perfect",
@@ -159,6 +160,8 @@ def progress(enabled: bool = True) -> Iterator[Callable[[int, int], None] | None
 
 
 def _value_text(objective: str, value: float | None, exact: bool = True) -> str:
+    from solver.hint import as_fraction  # the search's module: loaded only for a hint
+
     if value is None:
         return "lost"
     if objective == "win":
@@ -172,6 +175,8 @@ STATUS_TEXT = {"open": "open", "proven_won": "[green]proven won[/green]", "prove
 
 
 def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
+    from solver.estimate import ROLLOUTS
+
     objective = result.objective if result.finish is None else ("party" if result.objective == "party" else "score")
     title = {
         "win": "Win probability",

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from .position import Position
 from .rules import State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays
 from .search import Budget, Search
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 def _label(s: State) -> str:
@@ -50,6 +51,8 @@ def lookahead_graph(
 ) -> nx.DiGraph[str]:
     """Every line of play up to `depth` plays deep (chance nodes included), up to max_nodes nodes."""
     import time
+
+    import networkx as nx  # slow to import: only when a graph is made
 
     obj = objective or ("win" if pos.objective == "score" else pos.objective)
     root = initial_state(pos)
@@ -113,6 +116,8 @@ class _Full(Exception):
 
 def write_graph(g: nx.DiGraph[str], path: str | Path) -> str:
     """Write by the file's ending: .graphml, .dot or .json. Returns the format written."""
+    import networkx as nx
+
     p = Path(path)
     suffix = p.suffix.lower()
     tmp = p.with_name(p.name + ".part")

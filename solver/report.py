@@ -8,14 +8,15 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING, Any
 
 from .cards import DIFFICULTIES, GAMES
 from .game import Setup
 from .policies import BEST_RULE, GREEDY_RULE, POLICIES
 from .simulate import Summary, simulate, summarize
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 # Every plot has this size in pixels (width, height), so the report lays out evenly.
 PLOT_SIZE = (1000, 420)
@@ -97,6 +98,8 @@ def _atomic_write(path: Path, text: str) -> None:
 
 
 def _figure(columns: int) -> tuple[Figure, list[Any]]:
+    from matplotlib.figure import Figure  # a quarter of a second to import: only for a report
+
     fig = Figure(figsize=(PLOT_SIZE[0] / DPI, PLOT_SIZE[1] / DPI), dpi=DPI, layout="constrained")
     axes = fig.subplots(1, columns, squeeze=False)[0]
     return fig, list(axes)
