@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console, Group
@@ -23,13 +23,14 @@ from solver.cards import DIFFICULTIES, GAMES
 from solver.game import DRAW, PLAY, Deal, Draw, Game, GameError, Move, Reshuffle, Setup, Take, step_text
 from solver.policies import BEST_RULE, BEST_SAMPLES, GREEDY_RULE, POLICIES
 from solver.position import load_position
-from solver.report import build_report
-from solver.reward import RewardAdvice, advise_reward
 from solver.rules import rewards
-from solver.simulate import GameRecord, Summary, replay_record, simulate, summarize
 
 from . import render
 from .main import JsonOpt, PositionArg, app, emit_json, fail, input_errors
+
+if TYPE_CHECKING:  # simulate, report and reward import what they need when they run
+    from solver.reward import RewardAdvice
+    from solver.simulate import GameRecord, Summary
 
 GameOpt = Annotated[str, typer.Option("--game", "-g", help="vanguard or lobo")]
 DifficultyOpt = Annotated[str, typer.Option("--difficulty", "-d", help="easy, standard or hard")]
@@ -108,6 +109,8 @@ def simulate_cmd(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the numbers as JSON")] = False,
 ) -> None:
+    from solver.simulate import simulate, summarize
+
     _choice(game, GAMES, "--game")
     _choice(difficulty, tuple(DIFFICULTIES), "--difficulty")
     _choice(policy, POLICIES, "--policy")
@@ -208,6 +211,8 @@ def replay(
 
     Every card is checked against the seeded deck and every play against the rules; the game is
     shown round by round."""
+    from solver.simulate import GameRecord, replay_record
+
     for n, raw in _records(path):
         if isinstance(raw, dict) and raw.get("game") == game:
             try:
@@ -302,6 +307,8 @@ def report(
 
     Policies best, greedy and random; plots of win rates with intervals, score histograms and
     party survival by round."""
+    from solver.report import build_report
+
     _choice(game, [*GAMES, "both"], "--game")
     _checks(games, jobs, samples)
     folder = Path(out)
@@ -357,6 +364,8 @@ def reward(
 
     The position has "phase": "reward". Continuations are played out on the same deals for every
     reward; the answer says when a difference is not significant."""
+    from solver.reward import advise_reward
+
     _choice(policy, POLICIES, "--policy")
     _checks(None, jobs, budget)
     if samples < 2:

@@ -18,22 +18,17 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from solver import __version__
-from solver.batch import ClusterError, connect, done_ids, iter_jobs, problem, repair_tail, run_batch, unmatched
-from solver.finish import judge_finish, solve_finish
-from solver.generate import KINDS as GENERATE_KINDS
-from solver.generate import generate as make_puzzles
-from solver.graph import lookahead_graph, write_graph
-from solver.hint import explain
-from solver.hint import hint as solve_hint
 from solver.plays import PlayError, parse_plays
 from solver.position import Position, PositionError, Rules, load_position, with_objective
 from solver.railway.deck import RailwayError
 from solver.rules import final_state, initial_state, legal_plays
 from solver.schema import position_schema
 from solver.summary import rules_summary
-from solver.verify import check_finish_answer, verify_hint
 
 from . import render
+
+# The searches, the finisher, batch, generate and graph are imported by the commands that use
+# them: a command starts without loading what only another command needs (tests/test_startup.py).
 
 app = typer.Typer(
     name="lobo-hint",
@@ -129,6 +124,10 @@ def hint(
     verify: VerifyOpt = False,
 ) -> None:
     """The best play and the value of every legal play (also: lobo-hint POSITION.json)."""
+    from solver.hint import explain
+    from solver.hint import hint as solve_hint
+    from solver.verify import verify_hint
+
     pos = with_objective(load_position(path), objective)
     _positive(time_limit, "--time-limit")
     _positive(max_states, "--max-states")
@@ -158,6 +157,9 @@ def finish(
     workers: Annotated[int, typer.Option("--workers", "-w", help="CP-SAT search workers")] = 1,
 ) -> None:
     """The best finish of a Vanguard final round, or a checkable proof that none exists."""
+    from solver.finish import solve_finish
+    from solver.verify import check_finish_answer
+
     pos = load_position(path)
     state, forced = final_state(pos, final)
     _positive(time_limit, "--time-limit")
@@ -194,6 +196,8 @@ def check(
     time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="seconds for CP-SAT")] = 10.0,
 ) -> None:
     """Judge a proposed final-round finish: legal?, clears the Wolf?, its score against the best."""
+    from solver.finish import judge_finish
+
     pos = load_position(path)
     state, forced = final_state(pos, final)
     proposed = tuple(parse_plays(plays))
@@ -219,6 +223,8 @@ def graph(
     time_limit: TimeOpt = 30.0,
 ) -> None:
     """The lookahead as a graph (decision and chance nodes, values) for Graphviz, Gephi or code."""
+    from solver.graph import lookahead_graph, write_graph
+
     pos = with_objective(load_position(path), objective)
     _positive(depth + 1, "--depth")
     _positive(max_nodes, "--max-nodes")
@@ -284,6 +290,8 @@ def batch(
       or an invalid puzzle (every other puzzle is still solved and written)
     * 130: interrupted (rerun with --resume)
     """
+    from solver.batch import ClusterError, connect, done_ids, iter_jobs, problem, repair_tail, run_batch, unmatched
+
     if fmt not in ("jsonl", "csv"):
         fail(f"--format: {fmt!r} is not one of jsonl, csv")
     if resume and out is None:
@@ -393,6 +401,9 @@ def generate(
     grade: Annotated[str | None, typer.Option("--grade", help="easy, medium or hard: keep only this grade")] = None,
 ) -> None:
     """Random puzzles with their answers, graded (hard: one narrow way), as files for batch --check."""
+    from solver.generate import KINDS as GENERATE_KINDS
+    from solver.generate import generate as make_puzzles
+
     if kind not in GENERATE_KINDS:
         fail(f"--kind: {kind!r} is not one of {', '.join(GENERATE_KINDS)}")
     if difficulty not in ("easy", "standard", "hard"):

@@ -5,11 +5,10 @@ The same error style as the rest of the CLI: one line on stderr, exit 2, never a
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from solver.railway.advice import RANKINGS, Advice, Option, advise
 from solver.railway.deck import (
     Deck,
     RailwayError,
@@ -25,6 +24,9 @@ from solver.railway.partition import METHODS, Partition, partition
 from solver.railway.position import RailwayPosition, load_position, parse_position, typed_keys
 
 from .main import emit_json, input_errors
+
+if TYPE_CHECKING:  # the advice is imported by `railway hint`, the one command that uses it
+    from solver.railway.advice import Advice, Option
 
 railway_app = typer.Typer(
     name="railway",
@@ -190,6 +192,8 @@ def hint(
     method: MethodOpt = "auto",
 ) -> None:
     """Which source to draw from and which card to discard, by the exact chance of LOBO; outs; expose or not."""
+    from solver.railway.advice import RANKINGS, advise
+
     if by not in RANKINGS:
         raise RailwayError(f"--by: {by!r} is not one of {', '.join(RANKINGS)}", "bad_option")
     if draw is not None and took_top:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group
 from rich.markup import escape
@@ -23,14 +23,15 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from solver.batch import Summary
 from solver.cards import MEMBERS
-from solver.estimate import CLAIRVOYANT, ROLLOUTS
-from solver.finish import Finish, Judgement
-from solver.hint import MIDPOINT, HintResult, MoveResult, as_fraction, number_text
 from solver.plays import Play
 from solver.position import Position
 from solver.rules import Effect, State, play_effect
+
+if TYPE_CHECKING:  # the searches and the finisher load only for the commands that use them
+    from solver.batch import Summary
+    from solver.finish import Finish, Judgement
+    from solver.hint import HintResult, MoveResult
 
 KIND_TITLES = {
     "perfect": "Perfect",
@@ -167,31 +168,36 @@ def progress(enabled: bool = True) -> Iterator[Callable[[int, int], None] | None
 
 def _signed(x: float, spec: str) -> str:
     """A value with its sign (points and party members are gains and losses), zero unsigned."""
+    from solver.hint import number_text  # the search's module: loaded only for a hint
+
     text = number_text(x, spec)
     return number_text(0.0, spec.replace("+", "")) if float(text) == 0 else text
 
 
 def _estimate_note(m: MoveResult) -> str:
+    from solver.hint import MIDPOINT
+
     if m.samples is None:
         return ""
     return " mid" if m.method == MIDPOINT else " est."
 
 
-LEANS = {
-    ROLLOUTS: "the value of the greedy rule, a real strategy, so it leans low",
-    CLAIRVOYANT: "the value of play that sees the pile, so it leans high",
-}
-
-
 def estimates_note(moves: Sequence[MoveResult]) -> str:
     """What `est.` and `mid` in the table mean: the methods, their deals and what they measure."""
+    from solver.estimate import CLAIRVOYANT, ROLLOUTS
+    from solver.hint import MIDPOINT
+
+    leans = {
+        ROLLOUTS: "the value of the greedy rule, a real strategy, so it leans low",
+        CLAIRVOYANT: "the value of play that sees the pile, so it leans high",
+    }
     parts = []
     for method in (ROLLOUTS, CLAIRVOYANT):
         n = sorted({m.samples or 0 for m in moves if m.method == method})
         if n:
             deals = f"{n[0]}" if len(n) == 1 else f"{n[0]}–{n[-1]}"
             what = "greedy rollouts" if method == ROLLOUTS else "solved deals (sampled clairvoyant play)"
-            parts.append(f"est.: {deals} {what} a play; {LEANS[method]}; the 95% interval is of that")
+            parts.append(f"est.: {deals} {what} a play; {leans[method]}; the 95% interval is of that")
     if any(m.method == MIDPOINT for m in moves):
         parts.append("mid: the middle of the sound bounds, nothing sampled")
     return ". ".join(parts) + ("." if parts else "")
@@ -201,6 +207,7 @@ def _value_texts(objective: str, moves: Sequence[MoveResult]) -> list[str]:
     """The value column, one rule for the whole table: under `win` every exact value shows its
     fraction when every one has a small one, else none does; under the other objectives every
     value is a whole number or every value has four decimals."""
+    from solver.hint import as_fraction, number_text
     exact = [m.value for m in moves if m.value is not None and m.bounds is None]
     fractions = objective == "win" and all(as_fraction(v) is not None for v in exact)
     whole = all(float(m.value).is_integer() for m in moves if m.value is not None and m.bounds is None) and all(
@@ -225,6 +232,8 @@ def _value_texts(objective: str, moves: Sequence[MoveResult]) -> list[str]:
 
 
 def _interval_text(objective: str, iv: tuple[float, float] | None) -> str:
+    from solver.hint import number_text
+
     if iv is None:
         return ""
     if objective == "win":
@@ -233,6 +242,8 @@ def _interval_text(objective: str, iv: tuple[float, float] | None) -> str:
 
 
 def _win_text(m: MoveResult) -> str:
+    from solver.hint import number_text
+
     if m.win_probability is None:
         return "—"
     text = f"{number_text(100 * m.win_probability, '.1f')}%"
@@ -245,6 +256,8 @@ STATUS_TEXT = {"open": "open", "proven_won": "[green]proven won[/green]", "prove
 
 
 def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
+    from solver.hint import number_text
+
     objective = result.objective if result.finish is None else ("party" if result.objective == "party" else "score")
     if objective == "score" and result.finish is None:
         objective = "win"  # `score` outside a final round is valued by the win probability (the answer's note)

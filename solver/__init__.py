@@ -7,9 +7,12 @@ Importable without the CLI:
     print(result.best, result.value)
 """
 
+import sys
+from importlib import import_module
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
 from .cards import CardError, parse_member, parse_value
-from .finish import Finish, solve_finish
-from .hint import HintResult, hint
 from .plays import FOLD, Play, PlayError, from_json, parse_play, parse_plays, to_text
 from .position import Position, PositionError, Rules, load_position, parse_position
 from .rules import (
@@ -22,6 +25,37 @@ from .rules import (
     legal_plays,
     why_illegal,
 )
+
+if TYPE_CHECKING:
+    from .finish import Finish, solve_finish
+    from .hint import HintResult, hint
+
+# The finisher and the hint search load on first use, so `import solver.position` (and every
+# command that needs no search) stays quick.
+_LAZY = {"Finish": "finish", "solve_finish": "finish", "HintResult": "hint", "hint": "hint"}
+
+
+if not TYPE_CHECKING:  # hidden from mypy, so that it still checks every name imported from here
+
+    def __getattr__(name: str) -> Any:
+        module = _LAZY.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(import_module(f".{module}", __name__), name)
+        globals()[name] = value
+        return value
+
+
+class _Package(ModuleType):
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Importing the submodule solver.hint sets the package's attribute `hint` to that module;
+        # `solver.hint` has always been the function (the eager import rebound it), so keep it so.
+        if name == "hint" and isinstance(value, ModuleType):
+            value = value.hint
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 __version__ = "0.1.0"
 

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import jsonio
 from .cards import CardError, parse_member, parse_value
@@ -54,8 +54,10 @@ from .game import (
 from .hint import HintResult, MoveResult, explain, hint
 from .plays import PlayError, parse_play, to_text
 from .position import Position
-from .reward import RewardAdvice, advise_reward
 from .rules import WON, Reward, legal_plays, rewards
+
+if TYPE_CHECKING:  # the reward advice (and the simulator under it) loads when it is first asked for
+    from .reward import RewardAdvice
 
 SAVE_FORMAT = "lobo-hint companion game"
 SAVE_VERSION = 1
@@ -507,6 +509,8 @@ def ask_reward(session: Session, policy: str, samples: int) -> Reply:
     if t.phase != REWARD:
         raise CompanionError(f"no reward to choose: {_waits(t)}")
     pos = t.position()
+    from .reward import advise_reward
+
     try:
         advice = advise_reward(pos, policy=policy, samples=samples, seed=1, workers=1)
     except GameError as e:  # pragma: no cover - a table in phase reward always has a reward

@@ -11,14 +11,15 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING, Any
 
 from .cover import counts, min_sacrifices
 from .plays import Play, make_play
 from .rules import State, final_score
 from .verify import coverable
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 SOURCES = ("hand", "reserve")
 
@@ -79,6 +80,9 @@ class FinishModel:
     def __init__(
         self, state: State, *, for_proof: bool = False, objective: str = "score", optimize: bool = True
     ) -> None:
+        # Imported here and not at the top: ortools (with pandas) takes most of a second to load.
+        from ortools.sat.python import cp_model
+
         self.state = state
         self.objective = objective
         self.wolf = sorted(state.wolf, reverse=True)
@@ -132,6 +136,8 @@ class FinishModel:
             m.minimize(self.cost)
 
     def solver(self, time_limit: float, workers: int) -> cp_model.CpSolver:
+        from ortools.sat.python import cp_model
+
         solver = cp_model.CpSolver()
         solver.parameters.max_time_in_seconds = max(0.001, time_limit)
         solver.parameters.num_workers = max(1, workers)
@@ -154,6 +160,8 @@ class FinishModel:
 
 
 def _status(code: Any) -> str:
+    from ortools.sat.python import cp_model
+
     if code == cp_model.MODEL_INVALID:
         raise FinisherBug("CP-SAT says the finish model is invalid")
     return {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible", cp_model.INFEASIBLE: "infeasible"}.get(
@@ -225,20 +233,22 @@ def solve_finish(
     return Finish("unknown", False, stats=stats)
 
 
-class _Collector(cp_model.CpSolverSolutionCallback):
-    def __init__(self, fm: FinishModel, cap: int) -> None:
-        super().__init__()
-        self.fm, self.cap = fm, cap
-        self.seen: set[tuple[Play, ...]] = set()
-
-    def on_solution_callback(self) -> None:
-        self.seen.add(tuple(sorted(self.fm.plays(self), key=Play.sort_key)))  # type: ignore[arg-type]
-        if len(self.seen) >= self.cap:
-            self.stop_search()
-
-
 def _count_optimal(state: State, fm: FinishModel, cost: int, cap: int, time_limit: float) -> tuple[int, bool]:
     """Distinct optimal finishes (as sets of plays), up to `cap`: every solution of cost == optimum."""
+    from ortools.sat.python import cp_model
+
+    # Made here, not at import: its base class is ortools'.
+    class _Collector(cp_model.CpSolverSolutionCallback):
+        def __init__(self, fm: FinishModel, cap: int) -> None:
+            super().__init__()
+            self.fm, self.cap = fm, cap
+            self.seen: set[tuple[Play, ...]] = set()
+
+        def on_solution_callback(self) -> None:
+            self.seen.add(tuple(sorted(self.fm.plays(self), key=Play.sort_key)))  # type: ignore[arg-type]
+            if len(self.seen) >= self.cap:
+                self.stop_search()
+
     again = FinishModel(state, objective=fm.objective, optimize=False)
     again.model.add(again.cost == cost)
     solver = again.solver(time_limit, 1)

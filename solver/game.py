@@ -23,9 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from .cards import DIFFICULTIES, GAMES, MEMBERS, counts_of, deck_counts, member_order, values_of
 from .plays import Play, PlayError, from_json, to_text
@@ -46,6 +44,9 @@ from .rules import (
     settle,
     why_illegal,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # What a table waits for.
 DEAL = "deal"  # the next round's cards (a Deal step)
@@ -622,6 +623,8 @@ def replay(start: Table, steps: Sequence[Step]) -> Game:
 
 
 def _generator(seed: int, index: int, shuffle_no: int) -> np.random.Generator:
+    import numpy as np  # a tenth of a second to import: only when a deck is shuffled
+
     # Only (seed, game index, shuffle number) decide a deck order: never anything a policy chose,
     # so every policy meets the same deals (common random numbers).
     return np.random.default_rng([seed, index, shuffle_no, 0x10B0])

@@ -10,13 +10,15 @@ from __future__ import annotations
 import json
 from collections import deque
 from pathlib import Path
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from . import memory
 from .position import Position
 from .rules import State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays
 from .search import Budget, Search
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 def _label(s: State) -> str:
@@ -58,6 +60,8 @@ def lookahead_graph(
     `stopped` attribute is "nodes" (max_nodes), "time" or "memory" (the layout itself ran out),
     absent when the layout is whole; `exact` says whether every node's value is exact."""
     import time
+
+    import networkx as nx  # slow to import: only when a graph is made
 
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
@@ -142,6 +146,8 @@ class _Full(Exception):
 
 def write_graph(g: nx.DiGraph[str], path: str | Path) -> str:
     """Write by the file's ending: .graphml, .dot or .json. Returns the format written."""
+    import networkx as nx
+
     p = Path(path)
     suffix = p.suffix.lower()
     tmp = p.with_name(p.name + ".part")

@@ -8,17 +8,15 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
-from matplotlib.patches import Patch
-from matplotlib.ticker import MaxNLocator
+from typing import TYPE_CHECKING, Any
 
 from .cards import DIFFICULTIES, GAMES
 from .game import Setup
 from .policies import BEST_RULE, GREEDY_RULE, POLICIES
 from .simulate import Summary, simulate, summarize
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 # Every plot has this size in pixels (width, height), so the report lays out evenly.
 PLOT_SIZE = (1000, 420)
@@ -100,6 +98,8 @@ def _atomic_write(path: Path, text: str) -> None:
 
 
 def _figure(columns: int, title: str) -> tuple[Figure, list[Any]]:
+    from matplotlib.figure import Figure  # a quarter of a second to import: only for a report
+
     fig = Figure(figsize=(PLOT_SIZE[0] / DPI, PLOT_SIZE[1] / DPI), dpi=DPI, layout="constrained")
     fig.suptitle(title)
     axes = fig.subplots(1, columns, squeeze=False)[0]
@@ -108,6 +108,9 @@ def _figure(columns: int, title: str) -> tuple[Figure, list[Any]]:
 
 def _legend(fig: Figure, policies: Sequence[str], *, lines: bool = False) -> None:
     """One legend for the figure, outside every panel: the same colour is the same policy in each."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
     handles = [
         Line2D([], [], color=COLOURS.get(p), marker="o" if lines else None, label=p)
         if lines
@@ -119,6 +122,8 @@ def _legend(fig: Figure, policies: Sequence[str], *, lines: bool = False) -> Non
 
 def _counts(axis: Any) -> None:
     """A count axis: ticks on whole numbers only (no 0.5 of a game)."""
+    from matplotlib.ticker import MaxNLocator
+
     axis.set_major_locator(MaxNLocator(integer=True))
 
 
