@@ -1,8 +1,12 @@
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -29,3 +33,49 @@ def play_texts(s: Any) -> set[str]:
     from solver.rules import legal_plays
 
     return {str(p) for p in legal_plays(s)}
+
+
+def sample_sizes(everyday: int, full: int) -> pytest.MarkDecorator:
+    """Parametrize a random test by its sample size `n`: `everyday` cases (hundreds) in the default
+    run, `full` cases (the project's standard: thousands) under the `slow` marker (`pytest -m
+    slow`). The test seeds its generator the same way for both, so the everyday sample is the first
+    `everyday` cases of the full one: the slow run checks everything the default run does, and more."""
+    return pytest.mark.parametrize("n", [everyday, pytest.param(full, marks=pytest.mark.slow)])
+
+
+# -- running in parallel (pytest-xdist; addopts in pyproject.toml asks for `-n auto`) ----------------
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """One worker per core this process may use for the whole suite, but none (the tests run in
+    this process) when the command line names the tests to run: a few tests never pay back the
+    workers' start (each imports ortools, numba and the project), and targeted runs on a shared
+    machine should take one core. `-n 2` still forces workers; PYTEST_XDIST_AUTO_NUM_WORKERS
+    overrides both (xdist's own hook reads it)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    if config.args_source == pytest.Config.ArgsSource.ARGS:
+        return 0
+    # The CPUs this process may run on (a container's share), not the host's: psutil's count,
+    # which xdist would use, can be much larger than what the run gets.
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtestloop(session: pytest.Session) -> Generator[None, object, object]:
+    """Before handing out tests to workers, load the compiled search once here (compiling and
+    caching it beside solver/fastwin.py on a fresh checkout, some 20 s), while the workers are
+    still starting and collecting. Otherwise every worker, and every process a test starts
+    (batch -j 2, the console entry point), compiles the same code at once on the first test that
+    needs it. Numba writes its cache files atomically, so concurrent compiles would be safe, only
+    wasted work. Without workers nothing is loaded here: a run of a few tests may not need it."""
+    config = session.config
+    if config.getoption("tx", None) and not hasattr(config, "workerinput"):
+        try:
+            from solver.fastwin import warm_up
+
+            warm_up()
+        except Exception:  # numba missing or broken: the tests that use it say so themselves
+            pass
+    return (yield)
