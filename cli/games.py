@@ -26,7 +26,7 @@ from solver.position import load_position
 from solver.rules import rewards
 
 from . import render
-from .main import JsonOpt, PositionArg, app, emit_json, fail, input_errors
+from .main import JsonOpt, MemoryOpt, PositionArg, app, emit_json, fail, input_errors, use_memory
 
 if TYPE_CHECKING:  # simulate, report and reward import what they need when they run
     from solver.reward import RewardAdvice
@@ -107,6 +107,7 @@ def simulate_cmd(
     games_out: Annotated[
         str | None, typer.Option("--games-out", help="write every game's full record, one JSON line per game")
     ] = None,
+    max_memory: MemoryOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the numbers as JSON")] = False,
 ) -> None:
     from solver.simulate import simulate, summarize
@@ -115,6 +116,7 @@ def simulate_cmd(
     _choice(difficulty, tuple(DIFFICULTIES), "--difficulty")
     _choice(policy, POLICIES, "--policy")
     _checks(games, jobs, samples)
+    use_memory(max_memory)
     sink = None
     if games_out is not None:
         try:
@@ -301,6 +303,7 @@ def report(
     samples: SamplesOpt = None,
     jobs: JobsOpt = None,
     cluster: ClusterOpt = None,
+    max_memory: MemoryOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the numbers as JSON")] = False,
 ) -> None:
     """Simulate every difficulty × policy on the same deals; write report.md with tables and plots.
@@ -311,6 +314,7 @@ def report(
 
     _choice(game, [*GAMES, "both"], "--game")
     _checks(games, jobs, samples)
+    use_memory(max_memory)
     folder = Path(out)
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -358,6 +362,7 @@ def reward(
     seed: SeedOpt = 1,
     jobs: JobsOpt = None,
     cluster: ClusterOpt = None,
+    max_memory: MemoryOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Rank the rewards after a won round by the estimated chance to win the game.
@@ -368,6 +373,7 @@ def reward(
 
     _choice(policy, POLICIES, "--policy")
     _checks(None, jobs, budget)
+    use_memory(max_memory)
     if samples < 2:
         fail(f"--samples: at least 2, not {samples}")
     pos = load_position(path, allow_reward=True)

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 
@@ -47,7 +47,7 @@ PositionArg = Annotated[str, typer.Argument(metavar="POSITION.json", help="a pos
 JsonOpt = Annotated[bool, typer.Option("--json", help="print the answer as JSON (the FORMAT.md contract)")]
 
 
-def fail(message: str, code: int = EXIT_INPUT) -> None:
+def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
     """One line on stderr, nothing on stdout, and the exit status."""
     typer.echo(f"lobo-hint: error: {message}", err=True)
     raise typer.Exit(code)
@@ -110,6 +110,32 @@ TimeOpt = Annotated[
     float, typer.Option("--time-limit", "-t", help="seconds before answering with what is known (exact: false)")
 ]
 VerifyOpt = Annotated[bool, typer.Option("--verify", help="re-check the answer independently (brute force)")]
+MemoryOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--max-memory",
+        metavar="SIZE",
+        help="memory a search may use, e.g. 2G or 500M (default: $LOBO_HINT_MAX_MEMORY, else 2G); "
+        "reaching it is like reaching the time limit (exact: false)",
+    ),
+]
+
+
+def use_memory(text: str | None) -> int | None:
+    """--max-memory (else LOBO_HINT_MAX_MEMORY) as this process's budget and its workers'; the
+    bytes when given. A budget that cannot be read is a usage error, before any work starts."""
+    from solver import memory
+
+    try:
+        if text is None:
+            memory.check_environment()
+            return None
+        size = memory.parse_size(text)
+    except memory.MemoryBudgetError as e:
+        fail(f"--max-memory: {e}" if text is not None else str(e))
+    memory.set_limit(size)
+    os.environ[memory.ENV] = str(size)  # inherited by the worker processes this command starts
+    return size
 FinalOpt = Annotated[bool, typer.Option("--final", help="treat the position as a final round")]
 
 
@@ -121,6 +147,7 @@ def hint(
     objective: ObjectiveOpt = None,
     time_limit: TimeOpt = 60.0,
     max_states: Annotated[int | None, typer.Option("--max-states", help="stop after this many search states")] = None,
+    max_memory: MemoryOpt = None,
     verify: VerifyOpt = False,
 ) -> None:
     """The best play and the value of every legal play (also: lobo-hint POSITION.json)."""
@@ -131,6 +158,7 @@ def hint(
     pos = with_objective(load_position(path), objective)
     _positive(time_limit, "--time-limit")
     _positive(max_states, "--max-states")
+    use_memory(max_memory)
     with render.progress(enabled=not as_json) as report:
         result = solve_hint(pos, time_limit=time_limit, max_states=max_states, progress=report)
     problems = verify_hint(pos, result) if verify else None
@@ -221,6 +249,7 @@ def graph(
     objective: ObjectiveOpt = None,
     max_nodes: Annotated[int, typer.Option("--max-nodes", help="stop adding nodes past this many")] = 20_000,
     time_limit: TimeOpt = 30.0,
+    max_memory: MemoryOpt = None,
 ) -> None:
     """The lookahead as a graph (decision and chance nodes, values) for Graphviz, Gephi or code."""
     from solver.graph import lookahead_graph, write_graph
@@ -229,6 +258,7 @@ def graph(
     _positive(depth + 1, "--depth")
     _positive(max_nodes, "--max-nodes")
     _positive(time_limit, "--time-limit")
+    use_memory(max_memory)
     if not out.lower().endswith((".graphml", ".dot", ".gv", ".json")):
         fail(f"--out: {out}: use a .graphml, .dot or .json file")
     g = lookahead_graph(pos, depth, max_nodes=max_nodes, time_limit=time_limit)
@@ -272,6 +302,7 @@ def batch(
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="processes (default: all cores)")] = None,
     time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="seconds per puzzle")] = 30.0,
     cluster: Annotated[str | None, typer.Option("--cluster", help="a Dask scheduler, tcp://HOST:PORT")] = None,
+    max_memory: MemoryOpt = None,
     check_expect: Annotated[
         bool, typer.Option("--check", help="compare with each puzzle's expect; exit 1 on any mismatch")
     ] = False,
@@ -299,6 +330,7 @@ def batch(
     if jobs is not None and jobs < 1:
         fail(f"--jobs: must be at least 1, not {jobs}")
     _positive(time_limit, "--time-limit")
+    budget = use_memory(max_memory)
     nothing = unmatched(paths)
     if nothing:
         fail("; ".join(nothing))
@@ -352,6 +384,7 @@ def batch(
                 iter_jobs(paths),
                 workers=jobs,
                 time_limit=time_limit,
+                max_memory=budget,
                 skip=skip,
                 on_result=on_result,
                 cluster=client,

@@ -46,7 +46,7 @@ from solver.rules import legal_plays
 
 from . import render
 from .games import advice_view
-from .main import app, fail, input_errors
+from .main import MemoryOpt, app, fail, input_errors, use_memory
 
 TITLES = {"vanguard": "Lobo: The Vanguard", "lobo": "Lobo"}
 NOTE_STYLES = {"event": "cyan", "info": "", "warn": "yellow", "error": "bold red"}
@@ -279,6 +279,7 @@ def play(
     reward_policy: Annotated[
         str, typer.Option("--reward-policy", help="who plays reward's continuations: greedy, best, random")
     ] = "greedy",
+    max_memory: MemoryOpt = None,
 ) -> None:
     """Follow a real game at the table (or deal a virtual one): bookkeeping, rules checks, hints."""
     if time_limit <= 0:
@@ -287,6 +288,7 @@ def play(
         fail(f"--samples: at least 2, not {samples}")
     if reward_policy not in REWARD_POLICIES:
         fail(f"--reward-policy: {reward_policy!r} is not one of {', '.join(REWARD_POLICIES)}")
+    use_memory(max_memory)
     settings = Settings(time_limit, reward_policy, samples)
     if load is not None:
         given = [name for name, v in (("--game", game), ("--difficulty", difficulty), ("--seed", seed),

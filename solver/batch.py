@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import memory
 from .finish import judge_finish, solve_finish
 from .hint import hint
 from .jsonio import HugeNumber, loads
@@ -127,8 +128,11 @@ def _jsonl(f: Path) -> Iterator[Job]:
             yield Job(_ident(raw, where), str(f), n, raw)
 
 
-def solve_one(job: Job, time_limit: float | None = None) -> dict[str, Any]:
-    """The record for one puzzle (runs in a worker: everything it needs is in the job)."""
+def solve_one(job: Job, time_limit: float | None = None, max_memory: int | None = None) -> dict[str, Any]:
+    """The record for one puzzle (runs in a worker: everything it needs is in the job, and the
+    memory budget, which a worker on another machine would not find in its environment)."""
+    if max_memory is not None:
+        memory.set_limit(max_memory)
     t0 = time.perf_counter()
     record: dict[str, Any] = {"id": job.id, "source": job.source, "line": job.line}
     try:
@@ -326,11 +330,12 @@ def run_batch(
     on_result: Callable[[dict[str, Any]], None] | None = None,
     cluster: Any = None,
     on_wait: Callable[[str], None] | None = None,
+    max_memory: int | None = None,
 ) -> Summary:
     """Solve every job; each record goes to on_result as soon as it is done. At most 2 × workers
     puzzles are in flight, so memory stays flat on huge inputs. workers=1 solves in this process;
     cluster="tcp://host:port" (or a distributed.Client) solves on a Dask cluster, and on_wait hears
-    every few seconds while it has no worker."""
+    every few seconds while it has no worker. max_memory: each worker's memory budget (memory.py)."""
     summary = Summary()
     skip = skip or set()
 
@@ -348,12 +353,12 @@ def run_batch(
 
     n = workers or os.cpu_count() or 1
     if cluster is not None:
-        run_on_dask(solve_one, ((job, time_limit) for job in todo()), cluster, n, emit, on_wait=on_wait)
+        run_on_dask(solve_one, ((job, time_limit, max_memory) for job in todo()), cluster, n, emit, on_wait=on_wait)
     elif n <= 1:
         for job in todo():
-            emit(solve_one(job, time_limit))
+            emit(solve_one(job, time_limit, max_memory))
     else:
-        _run_pool(todo(), n, time_limit, emit)
+        _run_pool(todo(), n, time_limit, emit, max_memory)
     return summary
 
 
@@ -395,7 +400,13 @@ def _pool(n: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=n, mp_context=context, initializer=_end_with_parent, initargs=(parent,))
 
 
-def _run_pool(jobs: Iterator[Job], n: int, time_limit: float | None, emit: Callable[[dict[str, Any]], None]) -> None:
+def _run_pool(
+    jobs: Iterator[Job],
+    n: int,
+    time_limit: float | None,
+    emit: Callable[[dict[str, Any]], None],
+    max_memory: int | None = None,
+) -> None:
     pool = _pool(n)
     running: dict[Future[dict[str, Any]], Job] = {}
 
@@ -417,13 +428,13 @@ def _run_pool(jobs: Iterator[Job], n: int, time_limit: float | None, emit: Calla
                 running.clear()
                 pool.shutdown(wait=False, cancel_futures=True)
                 for job in broken:
-                    emit(_isolated(job, time_limit))
+                    emit(_isolated(job, time_limit, max_memory))
                 pool = _pool(n)
 
     try:
         for job in jobs:
             drain(2 * n - 1)
-            running[pool.submit(solve_one, job, time_limit)] = job
+            running[pool.submit(solve_one, job, time_limit, max_memory)] = job
         drain(0)
     except BaseException:
         # Ctrl-C: stop now rather than after the puzzles in flight (--resume solves them again).
@@ -444,10 +455,10 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
         proc.terminate()
 
 
-def _isolated(job: Job, time_limit: float | None) -> dict[str, Any]:
+def _isolated(job: Job, time_limit: float | None, max_memory: int | None) -> dict[str, Any]:
     with _pool(1) as alone:
         try:
-            return alone.submit(solve_one, job, time_limit).result()
+            return alone.submit(solve_one, job, time_limit, max_memory).result()
         except BrokenProcessPool:
             return {
                 "id": job.id,

@@ -3,14 +3,18 @@
 
 from __future__ import annotations
 
+import json
 import random
 import resource
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from conftest import state
+from conftest import ROOT, state
 from solver import memory
 from solver.caches import weighted_cache
 from solver.graph import lookahead_graph
@@ -192,3 +196,98 @@ def test_a_round_start_graph_keeps_to_its_time_limit() -> None:
     assert not g.graph["exact"] and g.number_of_nodes() > 1
     for _, a in g.nodes(data=True):
         assert 0.0 <= a["lo"] <= a["hi"] <= 1.0
+
+
+ROUND_START = {
+    "game": "vanguard",
+    "difficulty": "standard",
+    "player": [3, 7, 9, 1],
+    "wolf": [6, 2, 5, 8],
+    "final": False,
+}
+CAP = 3 * 1024**3
+
+
+def _capped(*args: str) -> tuple[subprocess.CompletedProcess[str], float]:
+    """The CLI in a process whose address space is capped at 3 GB (ulimit -v), and its wall time."""
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (CAP, CAP))
+
+    t0 = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", "from cli.main import main; main()", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        preexec_fn=cap,
+    )
+    return done, time.perf_counter() - t0
+
+
+def test_round_start_hint_and_graph_keep_their_time_limit_under_an_address_space_cap(tmp_path: Path) -> None:
+    """The issue's case: a round-start graph --depth 2 grew to 24 GB, and under a 3 GB cap died with a
+    traceback. Now both commands answer within the time limit plus a second, with a valid answer.
+    The process's own start (the interpreter, and loading the compiled search) is measured apart,
+    on a small position that needs the compiled search too."""
+    position = tmp_path / "start.json"
+    position.write_text(json.dumps(ROUND_START))
+    small = tmp_path / "small.json"
+    small.write_text(
+        json.dumps(
+            {
+                **ROUND_START,
+                "discard": [1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 8, 9, 9, 1, 2, 3, 4, 5, 6, 7],
+                "draw_pile": {"size": 8},
+            }
+        )
+    )
+    started, overhead = _capped(str(small), "--json", "--time-limit", "5")
+    assert started.returncode == 0, started.stderr
+    limit = 3.0
+    hinted, took = _capped(str(position), "--json", "--time-limit", str(limit))
+    assert hinted.returncode == 0 and "Traceback" not in hinted.stderr, hinted.stderr
+    answer = json.loads(hinted.stdout)
+    assert answer["exact"] is False and answer["status"] == "open" and answer["best"] is not None
+    assert answer["stats"]["seconds"] <= limit + 1.0
+    assert took <= limit + 1.0 + overhead, (took, overhead)
+    out = tmp_path / "tree.json"
+    drawn, took = _capped("graph", str(position), "--depth", "2", "--time-limit", str(limit), "-o", str(out))
+    assert drawn.returncode == 0 and "Traceback" not in drawn.stderr, drawn.stderr
+    g = json.loads(out.read_text())
+    assert g["graph"]["seconds"] <= limit + 1.0
+    assert took <= limit + 1.0 + overhead, (took, overhead)
+    assert all(0.0 <= n["lo"] <= n["hi"] <= 1.0 for n in g["nodes"])
+
+
+def test_a_memory_budget_on_the_command_line_is_a_budget_like_a_time_limit(tmp_path: Path) -> None:
+    """--max-memory below what a 13-card party search needs: bounds, `exact: false`, `stopped:
+    memory`, no proof, exit 0; an unreadable budget is one line and exit 2."""
+    position = tmp_path / "party.json"
+    position.write_text(
+        json.dumps(
+            {
+                "player": [3, 7, 9, 1],
+                "wolf": [6, 2, 5, 8],
+                "discard": [1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 8, 9, 1, 2, 3],
+                "draw_pile": {"size": 13},
+                "final": False,
+                "objective": "party",
+            }
+        )
+    )
+    run = [sys.executable, "-c", "from cli.main import main; main()"]
+    done = subprocess.run(
+        [*run, str(position), "--json", "--max-memory", "300M", "--time-limit", "20", "--max-states", "100000000"],
+        capture_output=True, text=True, cwd=ROOT, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["exact"] is False and "proof" not in answer and answer["status"] == "open"
+    assert answer["stats"]["stopped"] == "memory"
+    for m in answer["moves"]:
+        if "bounds" in m:
+            assert m["bounds"][0] <= m["value"] <= m["bounds"][1]
+    bad = subprocess.run([*run, str(position), "--max-memory", "lots"], capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "--max-memory" in bad.stderr
