@@ -112,6 +112,14 @@ def room() -> int:
     return free
 
 
+def nearly_exhausted() -> bool:
+    """Whether the process is within twice the reserve of its budget or its address-space cap:
+    where an allocation inside compiled code can fail. (numba raises a failed allocation as a
+    MemoryError it must first unpickle; with no memory left for that, the call returns an error
+    with no exception set, which Python reports as SystemError.)"""
+    return room() < 2 * RESERVE
+
+
 def spent() -> bool:
     """Whether the budget is used up: a search that asks this stops as at a time limit."""
     return room() <= 0
@@ -124,6 +132,7 @@ __all__ = [
     "check_environment",
     "describe",
     "limit",
+    "nearly_exhausted",
     "parse_size",
     "resident",
     "room",

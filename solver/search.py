@@ -113,9 +113,12 @@ class Search:
         left = None if self.max_states is None else self.max_states - self.stats.states
         try:
             v = self.fast.value(s, a, b, left, self.deadline)
-        except MemoryError:
-            # An allocation inside the compiled search failed (an address-space cap below the
-            # budget): what the tables hold is sound, the search stops as at a time limit.
+        except (MemoryError, SystemError) as e:
+            # An allocation inside the compiled search failed (an address-space cap the budget did
+            # not leave room under): what the tables hold is sound, so the search stops as at a
+            # time limit. A SystemError is that only when memory is nearly gone (memory.py).
+            if isinstance(e, SystemError) and not memory.nearly_exhausted():
+                raise
             self._count_fast()
             self.stop("memory")
         used = self._count_fast()

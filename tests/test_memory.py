@@ -296,3 +296,39 @@ def test_a_memory_budget_on_the_command_line_is_a_budget_like_a_time_limit(tmp_p
             assert m["bounds"][0] <= m["value"] <= m["bounds"][1]
     bad = subprocess.run([*run, str(position), "--max-memory", "lots"], capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "--max-memory" in bad.stderr
+
+
+def test_a_failed_allocation_in_the_compiled_search_stops_it_as_the_budget_would(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At an address-space cap, an allocation inside compiled code fails as MemoryError, or as a
+    SystemError with no exception set when numba has no memory left to raise it with. Either stops
+    the search with its bounds (`stopped: memory`); a SystemError while memory is plentiful is a
+    real fault and is not hidden."""
+    from solver import fastwin
+
+    root = state(
+        player=[3, 7, 9, 1], wolf=[6, 2, 5, 8], discard=list(range(1, 10)) * 2, draw_pile={"size": 10}, final=False
+    )
+    for error, exhausted, stops in (
+        (MemoryError(), False, True),
+        (SystemError(), True, True),
+        (SystemError(), False, False),
+    ):
+
+        def fail(*args: object, error: BaseException = error) -> None:
+            raise error
+
+        with monkeypatch.context() as m:
+            m.setattr(fastwin.CompiledWin, "value", fail)
+            m.setattr(memory, "nearly_exhausted", lambda exhausted=exhausted: exhausted)
+            search = Search(root, "win")
+            assert search.fast is not None
+            if stops:
+                with pytest.raises(Budget):
+                    search.value(root)
+                assert search.stats.stopped == "memory"
+                assert search.bounds(root) == (0.0, 1.0)
+            else:
+                with pytest.raises(SystemError):
+                    search.value(root)
