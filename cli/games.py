@@ -26,7 +26,7 @@ from solver.position import load_position
 from solver.rules import rewards
 
 from . import render
-from .main import JsonOpt, MemoryOpt, PositionArg, app, emit_json, fail, input_errors, use_memory
+from .main import JsonOpt, MemoryOpt, PositionArg, app, emit_json, fail, input_errors, interrupted, use_memory
 
 if TYPE_CHECKING:  # simulate, report and reward import what they need when they run
     from solver.reward import RewardAdvice
@@ -146,8 +146,7 @@ def simulate_cmd(
                 on_record=on_record,
             )
     except KeyboardInterrupt:
-        typer.echo("lobo-hint: interrupted", err=True)
-        raise typer.Exit(130) from None
+        interrupted()
     except (OSError, RuntimeError) as e:  # a Dask scheduler that cannot be reached, or is missing
         fail(f"--cluster: {e}" if cluster else str(e))
     finally:
@@ -333,8 +332,7 @@ def report(
             result = build_report(folder, games, seed, game_names=names, samples=samples, workers=jobs,
                                   cluster=cluster, progress=progress)  # fmt: skip
         except KeyboardInterrupt:
-            typer.echo("lobo-hint: interrupted", err=True)
-            raise typer.Exit(130) from None
+            interrupted()
         except (OSError, RuntimeError) as e:
             fail(f"--cluster: {e}" if cluster else str(e))
     if as_json:

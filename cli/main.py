@@ -73,7 +73,7 @@ def input_errors(func: F) -> F:
 _said_interrupted = False
 
 
-def interrupted(note: str = "") -> None:
+def interrupted(note: str = "") -> NoReturn:
     """Ctrl-C: one line on stderr and exit status 130."""
     global _said_interrupted
     _said_interrupted = True

@@ -8,18 +8,14 @@ with its error, never the end of the batch.
 
 from __future__ import annotations
 
-import ctypes
 import glob
 import json
 import math
-import multiprocessing
 import os
-import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +28,7 @@ from .jsonio import HugeNumber, loads
 from .plays import PlayError, from_json, parse_plays
 from .position import PositionError, parse_position
 from .rules import final_state, initial_state, legal_plays
+from .workers import stop_workers, worker_pool
 
 
 @dataclass(frozen=True)
@@ -362,44 +359,6 @@ def run_batch(
     return summary
 
 
-PR_SET_PDEATHSIG = 1  # linux/prctl.h
-
-
-def _end_with_parent(parent: int | None) -> None:
-    """Worker initializer: a worker ends when the batch that started it dies, even by SIGKILL, so
-    orphans never keep solving (and competing for the cores with a resumed batch). `parent` is the
-    batch's pid, or None when a fork server started the worker (the server ends with the batch)."""
-    watched = os.getppid() if parent is None else parent
-    if not _death_signal():
-        threading.Thread(target=_watch_parent, args=(watched,), name="watch-parent", daemon=True).start()
-    if os.getppid() != watched:  # the parent died before the death signal was asked for
-        os._exit(1)
-
-
-def _death_signal() -> bool:
-    """Ask Linux to SIGKILL this process when its parent dies; False where that is not possible."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return int(libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)) == 0
-    except (OSError, AttributeError):
-        return False
-
-
-def _watch_parent(parent: int, every: float = 1.0, end: Callable[[int], Any] = os._exit) -> None:
-    """The portable fallback: end the process once it has been handed to another parent."""
-    while os.getppid() == parent:
-        time.sleep(every)
-    end(1)
-
-
-def _pool(n: int) -> ProcessPoolExecutor:
-    context = multiprocessing.get_context()
-    parent = None if context.get_start_method() == "forkserver" else os.getpid()
-    return ProcessPoolExecutor(max_workers=n, mp_context=context, initializer=_end_with_parent, initargs=(parent,))
-
-
 def _run_pool(
     jobs: Iterator[Job],
     n: int,
@@ -407,7 +366,7 @@ def _run_pool(
     emit: Callable[[dict[str, Any]], None],
     max_memory: int | None = None,
 ) -> None:
-    pool = _pool(n)
+    pool = worker_pool(n)
     running: dict[Future[dict[str, Any]], Job] = {}
 
     def drain(until: int) -> None:
@@ -429,7 +388,7 @@ def _run_pool(
                 pool.shutdown(wait=False, cancel_futures=True)
                 for job in broken:
                     emit(_isolated(job, time_limit, max_memory))
-                pool = _pool(n)
+                pool = worker_pool(n)
 
     try:
         for job in jobs:
@@ -438,25 +397,14 @@ def _run_pool(
         drain(0)
     except BaseException:
         # Ctrl-C: stop now rather than after the puzzles in flight (--resume solves them again).
-        _stop_workers(pool)
+        stop_workers(pool)
         raise
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _stop_workers(pool: ProcessPoolExecutor) -> None:
-    stop = getattr(pool, "terminate_workers", None)  # Python 3.14+
-    if callable(stop):
-        stop()
-        return
-    # Before 3.14 there is no public way to stop busy workers: end the processes themselves.
-    processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
-    for proc in list(processes.values()):
-        proc.terminate()
-
-
 def _isolated(job: Job, time_limit: float | None, max_memory: int | None) -> dict[str, Any]:
-    with _pool(1) as alone:
+    with worker_pool(1) as alone:
         try:
             return alone.submit(solve_one, job, time_limit, max_memory).result()
         except BrokenProcessPool:

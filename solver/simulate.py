@@ -15,7 +15,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from statistics import mean, quantiles
 from typing import Any
@@ -44,6 +44,7 @@ from .game import (
     step_to_json,
 )
 from .policies import Policy, make_policy
+from .workers import stop_workers, worker_pool
 
 Z95 = 1.959963984540054
 
@@ -235,18 +236,22 @@ def run_parallel(
         for task in tasks:
             emit(fn(*task))
     else:
-        with ProcessPoolExecutor(max_workers=n) as pool:
-            running: set[Future[list[Any]]] = set()
-            for task in tasks:
-                while len(running) >= 2 * n:
+        with worker_pool(n) as pool:
+            try:
+                running: set[Future[list[Any]]] = set()
+                for task in tasks:
+                    while len(running) >= 2 * n:
+                        done, running = _wait(running)
+                        for fut in done:
+                            emit(fut.result())
+                    running.add(pool.submit(fn, *task))
+                while running:
                     done, running = _wait(running)
                     for fut in done:
                         emit(fut.result())
-                running.add(pool.submit(fn, *task))
-            while running:
-                done, running = _wait(running)
-                for fut in done:
-                    emit(fut.result())
+            except BaseException:
+                stop_workers(pool)  # Ctrl-C: now, not after the games in flight
+                raise
 
 
 def _wait(running: set[Future[list[Any]]]) -> tuple[set[Future[list[Any]]], set[Future[list[Any]]]]:

@@ -201,9 +201,9 @@ def test_ctrl_c_stops_a_parallel_batch_at_once_with_one_line(tmp_path: Path) -> 
 def test_the_portable_fallback_ends_a_worker_too() -> None:
     # Where the death signal cannot be asked for, the watchdog thread ends the worker.
     script = (
-        "import time, solver.batch as b\n"
-        "b._death_signal = lambda: False\n"
-        "pool = b._pool(1)\n"
+        "import time, solver.workers as w\n"
+        "w._death_signal = lambda: False\n"
+        "pool = w.worker_pool(1)\n"
         "pool.submit(time.sleep, 60)\n"
         "time.sleep(60)\n"
     )
@@ -247,3 +247,34 @@ def test_a_cluster_with_no_worker_says_it_waits_and_carries_on_when_one_joins(tm
     summary: dict[str, Any] = json.loads(stdout)
     assert summary["total"] == 3 and summary["solved"] == 3
     assert {json.loads(line)["id"] for line in out.read_text().splitlines()} == {"p0", "p1", "p2"}
+
+
+def _sigint_disposition() -> str:
+    return "ignored" if signal.getsignal(signal.SIGINT) == signal.SIG_IGN else "handled"
+
+
+def test_workers_leave_ctrl_c_to_the_command_that_started_them() -> None:
+    """A terminal's Ctrl-C reaches every process of the group: a worker that raised
+    KeyboardInterrupt too would print its own traceback beside the command's one line."""
+    from solver.workers import worker_pool
+
+    with worker_pool(1) as pool:
+        assert pool.submit(_sigint_disposition).result() == "ignored"
+    assert _sigint_disposition() == "handled"  # the command itself still hears it
+
+
+def test_ctrl_c_stops_a_parallel_simulation_at_once_with_one_line() -> None:
+    cmd = [sys.executable, "-c", "from cli.main import main; main()", "simulate", "--games", "100000", "-j", "2"]
+    cmd += ["--policy", "best"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and len(_children(proc.pid)) < 2:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert err.decode().splitlines() == ["lobo-hint: interrupted"]

@@ -1,0 +1,76 @@
+"""Worker processes for batch and simulate: a pool whose workers end with the command that
+started them and leave Ctrl-C to it.
+
+* A worker ends when its parent dies, even by SIGKILL, so orphans never keep solving (and
+  competing for the cores with a resumed batch): Linux is asked to kill it (prctl), and where
+  that is not possible a watchdog thread ends it once it has been handed to another parent.
+* A terminal's Ctrl-C goes to the whole process group. The parent catches it, stops its workers
+  and says so in one line; a worker that caught it too would print a traceback of its own, so
+  workers ignore it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _end_with_parent(parent: int | None) -> None:
+    """Worker initializer: a worker ends when the batch that started it dies, even by SIGKILL, so
+    orphans never keep solving (and competing for the cores with a resumed batch). `parent` is the
+    batch's pid, or None when a fork server started the worker (the server ends with the batch)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    watched = os.getppid() if parent is None else parent
+    if not _death_signal():
+        threading.Thread(target=_watch_parent, args=(watched,), name="watch-parent", daemon=True).start()
+    if os.getppid() != watched:  # the parent died before the death signal was asked for
+        os._exit(1)
+
+
+def _death_signal() -> bool:
+    """Ask Linux to SIGKILL this process when its parent dies; False where that is not possible."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int, every: float = 1.0, end: Callable[[int], Any] = os._exit) -> None:
+    """The portable fallback: end the process once it has been handed to another parent."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    end(1)
+
+
+def worker_pool(n: int) -> ProcessPoolExecutor:
+    context = multiprocessing.get_context()
+    parent = None if context.get_start_method() == "forkserver" else os.getpid()
+    return ProcessPoolExecutor(max_workers=n, mp_context=context, initializer=_end_with_parent, initargs=(parent,))
+
+
+def stop_workers(pool: ProcessPoolExecutor) -> None:
+    stop = getattr(pool, "terminate_workers", None)  # Python 3.14+
+    if callable(stop):
+        stop()
+        return
+    # Before 3.14 there is no public way to stop busy workers: end the processes themselves.
+    processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
+    for proc in list(processes.values()):
+        proc.terminate()
+
+
+
+__all__ = ["stop_workers", "worker_pool"]
