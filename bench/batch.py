@@ -14,8 +14,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.batch import Job, run_batch
-from solver.generate import generate
+from solver.batch.generate import generate
+from solver.batch.runner import Job, run_batch
 
 
 def timed(jobs: list[Job], **kw: Any) -> float:

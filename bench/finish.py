@@ -21,10 +21,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.finish import solve_finish
-from solver.position import parse_position
-from solver.rules import initial_state
-from solver.verify import brute_finish
+from solver.core.position import parse_position
+from solver.core.rules import initial_state
+from solver.finish.finisher import solve_finish
+from solver.finish.verify import brute_finish
 
 
 def position(rng: random.Random, n: int) -> dict[str, Any]:

@@ -26,9 +26,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.hint import hint
-from solver.position import parse_position
-from solver.rules import WON, State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays
+from solver.core.position import parse_position
+from solver.core.rules import WON, State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays
+from solver.search.hint import hint
 
 
 def class_position(seed: int, pile: int, difficulty: str = "standard") -> dict[str, Any]:
@@ -70,7 +70,7 @@ def plain_values(root: State) -> tuple[dict[str, float], int]:
 def exact(args: argparse.Namespace) -> None:
     """Plain expectimax, then the engine as `lobo-hint` runs it (the compiled search from 8 unknown
     cards on), and with --python also the engine's Python search, all on the same positions."""
-    from solver.fastwin import warm_up
+    from solver.search.compiled import warm_up
 
     warm_up()  # loading the machine code (about 0.7 s once per process) is not the search's time
     print(

@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.memory import parse_size
+from solver.search.memory import parse_size
 
 START = {"player": [3, 7, 9, 1], "wolf": [6, 2, 5, 8], "final": False}
 MID16 = {**START, "discard": [1, 1, 2, 2, 3, 4, 4, 5, 6, 7, 8, 9], "draw_pile": {"size": 16}}

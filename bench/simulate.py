@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.game import Setup
-from solver.simulate import simulate, summarize
+from solver.play.driver import Setup
+from solver.play.simulate import simulate, summarize
 
 
 def timed(setup: Setup, policy: str, games: int, seed: int, workers: int) -> tuple[float, float]:

@@ -18,19 +18,19 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from solver import jsonio
-from solver.cards import DIFFICULTIES, GAMES
-from solver.game import DRAW, PLAY, Deal, Draw, Game, GameError, Move, Reshuffle, Setup, Take, step_text
-from solver.policies import BEST_RULE, BEST_SAMPLES, GREEDY_RULE, POLICIES
-from solver.position import load_position
-from solver.rules import rewards
+from solver.core import jsonio
+from solver.core.cards import DIFFICULTIES, GAMES
+from solver.core.position import load_position
+from solver.core.rules import rewards
+from solver.play.driver import DRAW, PLAY, Deal, Draw, Game, GameError, Move, Reshuffle, Setup, Take, step_text
+from solver.play.policies import BEST_RULE, BEST_SAMPLES, GREEDY_RULE, POLICIES
 
 from . import render
 from .main import JsonOpt, MemoryOpt, PositionArg, app, emit_json, fail, input_errors, interrupted, use_memory
 
 if TYPE_CHECKING:  # simulate, report and reward import what they need when they run
-    from solver.reward import RewardAdvice
-    from solver.simulate import GameRecord, Summary
+    from solver.play.reward import RewardAdvice
+    from solver.play.simulate import GameRecord, Summary
 
 GameOpt = Annotated[str, typer.Option("--game", "-g", help="vanguard or lobo")]
 DifficultyOpt = Annotated[str, typer.Option("--difficulty", "-d", help="easy, standard or hard")]
@@ -110,7 +110,7 @@ def simulate_cmd(
     max_memory: MemoryOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the numbers as JSON")] = False,
 ) -> None:
-    from solver.simulate import simulate, summarize
+    from solver.play.simulate import simulate, summarize
 
     _choice(game, GAMES, "--game")
     _choice(difficulty, tuple(DIFFICULTIES), "--difficulty")
@@ -212,7 +212,7 @@ def replay(
 
     Every card is checked against the seeded deck and every play against the rules; the game is
     shown round by round."""
-    from solver.simulate import GameRecord, replay_record
+    from solver.play.simulate import GameRecord, replay_record
 
     for n, raw in _records(path):
         if isinstance(raw, dict) and raw.get("game") == game:
@@ -309,7 +309,7 @@ def report(
 
     Policies best, greedy and random; plots of win rates with intervals, score histograms and
     party survival by round."""
-    from solver.report import build_report
+    from solver.play.report import build_report
 
     _choice(game, [*GAMES, "both"], "--game")
     _checks(games, jobs, samples)
@@ -367,7 +367,7 @@ def reward(
 
     The position has "phase": "reward". Continuations are played out on the same deals for every
     reward; the answer says when a difference is not significant."""
-    from solver.reward import advise_reward
+    from solver.play.reward import advise_reward
 
     _choice(policy, POLICIES, "--policy")
     _checks(None, jobs, budget)

@@ -18,12 +18,12 @@ from typing import Annotated, Any, NoReturn, TypeVar
 import typer
 
 from solver import __version__
-from solver.plays import PlayError, parse_plays
-from solver.position import Position, PositionError, Rules, load_position, with_objective
+from solver.core.plays import PlayError, parse_plays
+from solver.core.position import Position, PositionError, Rules, load_position, with_objective
+from solver.core.rules import final_state, initial_state, legal_plays
+from solver.core.schema import position_schema
+from solver.core.summary import rules_summary
 from solver.railway.deck import RailwayError
-from solver.rules import final_state, initial_state, legal_plays
-from solver.schema import position_schema
-from solver.summary import rules_summary
 
 from . import render
 
@@ -124,7 +124,7 @@ MemoryOpt = Annotated[
 def use_memory(text: str | None) -> int | None:
     """--max-memory (else LOBO_HINT_MAX_MEMORY) as this process's budget and its workers'; the
     bytes when given. A budget that cannot be read is a usage error, before any work starts."""
-    from solver import memory
+    from solver.search import memory
 
     try:
         if text is None:
@@ -151,9 +151,9 @@ def hint(
     verify: VerifyOpt = False,
 ) -> None:
     """The best play and the value of every legal play (also: lobo-hint POSITION.json)."""
-    from solver.hint import explain
-    from solver.hint import hint as solve_hint
-    from solver.verify import verify_hint
+    from solver.finish.verify import verify_hint
+    from solver.search.hint import explain
+    from solver.search.hint import hint as solve_hint
 
     pos = with_objective(load_position(path), objective)
     _positive(time_limit, "--time-limit")
@@ -185,8 +185,8 @@ def finish(
     workers: Annotated[int, typer.Option("--workers", "-w", help="CP-SAT search workers")] = 1,
 ) -> None:
     """The best finish of a Vanguard final round, or a checkable proof that none exists."""
-    from solver.finish import solve_finish
-    from solver.verify import check_finish_answer
+    from solver.finish.finisher import solve_finish
+    from solver.finish.verify import check_finish_answer
 
     pos = load_position(path)
     state, forced = final_state(pos, final)
@@ -224,7 +224,7 @@ def check(
     time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="seconds for CP-SAT")] = 10.0,
 ) -> None:
     """Judge a proposed final-round finish: legal?, clears the Wolf?, its score against the best."""
-    from solver.finish import judge_finish
+    from solver.finish.finisher import judge_finish
 
     pos = load_position(path)
     state, forced = final_state(pos, final)
@@ -252,7 +252,7 @@ def graph(
     max_memory: MemoryOpt = None,
 ) -> None:
     """The lookahead as a graph (decision and chance nodes, values) for Graphviz, Gephi or code."""
-    from solver.graph import lookahead_graph, write_graph
+    from solver.search.graph import lookahead_graph, write_graph
 
     pos = with_objective(load_position(path), objective)
     _positive(depth + 1, "--depth")
@@ -321,7 +321,16 @@ def batch(
       or an invalid puzzle (every other puzzle is still solved and written)
     * 130: interrupted (rerun with --resume)
     """
-    from solver.batch import ClusterError, connect, done_ids, iter_jobs, problem, repair_tail, run_batch, unmatched
+    from solver.batch.runner import (
+        ClusterError,
+        connect,
+        done_ids,
+        iter_jobs,
+        problem,
+        repair_tail,
+        run_batch,
+        unmatched,
+    )
 
     if fmt not in ("jsonl", "csv"):
         fail(f"--format: {fmt!r} is not one of jsonl, csv")
@@ -434,8 +443,8 @@ def generate(
     grade: Annotated[str | None, typer.Option("--grade", help="easy, medium or hard: keep only this grade")] = None,
 ) -> None:
     """Random puzzles with their answers, graded (hard: one narrow way), as files for batch --check."""
-    from solver.generate import KINDS as GENERATE_KINDS
-    from solver.generate import generate as make_puzzles
+    from solver.batch.generate import KINDS as GENERATE_KINDS
+    from solver.batch.generate import generate as make_puzzles
 
     if kind not in GENERATE_KINDS:
         fail(f"--kind: {kind!r} is not one of {', '.join(GENERATE_KINDS)}")

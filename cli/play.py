@@ -1,6 +1,6 @@
 """`lobo-hint play`: the table companion in a terminal. Registered on the app of cli/main.py.
 
-Everything the session does is in solver/companion.py; this module reads lines (readline with tab
+Everything the session does is in solver/play/companion.py; this module reads lines (readline with tab
 completion at a terminal, or any stream of lines, which is how the tests drive it) and draws the
 table with rich.
 """
@@ -20,8 +20,9 @@ from rich.panel import Panel
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from solver.cards import DIFFICULTIES, GAMES
-from solver.companion import (
+from solver.core.cards import DIFFICULTIES, GAMES
+from solver.core.rules import legal_plays
+from solver.play.companion import (
     HELP,
     HINT_ROWS,
     REWARD_POLICIES,
@@ -40,9 +41,8 @@ from solver.companion import (
     start,
     summary_lines,
 )
-from solver.game import DEAL, DRAW, OVER, PLAY, RESHUFFLE, REWARD, GameError, Setup, waiting_for
-from solver.hint import explain
-from solver.rules import legal_plays
+from solver.play.driver import DEAL, DRAW, OVER, PLAY, RESHUFFLE, REWARD, GameError, Setup, waiting_for
+from solver.search.hint import explain
 
 from . import render
 from .games import advice_view

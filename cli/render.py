@@ -23,15 +23,15 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from solver.cards import MEMBERS
-from solver.plays import Play
-from solver.position import Position
-from solver.rules import Effect, State, play_effect
+from solver.core.cards import MEMBERS
+from solver.core.plays import Play
+from solver.core.position import Position
+from solver.core.rules import Effect, State, play_effect
 
 if TYPE_CHECKING:  # the searches and the finisher load only for the commands that use them
-    from solver.batch import Summary
-    from solver.finish import Finish, Judgement
-    from solver.hint import HintResult, MoveResult
+    from solver.batch.runner import Summary
+    from solver.finish.finisher import Finish, Judgement
+    from solver.search.hint import HintResult, MoveResult
 
 KIND_TITLES = {
     "perfect": "Perfect",
@@ -168,14 +168,14 @@ def progress(enabled: bool = True) -> Iterator[Callable[[int, int], None] | None
 
 def _signed(x: float, spec: str) -> str:
     """A value with its sign (points and party members are gains and losses), zero unsigned."""
-    from solver.hint import number_text  # the search's module: loaded only for a hint
+    from solver.search.hint import number_text  # the search's module: loaded only for a hint
 
     text = number_text(x, spec)
     return number_text(0.0, spec.replace("+", "")) if float(text) == 0 else text
 
 
 def _estimate_note(m: MoveResult) -> str:
-    from solver.hint import MIDPOINT
+    from solver.search.hint import MIDPOINT
 
     if m.samples is None:
         return ""
@@ -184,8 +184,8 @@ def _estimate_note(m: MoveResult) -> str:
 
 def estimates_note(moves: Sequence[MoveResult]) -> str:
     """What `est.` and `mid` in the table mean: the methods, their deals and what they measure."""
-    from solver.estimate import CLAIRVOYANT, ROLLOUTS
-    from solver.hint import MIDPOINT
+    from solver.search.estimate import CLAIRVOYANT, ROLLOUTS
+    from solver.search.hint import MIDPOINT
 
     leans = {
         ROLLOUTS: "the value of the greedy rule, a real strategy, so it leans low",
@@ -207,7 +207,7 @@ def _value_texts(objective: str, moves: Sequence[MoveResult]) -> list[str]:
     """The value column, one rule for the whole table: under `win` every exact value shows its
     fraction when every one has a small one, else none does; under the other objectives every
     value is a whole number or every value has four decimals."""
-    from solver.hint import as_fraction, number_text
+    from solver.search.hint import as_fraction, number_text
     exact = [m.value for m in moves if m.value is not None and m.bounds is None]
     fractions = objective == "win" and all(as_fraction(v) is not None for v in exact)
     whole = all(float(m.value).is_integer() for m in moves if m.value is not None and m.bounds is None) and all(
@@ -232,7 +232,7 @@ def _value_texts(objective: str, moves: Sequence[MoveResult]) -> list[str]:
 
 
 def _interval_text(objective: str, iv: tuple[float, float] | None) -> str:
-    from solver.hint import number_text
+    from solver.search.hint import number_text
 
     if iv is None:
         return ""
@@ -242,7 +242,7 @@ def _interval_text(objective: str, iv: tuple[float, float] | None) -> str:
 
 
 def _win_text(m: MoveResult) -> str:
-    from solver.hint import number_text
+    from solver.search.hint import number_text
 
     if m.win_probability is None:
         return "—"
@@ -256,7 +256,7 @@ STATUS_TEXT = {"open": "open", "proven_won": "[green]proven won[/green]", "prove
 
 
 def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
-    from solver.hint import number_text
+    from solver.search.hint import number_text
 
     objective = result.objective if result.finish is None else ("party" if result.objective == "party" else "score")
     if objective == "score" and result.finish is None:

@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 from gen import random_final, random_position, reference_form  # noqa: E402
 from reference.expectimax import analyse  # noqa: E402
 from reference.finish import best_finish  # noqa: E402
-from solver.position import parse_position  # noqa: E402
+from solver.core.position import parse_position  # noqa: E402
 
 OUT = ROOT / "puzzles" / "collection"
 

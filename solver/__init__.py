@@ -7,15 +7,13 @@ Importable without the CLI:
     print(result.best, result.value)
 """
 
-import sys
 from importlib import import_module
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from .cards import CardError, parse_member, parse_value
-from .plays import FOLD, Play, PlayError, from_json, parse_play, parse_plays, to_text
-from .position import Position, PositionError, Rules, load_position, parse_position
-from .rules import (
+from solver.core.cards import CardError, parse_member, parse_value
+from solver.core.plays import FOLD, Play, PlayError, from_json, parse_play, parse_plays, to_text
+from solver.core.position import Position, PositionError, Rules, load_position, parse_position
+from solver.core.rules import (
     State,
     apply,
     apply_outcome,
@@ -27,12 +25,17 @@ from .rules import (
 )
 
 if TYPE_CHECKING:
-    from .finish import Finish, solve_finish
-    from .hint import HintResult, hint
+    from solver.finish.finisher import Finish, solve_finish
+    from solver.search.hint import HintResult, hint
 
-# The finisher and the hint search load on first use, so `import solver.position` (and every
+# The finisher and the hint search load on first use, so `import solver.core.position` (and every
 # command that needs no search) stays quick.
-_LAZY = {"Finish": "finish", "solve_finish": "finish", "HintResult": "hint", "hint": "hint"}
+_LAZY = {
+    "Finish": "solver.finish.finisher",
+    "solve_finish": "solver.finish.finisher",
+    "HintResult": "solver.search.hint",
+    "hint": "solver.search.hint",
+}
 
 
 if not TYPE_CHECKING:  # hidden from mypy, so that it still checks every name imported from here
@@ -41,21 +44,10 @@ if not TYPE_CHECKING:  # hidden from mypy, so that it still checks every name im
         module = _LAZY.get(name)
         if module is None:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(import_module(f".{module}", __name__), name)
+        value = getattr(import_module(module), name)
         globals()[name] = value
         return value
 
-
-class _Package(ModuleType):
-    def __setattr__(self, name: str, value: Any) -> None:
-        # Importing the submodule solver.hint sets the package's attribute `hint` to that module;
-        # `solver.hint` has always been the function (the eager import rebound it), so keep it so.
-        if name == "hint" and isinstance(value, ModuleType):
-            value = value.hint
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
 
 __version__ = "0.1.0"
 

@@ -23,14 +23,14 @@ def examples(kind: str) -> list[Path]:
 
 def state(**raw: Any) -> Any:
     """The initial state of a position given as keyword arguments (FORMAT.md keys)."""
-    from solver.position import parse_position
-    from solver.rules import initial_state
+    from solver.core.position import parse_position
+    from solver.core.rules import initial_state
 
     return initial_state(parse_position(raw))
 
 
 def play_texts(s: Any) -> set[str]:
-    from solver.rules import legal_plays
+    from solver.core.rules import legal_plays
 
     return {str(p) for p in legal_plays(s)}
 
@@ -65,7 +65,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtestloop(session: pytest.Session) -> Generator[None, object, object]:
     """Before handing out tests to workers, load the compiled search once here (compiling and
-    caching it beside solver/fastwin.py on a fresh checkout, some 20 s), while the workers are
+    caching it beside solver/search/compiled.py on a fresh checkout, some 20 s), while the workers are
     still starting and collecting. Otherwise every worker, and every process a test starts
     (batch -j 2, the console entry point), compiles the same code at once on the first test that
     needs it. Numba writes its cache files atomically, so concurrent compiles would be safe, only
@@ -73,7 +73,7 @@ def pytest_runtestloop(session: pytest.Session) -> Generator[None, object, objec
     config = session.config
     if config.getoption("tx", None) and not hasattr(config, "workerinput"):
         try:
-            from solver.fastwin import warm_up
+            from solver.search.compiled import warm_up
 
             warm_up()
         except Exception:  # numba missing or broken: the tests that use it say so themselves

@@ -91,7 +91,7 @@ def random_final(rng: random.Random, *, max_hand: int = 10, max_reserve: int = 4
 def reference_form(raw: Any) -> dict[str, Any]:
     """A position (raw dict or parsed Position) in the normalized form tests/reference reads: every
     key present, lobo's empty reserve and party and its final flag included."""
-    from solver.position import Position, parse_position
+    from solver.core.position import Position, parse_position
 
     js = (raw if isinstance(raw, Position) else parse_position(raw)).to_json()
     js.setdefault("reserve", [])

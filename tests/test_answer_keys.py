@@ -19,9 +19,9 @@ from typer.testing import CliRunner
 from cli.main import app, dispatch
 from cli.render import hint_view
 from conftest import ROOT, examples
-from solver.hint import HintResult, MoveResult, explain, hint
-from solver.plays import FOLD, parse_play
-from solver.position import parse_position
+from solver.core.plays import FOLD, parse_play
+from solver.core.position import parse_position
+from solver.search.hint import HintResult, MoveResult, explain, hint
 
 PUZZLES = ROOT / "puzzles"
 EXAMPLES = PUZZLES / "examples"

@@ -20,7 +20,7 @@ from gen import reference_form
 from reference.expectimax import analyse
 from reference.finish import best_finish
 from reference.legal import play_key
-from solver.batch import iter_jobs, run_batch
+from solver.batch.runner import iter_jobs, run_batch
 
 runner = CliRunner()
 PUZZLES = ROOT / "puzzles"

@@ -201,7 +201,7 @@ def test_ctrl_c_stops_a_parallel_batch_at_once_with_one_line(tmp_path: Path) -> 
 def test_the_portable_fallback_ends_a_worker_too() -> None:
     # Where the death signal cannot be asked for, the watchdog thread ends the worker.
     script = (
-        "import time, solver.workers as w\n"
+        "import time, solver.batch.workers as w\n"
         "w._death_signal = lambda: False\n"
         "pool = w.worker_pool(1)\n"
         "pool.submit(time.sleep, 60)\n"
@@ -256,7 +256,7 @@ def _sigint_disposition() -> str:
 def test_workers_leave_ctrl_c_to_the_command_that_started_them() -> None:
     """A terminal's Ctrl-C reaches every process of the group: a worker that raised
     KeyboardInterrupt too would print its own traceback beside the command's one line."""
-    from solver.workers import worker_pool
+    from solver.batch.workers import worker_pool
 
     with worker_pool(1) as pool:
         assert pool.submit(_sigint_disposition).result() == "ignored"

@@ -1,4 +1,4 @@
-"""The cheap sure-loss test of solver/bounds.py is sound: whenever it calls a state lost, the plain
+"""The cheap sure-loss test of solver/search/bounds.py is sound: whenever it calls a state lost, the plain
 reference expectimax (tests/reference) finds no winning chance there."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from conftest import sample_sizes
 from gen import random_position, reference_form
 from reference.expectimax import analyse
 from reference.legal import play_key
-from solver.bounds import split_gain, sure_loss
-from solver.position import parse_position
-from solver.rules import apply, initial_state, legal_plays
+from solver.core.position import parse_position
+from solver.core.rules import apply, initial_state, legal_plays
+from solver.search.bounds import split_gain, sure_loss
 
 
 @sample_sizes(100, 1000)

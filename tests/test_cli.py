@@ -16,7 +16,7 @@ from cli.main import app, dispatch
 from conftest import ROOT, examples
 from gen import random_position
 from solver import __version__
-from solver.plays import from_json
+from solver.core.plays import from_json
 
 runner = CliRunner()
 
@@ -212,7 +212,7 @@ def test_schema_is_json_and_accepts_the_examples() -> None:
         "rules",
     }
     # Every top-level key the parser accepts, extensions included, is in the schema.
-    from solver.position import EXTENSION_KEYS, TOP_KEYS
+    from solver.core.position import EXTENSION_KEYS, TOP_KEYS
 
     assert set(js["properties"]) == TOP_KEYS | EXTENSION_KEYS
 

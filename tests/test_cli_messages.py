@@ -15,10 +15,10 @@ from typer.testing import CliRunner
 import cli.main
 from cli.main import COMMANDS, NotACommand, app, dispatch, main
 from conftest import state
-from solver.jsonio import HugeNumber, loads
-from solver.plays import PlayError, make_play, parse_plays
-from solver.position import PositionError, parse_position
-from solver.rules import why_illegal
+from solver.core.jsonio import HugeNumber, loads
+from solver.core.plays import PlayError, make_play, parse_plays
+from solver.core.position import PositionError, parse_position
+from solver.core.rules import why_illegal
 
 runner = CliRunner()
 HUGE = "9" * 5000  # past Python's 4,300-digit limit for int(str)

@@ -11,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from solver.companion import (
+from solver.core.plays import parse_play
+from solver.core.position import Rules, parse_position
+from solver.core.rules import Reward, final_score
+from solver.play.companion import (
     HINT_ROWS,
     CompanionError,
     Reply,
@@ -33,13 +36,10 @@ from solver.companion import (
     summary_lines,
     write_atomic,
 )
-from solver.game import DEAL, DRAW, OVER, PLAY, REWARD, Deal, Draw, Move, SeededDeck, Setup, Take
-from solver.hint import HintResult, MoveResult
-from solver.plays import parse_play
-from solver.policies import GreedyPolicy
-from solver.position import Rules, parse_position
-from solver.rules import Reward, final_score
-from solver.simulate import GameRecord, play_game
+from solver.play.driver import DEAL, DRAW, OVER, PLAY, REWARD, Deal, Draw, Move, SeededDeck, Setup, Take
+from solver.play.policies import GreedyPolicy
+from solver.play.simulate import GameRecord, play_game
+from solver.search.hint import HintResult, MoveResult
 
 VANGUARD = Setup("vanguard", "standard")
 

@@ -5,11 +5,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from conftest import play_texts, state
-from solver.finish import solve_finish
-from solver.hint import hint
-from solver.plays import parse_play
-from solver.position import parse_position
-from solver.rules import (
+from solver.core.plays import parse_play
+from solver.core.position import parse_position
+from solver.core.rules import (
     Reward,
     apply,
     apply_reward,
@@ -19,6 +17,8 @@ from solver.rules import (
     rewards,
     why_illegal,
 )
+from solver.finish.finisher import solve_finish
+from solver.search.hint import hint
 
 st = state
 texts = play_texts

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from solver.estimate import ROLLOUTS, rolled_out
-from solver.hint import hint
-from solver.policies import greedy_key
-from solver.position import parse_position
-from solver.rules import WON, apply, initial_state, legal_plays
+from solver.core.position import parse_position
+from solver.core.rules import WON, apply, initial_state, legal_plays
+from solver.play.policies import greedy_key
+from solver.search.estimate import ROLLOUTS, rolled_out
+from solver.search.hint import hint
 
 
 def lobo_opening(seed: int) -> dict[str, object]:
@@ -59,7 +59,7 @@ def test_rollouts_play_the_greedy_rule_on_a_known_pile() -> None:
 def test_rollouts_measure_the_win_of_the_same_greedy_games() -> None:
     # A known pile again, vanguard under `party`: each play's win outcome is that of its greedy
     # game, which also gives its party value; both come from one rollout per deal.
-    from solver.cover import counts, min_sacrifices
+    from solver.core.cover import counts, min_sacrifices
 
     pos = parse_position(
         {"player": [2, 5], "wolf": [5, 7], "draw_pile": [7, 3, 1, 9, 9, 2], "final": False, "objective": "party"}
@@ -86,7 +86,7 @@ def test_rollouts_measure_the_win_of_the_same_greedy_games() -> None:
 def test_clairvoyant_win_is_the_win_value_of_the_same_deals() -> None:
     import time
 
-    from solver.estimate import sampled
+    from solver.search.estimate import sampled
 
     pos = parse_position(
         {
@@ -114,7 +114,7 @@ def test_clairvoyant_win_is_the_win_value_of_the_same_deals() -> None:
 def test_intervals_wilson_for_outcomes_and_normal_otherwise() -> None:
     import math
 
-    from solver.estimate import interval95
+    from solver.search.estimate import interval95
 
     lo, hi = interval95([0.0] * 10, 0.0, 1.0)
     assert lo == 0.0 and abs(hi - 0.2775) < 1e-3  # Wilson at 0 of 10 (a normal interval would be [0, 0])
@@ -136,7 +136,7 @@ def test_intervals_wilson_for_outcomes_and_normal_otherwise() -> None:
 def test_win_intervals_cover_near_zero() -> None:
     # Rare wins are where a normal interval fails (all-lost samples give it zero width): the
     # Wilson interval must cover the true rate about 95% of the time even at p = 0.05, n = 20.
-    from solver.estimate import interval95
+    from solver.search.estimate import interval95
 
     rng = random.Random(3)
     p, n, runs = 0.05, 20, 2000
@@ -151,7 +151,7 @@ def test_a_cut_short_party_hint_gives_every_win_probability() -> None:
     # The party search is cut short by states; the win search of its own finishes some plays
     # (Fold at least): those print the exact win probability, the others an estimate inside the
     # win search's sound bounds, with its own interval.
-    from solver.search import evaluate_moves
+    from solver.search.engine import evaluate_moves
 
     raw = {
         "game": "vanguard",

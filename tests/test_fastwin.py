@@ -1,4 +1,4 @@
-"""The compiled win search (solver/fastwin.py) against the plain reference expectimax and against
+"""The compiled win search (solver/search/compiled.py) against the plain reference expectimax and against
 the Python search, and its pieces against the Python functions they mirror."""
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from conftest import sample_sizes
 from gen import random_position, reference_form
 from reference.expectimax import analyse
 from reference.legal import play_key
-from solver import fastwin
-from solver.bounds import sure_loss
-from solver.cover import counts, min_sacrifices
-from solver.hint import hint
-from solver.position import parse_position
-from solver.rules import apply, apply_outcome, chance_outcomes, draws, initial_state, legal_plays
-from solver.search import Search, evaluate_moves
+from solver.core.cover import counts, min_sacrifices
+from solver.core.position import parse_position
+from solver.core.rules import apply, apply_outcome, chance_outcomes, draws, initial_state, legal_plays
+from solver.search import compiled as fastwin
+from solver.search.bounds import sure_loss
+from solver.search.engine import Search, evaluate_moves
+from solver.search.hint import hint
 
 
 @pytest.fixture

@@ -14,11 +14,11 @@ from gen import random_final, reference_form
 from reference.finish import best_finish as reference_best_finish
 from reference.finish import check_plays as reference_check
 from reference.finish import coverable as reference_coverable
-from solver.finish import judge_finish, solve_finish
-from solver.plays import parse_plays
-from solver.position import PositionError, parse_position
-from solver.rules import final_state, initial_state
-from solver.verify import brute_finish, core_is_minimal, coverable, replay_score
+from solver.core.plays import parse_plays
+from solver.core.position import PositionError, parse_position
+from solver.core.rules import final_state, initial_state
+from solver.finish.finisher import judge_finish, solve_finish
+from solver.finish.verify import brute_finish, core_is_minimal, coverable, replay_score
 
 
 def final(**raw: Any) -> Any:
@@ -28,7 +28,7 @@ def final(**raw: Any) -> Any:
 
 @sample_sizes(500, 5000)
 def test_cp_sat_agrees_with_brute_force_on_random_final_rounds(n: int) -> None:
-    """CP-SAT's finish against two brute forces: solver/verify.py's, and the reference's, which
+    """CP-SAT's finish against two brute forces: solver/finish/verify.py's, and the reference's, which
     also replays the plays by its own rules (solve_finish scores its plays by the rules engine's
     replay, so that replay would only check it against itself). A lost round's core is checked
     minimal by the reference's own cover search: the core cannot be covered, and every core less

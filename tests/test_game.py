@@ -7,8 +7,11 @@ import random
 
 import pytest
 
-from solver.cards import MEMBERS
-from solver.game import (
+from solver.core.cards import MEMBERS
+from solver.core.plays import FOLD, parse_play
+from solver.core.position import PositionError, parse_position
+from solver.core.rules import Reward, legal_plays, why_illegal
+from solver.play.driver import (
     DEAL,
     DRAW,
     OVER,
@@ -32,11 +35,8 @@ from solver.game import (
     step_to_json,
     table_from_position,
 )
-from solver.plays import FOLD, parse_play
-from solver.policies import RandomPolicy
-from solver.position import PositionError, parse_position
-from solver.rules import Reward, legal_plays, why_illegal
-from solver.simulate import GameRecord, play_game, replay_record
+from solver.play.policies import RandomPolicy
+from solver.play.simulate import GameRecord, play_game, replay_record
 
 GAMES = [(g, d) for g in ("vanguard", "lobo") for d in ("easy", "standard", "hard")]
 
@@ -103,7 +103,7 @@ def test_a_tampered_record_is_refused() -> None:
 
 
 def test_same_seed_same_deals_for_every_policy() -> None:
-    from solver.policies import GreedyPolicy
+    from solver.play.policies import GreedyPolicy
 
     a = play_game(Setup(), RandomPolicy(), 9, 4)
     b = play_game(Setup(), GreedyPolicy(), 9, 4)
@@ -205,7 +205,7 @@ def test_a_short_pile_deals_alternately_and_a_wolf_dealt_nothing_loses_the_round
     # The one card goes to you, none to the Wolf: that round is won at once, and final (the pile is empty).
     assert t.over and t.result == "won" and t.score == 8 + 20 and t.final_reached
     assert new_table(Setup("vanguard", "easy")).deal_sizes() == (4, 4)
-    from solver.game import deal_sizes
+    from solver.play.driver import deal_sizes
 
     assert deal_sizes(7, 4) == (4, 3) and deal_sizes(5, 4) == (3, 2)
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import networkx as nx
 
 from conftest import ROOT
-from solver.graph import lookahead_graph, write_graph
-from solver.hint import hint
-from solver.position import load_position
+from solver.core.position import load_position
+from solver.search.graph import lookahead_graph, write_graph
+from solver.search.hint import hint
 
 EXAMPLE = ROOT / "puzzles" / "examples" / "midround.json"
 

@@ -6,7 +6,7 @@ import random
 
 import numpy as np
 
-from solver.hashtable import grown, new_table, put, slot
+from solver.search.hashtable import grown, new_table, put, slot
 
 FILLED, GROW, FIXED = 0, 1, 2
 

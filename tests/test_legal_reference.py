@@ -9,8 +9,8 @@ import pytest
 from gen import random_position
 from reference.legal import legal_plays as reference_legal_plays
 from reference.legal import play_key
-from solver.position import parse_position
-from solver.rules import initial_state, legal_plays
+from solver.core.position import parse_position
+from solver.core.rules import initial_state, legal_plays
 
 
 @pytest.mark.parametrize("game", ["vanguard", "lobo"])

@@ -15,12 +15,11 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, state
-from solver import memory
-from solver.caches import weighted_cache
-from solver.graph import lookahead_graph
-from solver.hint import hint
-from solver.position import parse_position
-from solver.search import Budget, Search, evaluate_moves
+from solver.core.caches import weighted_cache
+from solver.core.position import parse_position
+from solver.search.engine import Budget, Search, evaluate_moves, memory
+from solver.search.graph import lookahead_graph
+from solver.search.hint import hint
 
 
 @pytest.fixture
@@ -155,7 +154,7 @@ def test_a_hint_that_meets_the_budget_says_so_and_claims_no_proof(tight: None) -
 def test_the_compiled_search_gives_exact_values_in_a_table_that_may_not_grow(monkeypatch: pytest.MonkeyPatch) -> None:
     """A table the budget will not let double keeps its size and replaces entries; the search
     still finds every exact value (the table is a cache, not a store of truths)."""
-    from solver import fastwin
+    from solver.search import compiled as fastwin
 
     rng = random.Random("fixed table")
     for _ in range(6):
@@ -176,8 +175,8 @@ def test_the_compiled_search_gives_exact_values_in_a_table_that_may_not_grow(mon
 
 
 def test_a_table_doubles_only_while_the_budget_has_room_for_it() -> None:
-    from solver import fastwin
-    from solver.hashtable import new_table
+    from solver.search import compiled as fastwin
+    from solver.search.hashtable import new_table
 
     keys, vals = new_table(1 << 16)  # 2 MiB; doubled, 4 MiB
     memory.set_limit(memory.resident() + 8 * 1024**2)
@@ -305,7 +304,7 @@ def test_a_failed_allocation_in_the_compiled_search_stops_it_as_the_budget_would
     SystemError with no exception set when numba has no memory left to raise it with. Either stops
     the search with its bounds (`stopped: memory`); a SystemError while memory is plentiful is a
     real fault and is not hidden."""
-    from solver import fastwin
+    from solver.search import compiled as fastwin
 
     root = state(
         player=[3, 7, 9, 1], wolf=[6, 2, 5, 8], discard=list(range(1, 10)) * 2, draw_pile={"size": 10}, final=False

@@ -21,11 +21,11 @@ from typer.testing import CliRunner
 from cli import render
 from cli.main import app, dispatch
 from cli.play import board, prompt, run_session, stream_reader
-from solver.companion import HINT_ROWS, Reply, Session, Settings, export_json, load_file, start
-from solver.game import OVER, Deal, Draw, Move, Setup, Table, Take
-from solver.policies import GreedyPolicy
-from solver.rules import WON
-from solver.simulate import GameRecord, play_game
+from solver.core.rules import WON
+from solver.play.companion import HINT_ROWS, Reply, Session, Settings, export_json, load_file, start
+from solver.play.driver import OVER, Deal, Draw, Move, Setup, Table, Take
+from solver.play.policies import GreedyPolicy
+from solver.play.simulate import GameRecord, play_game
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,9 +7,9 @@ import random
 import pytest
 
 from gen import random_position
-from solver.plays import FOLD, Play, PlayError, from_json, parse_play, parse_plays, to_text
-from solver.position import parse_position
-from solver.rules import initial_state, legal_plays
+from solver.core.plays import FOLD, Play, PlayError, from_json, parse_play, parse_plays, to_text
+from solver.core.position import parse_position
+from solver.core.rules import initial_state, legal_plays
 
 
 @pytest.mark.parametrize(

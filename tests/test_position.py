@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from conftest import examples
-from solver.position import PositionError, load_position, parse_position
+from solver.core.position import PositionError, load_position, parse_position
 
 FULL_DISCARD_EASY = [v for v in range(1, 9) for _ in range(4)]
 

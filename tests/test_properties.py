@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gen import random_position
-from solver.position import parse_position
-from solver.rules import State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays
+from solver.core.position import parse_position
+from solver.core.rules import State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 

@@ -16,11 +16,11 @@ from matplotlib.transforms import Bbox
 from typer.testing import CliRunner
 
 from cli.main import app
-from solver.cards import DIFFICULTIES, GAMES
-from solver.game import Setup
-from solver.policies import POLICIES
-from solver.report import PLOT_SIZE, scores_figure, survival_figure, win_rates_figure
-from solver.simulate import Summary
+from solver.core.cards import DIFFICULTIES, GAMES
+from solver.play.driver import Setup
+from solver.play.policies import POLICIES
+from solver.play.report import PLOT_SIZE, scores_figure, survival_figure, win_rates_figure
+from solver.play.simulate import Summary
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PLOTS = {"win_rates.png", "scores_vanguard.png", "scores_lobo.png", "party_survival.png"}

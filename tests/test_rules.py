@@ -7,10 +7,10 @@ from fractions import Fraction
 import pytest
 
 from conftest import play_texts, state
-from solver.cards import deck_counts, parse_value
-from solver.plays import Play, parse_play
-from solver.position import parse_position
-from solver.rules import (
+from solver.core.cards import deck_counts, parse_value
+from solver.core.plays import Play, parse_play
+from solver.core.position import parse_position
+from solver.core.rules import (
     LOST,
     WON,
     Reward,

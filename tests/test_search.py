@@ -10,11 +10,11 @@ import pytest
 
 from conftest import sample_sizes
 from gen import random_position
-from solver.hint import hint
-from solver.position import parse_position
-from solver.rules import initial_state
-from solver.search import evaluate_moves
-from solver.verify import plainly_won, verify_hint
+from solver.core.position import parse_position
+from solver.core.rules import initial_state
+from solver.finish.verify import plainly_won, verify_hint
+from solver.search.engine import evaluate_moves
+from solver.search.hint import hint
 
 
 def pos(**raw: Any) -> Any:
@@ -139,7 +139,7 @@ def test_values_lie_in_the_objectives_range(n: int, max_pile: int) -> None:
 
 
 def test_exact_fraction_display() -> None:
-    from solver.hint import as_fraction
+    from solver.search.hint import as_fraction
 
     assert as_fraction(13 / 15) == "13/15"
     assert as_fraction(float(Fraction(461, 1485))) == "461/1485"
@@ -149,7 +149,7 @@ def test_shared_table_stays_exact_on_bigger_rounds() -> None:
     """Bigger rounds than the reference can take, against a plain memoized expectimax over the
     same rules: values cached across plays under windows must stay exact (floats near a window's
     edge once turned bounds into 'exact' values here)."""
-    from solver.rules import WON, State, apply, apply_outcome, chance_outcomes, legal_plays
+    from solver.core.rules import WON, State, apply, apply_outcome, chance_outcomes, legal_plays
 
     memo: dict[State, float] = {}
 
@@ -175,7 +175,7 @@ def test_shared_table_stays_exact_on_bigger_rounds() -> None:
 
 
 def test_a_fully_known_pile_gives_the_whole_line() -> None:
-    from solver.rules import apply, lobo_points
+    from solver.core.rules import apply, lobo_points
 
     rng = random.Random(21)
     lines = 0
@@ -209,8 +209,8 @@ def test_a_fully_known_pile_gives_the_whole_line() -> None:
 def test_sampled_estimates_average_solved_deals() -> None:
     import time
 
-    from solver.estimate import sampled
-    from solver.rules import legal_plays
+    from solver.core.rules import legal_plays
+    from solver.search.estimate import sampled
 
     p = pos(
         player=[2, 3, 4, 6],

@@ -11,8 +11,8 @@ import pytest
 from gen import random_position, reference_form
 from reference.expectimax import analyse
 from reference.legal import play_key
-from solver.hint import hint
-from solver.position import parse_position
+from solver.core.position import parse_position
+from solver.search.hint import hint
 
 
 def small_position(rng: random.Random, kind: str) -> dict[str, Any]:

@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
-from solver.game import Deal, Setup
-from solver.position import parse_position
-from solver.reward import advise_reward
-from solver.simulate import GameRecord, replay_record, simulate, summarize, wilson
+from solver.core.position import parse_position
+from solver.play.driver import Deal, Setup
+from solver.play.reward import advise_reward
+from solver.play.simulate import GameRecord, replay_record, simulate, summarize, wilson
 
 runner = CliRunner()
 

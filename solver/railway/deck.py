@@ -16,8 +16,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from ..jsonio import HugeNumber
-from ..jsonio import loads as json_loads
+from solver.core.jsonio import HugeNumber
+from solver.core.jsonio import loads as json_loads
 
 if TYPE_CHECKING:  # networkx is imported only where a graph is built: it is slow to import
     import networkx as nx

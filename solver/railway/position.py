@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..jsonio import HugeNumber
+from solver.core.jsonio import HugeNumber
+
 from .deck import (
     SEASON_TICKET,
     Deck,

@@ -15,10 +15,10 @@ from functools import lru_cache
 from math import comb
 from typing import NamedTuple
 
-from .caches import weighted_cache
-from .cards import MEMBERS, member_order
-from .plays import FOLD, Play
-from .position import Position, Rules
+from solver.core.caches import weighted_cache
+from solver.core.cards import MEMBERS, member_order
+from solver.core.plays import FOLD, Play
+from solver.core.position import Position, Rules
 
 WON = "won"
 LOST = "lost"
@@ -622,7 +622,7 @@ def play_effect(state: State, play: Play) -> Effect:
 
 def final_state(pos: Position, force: bool = False) -> tuple[State, bool]:
     """The initial state of a final round (see position.as_final) and whether --final forced it."""
-    from .position import as_final
+    from solver.core.position import as_final
 
     final_pos, forced = as_final(pos, force)
     return initial_state(final_pos), forced

@@ -16,12 +16,12 @@ import math
 import random
 from typing import Protocol
 
-from .cards import values_of
-from .cover import counts, min_sacrifices
-from .finish import solve_finish
-from .game import PLAY, REWARD, Table
-from .plays import FOLD, Play
-from .rules import WON, Reward, State, apply, apply_outcome, legal_plays, rewards
+from solver.core.cards import values_of
+from solver.core.cover import counts, min_sacrifices
+from solver.core.plays import FOLD, Play
+from solver.core.rules import WON, Reward, State, apply, apply_outcome, legal_plays, rewards
+from solver.finish.finisher import solve_finish
+from solver.play.driver import PLAY, REWARD, Table
 
 GREEDY_RULE = (
     "greedy: among the plays that take Wolf cards without giving it any (Perfect, Sum, Split), the one "

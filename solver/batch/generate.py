@@ -8,11 +8,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import DIFFICULTIES
-from .finish import solve_finish
-from .hint import hint
-from .position import parse_position
-from .rules import initial_state
+from solver.core.cards import DIFFICULTIES
+from solver.core.position import parse_position
+from solver.core.rules import initial_state
+from solver.finish.finisher import solve_finish
+from solver.search.hint import hint
 
 KINDS = ("finish", "hint", "known-pile")
 

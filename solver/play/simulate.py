@@ -23,8 +23,9 @@ from typing import Any
 import numpy as np
 import numpy.random  # numpy loads it on first use; here, so that it loads before a run is timed
 
-from .batch import run_on_dask
-from .game import (
+from solver.batch.runner import run_on_dask
+from solver.batch.workers import stop_workers, worker_pool
+from solver.play.driver import (
     DRAW,
     PLAY,
     REWARD,
@@ -43,8 +44,7 @@ from .game import (
     step_from_json,
     step_to_json,
 )
-from .policies import Policy, make_policy
-from .workers import stop_workers, worker_pool
+from solver.play.policies import Policy, make_policy
 
 Z95 = 1.959963984540054
 

@@ -26,13 +26,13 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .cards import values_of
-from .cover import counts as _counts
-from .cover import min_sacrifices
-from .plays import Play
-from .policies import rollout
-from .rules import WON, State, apply
-from .search import Budget, Search, WinCheck, value_range
+from solver.core.cards import values_of
+from solver.core.cover import counts as _counts
+from solver.core.cover import min_sacrifices
+from solver.core.plays import Play
+from solver.core.rules import WON, State, apply
+from solver.play.policies import rollout
+from solver.search.engine import Budget, Search, WinCheck, value_range
 
 CLAIRVOYANT = "sampled clairvoyant play"
 ROLLOUTS = "greedy rollouts"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .cards import (
+from solver.core.cards import (
     COPIES,
     DIFFICULTIES,
     GAMES,
@@ -26,7 +26,7 @@ from .cards import (
     parse_value,
     top_value,
 )
-from .jsonio import HugeNumber, loads, shown
+from solver.core.jsonio import HugeNumber, loads, shown
 
 OBJECTIVES = {"vanguard": ("win", "party", "score"), "lobo": ("points",)}
 TOP_KEYS = frozenset(

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from .jsonio import HugeNumber
+from solver.core.jsonio import HugeNumber
 
 GAMES = ("vanguard", "lobo")
 DIFFICULTIES = {"easy": 8, "standard": 9, "hard": 10}

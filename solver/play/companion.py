@@ -26,9 +26,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import jsonio
-from .cards import CardError, parse_member, parse_value
-from .game import (
+from solver.core import jsonio
+from solver.core.cards import CardError, parse_member, parse_value
+from solver.core.plays import PlayError, parse_play, to_text
+from solver.core.position import Position
+from solver.core.rules import WON, Reward, legal_plays, rewards
+from solver.play.driver import (
     DEAL,
     DRAW,
     PLAY,
@@ -51,13 +54,10 @@ from .game import (
     step_to_json,
     waiting_for,
 )
-from .hint import HintResult, MoveResult, explain, hint
-from .plays import PlayError, parse_play, to_text
-from .position import Position
-from .rules import WON, Reward, legal_plays, rewards
+from solver.search.hint import HintResult, MoveResult, explain, hint
 
 if TYPE_CHECKING:  # the reward advice (and the simulator under it) loads when it is first asked for
-    from .reward import RewardAdvice
+    from solver.play.reward import RewardAdvice
 
 SAVE_FORMAT = "lobo-hint companion game"
 SAVE_VERSION = 1
@@ -509,7 +509,7 @@ def ask_reward(session: Session, policy: str, samples: int) -> Reply:
     if t.phase != REWARD:
         raise CompanionError(f"no reward to choose: {_waits(t)}")
     pos = t.position()
-    from .reward import advise_reward
+    from solver.play.reward import advise_reward
 
     try:
         advice = advise_reward(pos, policy=policy, samples=samples, seed=1, workers=1)

@@ -13,10 +13,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cover import counts, min_sacrifices
-from .plays import Play, make_play
-from .rules import State, final_score
-from .verify import coverable
+from solver.core.cover import counts, min_sacrifices
+from solver.core.plays import Play, make_play
+from solver.core.rules import State, final_score
+from solver.finish.verify import coverable
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -199,7 +199,7 @@ def solve_finish(
     }
     if status in ("optimal", "feasible"):
         plays = fm.plays(solver)
-        from .verify import replay
+        from solver.finish.verify import replay
 
         end = replay(state, plays).state
         alternatives = capped = None
@@ -378,7 +378,7 @@ class Judgement:
 
 
 def judge_finish(state: State, plays: tuple[Play, ...], *, time_limit: float = 10.0, workers: int = 1) -> Judgement:
-    from .verify import replay
+    from solver.finish.verify import replay
 
     best = solve_finish(state, time_limit=time_limit, workers=workers)
     r = replay(state, plays)

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from statistics import mean, stdev
 from typing import Any
 
-from .game import REWARD, GameError, Take, advance, table_from_position
-from .policies import make_policy
-from .position import Position
-from .rules import Reward, rewards
-from .simulate import Z95, play_game, run_parallel, wilson
+from solver.core.position import Position
+from solver.core.rules import Reward, rewards
+from solver.play.driver import REWARD, GameError, Take, advance, table_from_position
+from solver.play.policies import make_policy
+from solver.play.simulate import Z95, play_game, run_parallel, wilson
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ class RewardAdvice:
 def continuation_chunk(pos_json: dict[str, Any], reward_index: int, policy: str, budget: int, seed: int,
                        indices: Sequence[int]) -> list[tuple[int, int, bool]]:  # fmt: skip
     """Worker: (reward index, continuation, won) for some continuations of one reward."""
-    from .position import parse_position
+    from solver.core.position import parse_position
 
     pos = parse_position(pos_json, allow_reward=True)
     start = table_from_position(pos)

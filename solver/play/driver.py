@@ -25,10 +25,10 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from .cards import DIFFICULTIES, GAMES, MEMBERS, counts_of, deck_counts, member_order, values_of
-from .plays import Play, PlayError, from_json, to_text
-from .position import Position, Rules, parse_rules
-from .rules import (
+from solver.core.cards import DIFFICULTIES, GAMES, MEMBERS, counts_of, deck_counts, member_order, values_of
+from solver.core.plays import Play, PlayError, from_json, to_text
+from solver.core.position import Position, Rules, parse_rules
+from solver.core.rules import (
     LOST,
     WON,
     Reward,
@@ -179,7 +179,7 @@ def _values(raw: Any, where: str) -> tuple[int, ...]:
 
 def step_from_json(raw: Any) -> Step:
     """A step in the JSON form of step_to_json; malformed input raises GameError."""
-    from .plays import parse_play
+    from solver.core.plays import parse_play
 
     if not isinstance(raw, dict):
         raise GameError("a step must be a JSON object")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .cards import COPIES, DIFFICULTIES
-from .position import Rules
+from solver.core.cards import COPIES, DIFFICULTIES
+from solver.core.position import Rules
 
 _PLAYS = [
     ("Perfect", "1 of yours = 1 Wolf card of equal value", "you draw 1"),

@@ -5,7 +5,7 @@ numba's own typed dict costs about 300 ns a lookup with tuple keys; this costs a
 and values are views of one array, a slot's four words side by side, so that a lookup in a big
 table misses the cache once, not twice. A slot is free while its second key word is -1 (keys
 are never negative). Linear probing; the caller doubles a table that is half full, while the
-memory budget allows it (solver/memory.py). A table that may not grow any more is marked fixed:
+memory budget allows it (solver/search/memory.py). A table that may not grow any more is marked fixed:
 it then keeps taking new keys by replacing the entry in the new key's home slot, the first slot
 its probe looks at. The slot stays occupied, so every other key's probe sequence is unbroken, and
 the new key is found at once; the entry replaced is forgotten, which costs a transposition table

@@ -29,11 +29,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import njit
 
-from . import memory
-from .hashtable import grown, new_table, put, slot, table_bytes
+from solver.search import memory
+from solver.search.hashtable import grown, new_table, put, slot, table_bytes
 
 if TYPE_CHECKING:
-    from .rules import State
+    from solver.core.rules import State
 
 EPS = 1e-12
 
@@ -769,7 +769,7 @@ class CompiledWin:
         warm_up()
         # Sized for the search to come (doubling a table restarts the search from its root):
         # about 200,000 states at 12 unknown cards, three times as many per card beyond; but never
-        # more than a quarter of the memory the budget leaves (solver/memory.py).
+        # more than a quarter of the memory the budget leaves (solver/search/memory.py).
         want = min(21, max(16, 20 + 2 * (unknown_cards - 12)))
         self.tk, self.tv = new_table(_affordable(1 << want, memory.room() // 4))
         self.mk, self.mv = new_table(_affordable(1 << 12, memory.room() // 16))

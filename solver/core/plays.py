@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import MEMBERS, CardError, parse_member, parse_value
+from solver.core.cards import MEMBERS, CardError, parse_member, parse_value
 
 KINDS = ("perfect", "sum", "split", "over", "sacrifice", "fold")
 

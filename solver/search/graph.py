@@ -12,10 +12,10 @@ from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import memory
-from .position import Position
-from .rules import State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays
-from .search import Budget, Search
+from solver.core.position import Position
+from solver.core.rules import State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays
+from solver.search import memory
+from solver.search.engine import Budget, Search
 
 if TYPE_CHECKING:
     import networkx as nx

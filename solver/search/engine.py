@@ -26,16 +26,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NoReturn
 
-from . import memory
-from .bounds import sure_loss
-from .caches import weighted_cache
-from .cover import counts as _counts
-from .cover import min_sacrifices, sure_cover
-from .plays import Play
-from .rules import LOST, WON, State, apply, apply_outcome, chance_outcomes, draws, legal_plays
+from solver.core.caches import weighted_cache
+from solver.core.cover import counts as _counts
+from solver.core.cover import min_sacrifices, sure_cover
+from solver.core.plays import Play
+from solver.core.rules import LOST, WON, State, apply, apply_outcome, chance_outcomes, draws, legal_plays
+from solver.search import memory
+from solver.search.bounds import sure_loss
 
 if TYPE_CHECKING:
-    from .fastwin import CompiledWin
+    from solver.search.compiled import CompiledWin
 
 EPS = 1e-12
 # A table entry of the Python search with its share of the caches it fills: measured at about
@@ -92,7 +92,7 @@ class Search:
         self.lo, self.hi = lo, hi
         self._check = 0
         self._late_for: float | None = None  # a deadline seen passed: every later tick stops at once
-        # The table may hold this many entries: the memory budget's room now (solver/memory.py).
+        # The table may hold this many entries: the memory budget's room now (solver/search/memory.py).
         self.max_entries = max(1 << 12, memory.room() // ENTRY_BYTES)
         self.fast = compiled_search(self.root, self.objective)
         self._fast_seen = (0, 0, 0, 0)
@@ -343,7 +343,7 @@ def prepare(root: State, objective: str) -> None:
     """Load the compiled search now if a search from this root will use it (see compiled_search)."""
     if _wants_compiled(root, objective):
         try:
-            from .fastwin import warm_up
+            from solver.search.compiled import warm_up
 
             warm_up()
         except Exception:  # pragma: no cover - compiled_search says why, when it is asked
@@ -363,7 +363,7 @@ def compiled_search(root: State, objective: str) -> CompiledWin | None:
     if not _wants_compiled(root, objective):
         return None
     try:
-        from .fastwin import CompiledWin
+        from solver.search.compiled import CompiledWin
 
         return CompiledWin(root.unknown_draws)
     except Exception as e:  # pragma: no cover - numba missing, or no place to cache machine code

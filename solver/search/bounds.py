@@ -34,7 +34,7 @@ from itertools import accumulate
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .rules import State
+    from solver.core.rules import State
 
 
 def sure_loss(s: State) -> bool:

@@ -11,12 +11,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .estimate import Estimate, rolled_out, sampled
-from .finish import Finish, solve_finish
-from .plays import Play
-from .position import Position
-from .rules import WON, State, apply, final_score, initial_state, legal_plays
-from .search import Budget, MoveValue, Search, WinCheck, evaluate_moves, prepare, principal_line
+from solver.core.plays import Play
+from solver.core.position import Position
+from solver.core.rules import WON, State, apply, final_score, initial_state, legal_plays
+from solver.finish.finisher import Finish, solve_finish
+from solver.search.engine import Budget, MoveValue, Search, WinCheck, evaluate_moves, prepare, principal_line
+from solver.search.estimate import Estimate, rolled_out, sampled
 
 EPS = 1e-9
 SEARCH_SHARE = 0.7  # of a time limit, for the exact search; the rest for sampled estimates
@@ -33,7 +33,7 @@ class MoveResult:
     bounds: tuple[float, float] | None = None  # only when the value is not exact
     blunder: bool = False  # throws away a certain win
     samples: int | None = None  # the value (or win probability) is estimated over this many deals
-    method: str | None = None  # how it was estimated (solver/estimate.py, or MIDPOINT)
+    method: str | None = None  # how it was estimated (solver/search/estimate.py, or MIDPOINT)
     interval: tuple[float, float] | None = None  # with samples: 95% interval of the value's estimator
     win_interval: tuple[float, float] | None = None  # the same for win_probability, when estimated apart
     tied: bool = False  # cannot be told apart from the best play

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .cards import DIFFICULTIES, GAMES
-from .game import Setup
-from .policies import BEST_RULE, GREEDY_RULE, POLICIES
-from .simulate import Summary, simulate, summarize
+from solver.core.cards import DIFFICULTIES, GAMES
+from solver.play.driver import Setup
+from solver.play.policies import BEST_RULE, GREEDY_RULE, POLICIES
+from solver.play.simulate import Summary, simulate, summarize
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

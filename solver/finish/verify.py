@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from .plays import Play, make_play
-from .position import Position
-from .rules import WON, State, apply, final_score, why_illegal
+from solver.core.plays import Play, make_play
+from solver.core.position import Position
+from solver.core.rules import WON, State, apply, final_score, why_illegal
 
 if TYPE_CHECKING:
-    from .hint import HintResult
+    from solver.search.hint import HintResult
 
 Counts = tuple[int, ...]
 
@@ -154,7 +154,7 @@ def plainly_won(state: State, surely: bool, memo: dict[tuple[bool, State], bool]
     """The round's status by the plainest search there is: every play, every draw, no shortcuts.
     surely=False: some order of the pile lets some line win; surely=True: some strategy wins
     against every order."""
-    from .rules import apply_outcome, chance_outcomes, legal_plays
+    from solver.core.rules import apply_outcome, chance_outcomes, legal_plays
 
     memo = {} if memo is None else memo
     if state.outcome is not None:
@@ -197,7 +197,7 @@ def verify_hint(pos: Position, result: HintResult) -> list[str]:
     """Re-check a hint's claims independently: a final round's finish or core by brute force; a
     proven_lost or proven_won status by the plain status search. Values themselves are checked
     against the reference expectimax in the tests."""
-    from .rules import initial_state
+    from solver.core.rules import initial_state
 
     state = initial_state(pos)
     problems: list[str] = []

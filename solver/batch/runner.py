@@ -21,14 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import memory
-from .finish import judge_finish, solve_finish
-from .hint import hint
-from .jsonio import HugeNumber, loads
-from .plays import PlayError, from_json, parse_plays
-from .position import PositionError, parse_position
-from .rules import final_state, initial_state, legal_plays
-from .workers import stop_workers, worker_pool
+from solver.batch.workers import stop_workers, worker_pool
+from solver.core.jsonio import HugeNumber, loads
+from solver.core.plays import PlayError, from_json, parse_plays
+from solver.core.position import PositionError, parse_position
+from solver.core.rules import final_state, initial_state, legal_plays
+from solver.finish.finisher import judge_finish, solve_finish
+from solver.search import memory
+from solver.search.hint import hint
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+"""Many puzzles at once: the batch runner, its worker processes, the puzzle generator."""

@@ -1,0 +1,1 @@
+"""The searches: the expectimax (Python and compiled), its bounds and tables, estimates, the hint, the graph, the memory budget."""
