@@ -6,37 +6,49 @@ import random
 
 import numpy as np
 
-from solver.search.hashtable import grown, new_table, put, slot
+from solver.search.hashtable import grown, new_table, put, tt_get
 
 FILLED, GROW, FIXED = 0, 1, 2
+WORDS = 3
+
+
+def _key(k: tuple[int, ...]) -> np.ndarray:
+    return np.array(k, np.int64)
+
+
+def _random_key(rng: random.Random) -> tuple[int, ...]:
+    return tuple(rng.randrange(1 << 60) for _ in range(WORDS))
 
 
 def test_the_table_keeps_what_a_dict_keeps_through_doublings() -> None:
     rng = random.Random("hashtable")
-    keys, vals = new_table(16)
+    keys, vals = new_table(16, WORDS)
     ctr = np.zeros(3, np.int64)
-    want: dict[tuple[int, int], tuple[float, float]] = {}
+    want: dict[tuple[int, ...], tuple[float, float]] = {}
     for _ in range(5000):
-        k = (rng.randrange(1 << 60), rng.randrange(1 << 40)) if rng.random() < 0.7 else rng.choice([*want, (1, 2)])
+        k = _random_key(rng) if rng.random() < 0.7 or not want else rng.choice([*want])
         v = (rng.random(), rng.random())
-        put(keys, vals, k[0], k[1], v[0], v[1], ctr, FILLED, GROW, FIXED)
+        put(keys, vals, _key(k), v[0], v[1], ctr, FILLED, GROW, FIXED)
         want[k] = v
         if ctr[GROW]:
             assert 2 * ctr[FILLED] > keys.shape[0]
             keys, vals = grown(keys, vals)
             ctr[GROW] = 0
     assert ctr[FILLED] == len(want)
-    for (k1, k2), (x, y) in want.items():
-        i = slot(keys, k1, k2)
-        assert keys[i, 0] == k1 and keys[i, 1] == k2 and vals[i, 0] == x and vals[i, 1] == y
-    assert keys[slot(keys, 5, 7), 1] == -1  # a key never stored finds a free slot
+    for k, (x, y) in want.items():
+        assert tt_get(keys, vals, _key(k)) == (True, x, y)
+    assert not tt_get(keys, vals, _key((5, 7, 9)))[0]  # a key never stored is not found
+    # Keys that differ in one word only are apart (every word is hashed and compared).
+    a, b = _key((1, 2, 3)), _key((1, 2, 4))
+    put(keys, vals, a, 0.25, 0.5, ctr, FILLED, GROW, FIXED)
+    assert tt_get(keys, vals, b)[0] is False and tt_get(keys, vals, a) == (True, 0.25, 0.5)
 
 
 def test_a_table_that_is_not_doubled_stops_taking_entries_before_it_is_full() -> None:
-    keys, vals = new_table(16)
+    keys, vals = new_table(16, WORDS)
     ctr = np.zeros(3, np.int64)
     for k in range(100):
-        put(keys, vals, k, k, 0.0, 1.0, ctr, FILLED, GROW, FIXED)
+        put(keys, vals, _key((k, k, k)), 0.0, 1.0, ctr, FILLED, GROW, FIXED)
     assert ctr[GROW] == 1 and ctr[FILLED] == 12  # three quarters of 16, and no endless probing
 
 
@@ -46,27 +58,26 @@ def test_a_fixed_table_replaces_entries_and_never_answers_a_wrong_value() -> Non
     slot), and every key it still finds has the value last stored under it: replacement never
     leaves a stale or foreign value behind, nor breaks another key's probe."""
     rng = random.Random("fixed")
-    keys, vals = new_table(64)
+    keys, vals = new_table(64, WORDS)
     ctr = np.zeros(3, np.int64)
     ctr[FIXED] = 1
-    last: dict[tuple[int, int], tuple[float, float]] = {}
-    pool: list[tuple[int, int]] = []
+    last: dict[tuple[int, ...], tuple[float, float]] = {}
+    pool: list[tuple[int, ...]] = []
     newest_found = 0
     for n in range(20_000):
-        k = (rng.randrange(1 << 20), rng.randrange(1 << 10)) if rng.random() < 0.8 or not pool else rng.choice(pool)
+        k = (rng.randrange(1 << 20), rng.randrange(1 << 10), 1) if rng.random() < 0.8 or not pool else rng.choice(pool)
         if k not in last:
             pool.append(k)
         v = (float(n), rng.random())
-        put(keys, vals, k[0], k[1], v[0], v[1], ctr, FILLED, GROW, FIXED)
+        put(keys, vals, _key(k), v[0], v[1], ctr, FILLED, GROW, FIXED)
         last[k] = v
-        i = slot(keys, k[0], k[1])
-        newest_found += bool(keys[i, 1] != -1)
+        newest_found += tt_get(keys, vals, _key(k))[0]
         assert ctr[GROW] == 0 and ctr[FILLED] <= 48
         if n % 97 == 0:
-            for (k1, k2), want in last.items():
-                j = slot(keys, k1, k2)
-                if keys[j, 1] != -1:
-                    assert (keys[j, 0], keys[j, 1]) == (k1, k2) and (vals[j, 0], vals[j, 1]) == want
+            for k2, want in last.items():
+                found, x, y = tt_get(keys, vals, _key(k2))
+                if found:
+                    assert (x, y) == want
     assert newest_found > 0.7 * 20_000  # a full table still takes most new entries
-    occupied = int((keys[:, 1] != -1).sum())
+    occupied = int((keys[:, WORDS - 1] != -1).sum())
     assert occupied == ctr[FILLED] == 48

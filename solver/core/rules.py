@@ -8,13 +8,14 @@ Following OpenSpiel's shape: `legal_plays` at decision nodes, `chance_outcomes` 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
 from typing import NamedTuple
 
+from solver.core import kernel
 from solver.core.caches import weighted_cache
 from solver.core.cards import MEMBERS, member_order
 from solver.core.plays import FOLD, Play
@@ -90,62 +91,104 @@ def initial_state(pos: Position) -> State:
 
 
 # ---------------------------------------------------------------------------------------------
-# Legal plays
+# The state as the kernel's vector, and back (kernel.py: every rule is there)
+
+_BIT = {"J": kernel.JACK, "Q": kernel.QUEEN, "K": kernel.KING}
+_OUTCOME = {None: 0, WON: kernel.WON, LOST: kernel.LOST}
+_OUTCOME_NAME = {0: None, kernel.WON: WON, kernel.LOST: LOST}
+_KIND_NAME = {kernel.PERFECT: "perfect", kernel.SUM: "sum", kernel.SPLIT: "split", kernel.OVER: "over",
+              kernel.SACRIFICE: "sacrifice", kernel.FOLD: "fold"}  # fmt: skip
+_KIND_CODE = {name: code for code, name in _KIND_NAME.items()}
 
 
-def _sub_multisets(items: list[tuple[int, int]], target: int, start: int = 0) -> Iterator[list[tuple[int, int]]]:
-    """Every way to pick counts of the (value, available) items, in order, summing to target.
-
-    Yields lists of (item index, count) with count >= 1. Values are positive, so the sum
-    bounds the recursion (at most 10 deep).
-    """
-    if target == 0:
-        yield []
-        return
-    for i in range(start, len(items)):
-        value, available = items[i]
-        for k in range(1, available + 1):
-            rest = target - k * value
-            if rest < 0:
-                break
-            for tail in _sub_multisets(items, rest, i + 1):
-                yield [(i, k), *tail]
-
-
-def _distinct(values: tuple[int, ...]) -> list[int]:
-    return sorted(set(values))
-
-
-def _counts(values: tuple[int, ...]) -> list[tuple[int, int]]:
-    return [(v, values.count(v)) for v in _distinct(values)]
-
-
-@lru_cache(maxsize=1 << 16)
-def _sum_groups(
-    hand: tuple[int, ...], reserve: tuple[int, ...], w: int
-) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-    """(hand part, reserve part) of every group of two or more of your cards adding up to w."""
-    tagged = _counts(hand) + _counts(reserve)
-    n_hand = len(_distinct(hand))
-    out = []
-    for pick in _sub_multisets(tagged, w):
-        if sum(k for _, k in pick) < 2:
-            continue
-        h = tuple(tagged[i][0] for i, k in pick if i < n_hand for _ in range(k))
-        r = tuple(tagged[i][0] for i, k in pick if i >= n_hand for _ in range(k))
-        out.append((h, r))
-    return tuple(out)
+def vector(s: State) -> list[int]:
+    """The state as the kernel's vector (a list: the plain kernel is quickest on lists)."""
+    st = [0] * kernel.STATE
+    for v in s.hand:
+        st[kernel.HAND + v - 1] += 1
+    for v in s.reserve:
+        st[kernel.RESERVE + v - 1] += 1
+    for v in s.wolf:
+        st[kernel.WOLF + v - 1] += 1
+    st[kernel.UNSEEN : kernel.UNSEEN + len(s.unseen)] = s.unseen
+    st[kernel.PILE] = s.pile_size
+    st[kernel.NTOP] = len(s.pile_top)
+    st[kernel.TOPS : kernel.TOPS + len(s.pile_top)] = s.pile_top
+    st[kernel.PARTY] = sum(_BIT[m] for m in s.party)
+    st[kernel.FINAL] = int(s.final)
+    st[kernel.OWED_P] = s.owed_player
+    st[kernel.OWED_W] = s.owed_wolf
+    st[kernel.REVEAL] = int(s.reveal)
+    st[kernel.OUTCOME] = _OUTCOME[s.outcome]
+    st[kernel.TOPV] = len(s.unseen)
+    st[kernel.GAME] = kernel.LOBO if s.game == "lobo" else kernel.VANGUARD
+    st[kernel.HAND_SIZE] = s.rules.hand_size
+    st[kernel.FINAL_THRESHOLD] = s.rules.final_threshold
+    st[kernel.RESERVE_SCORES] = int(s.rules.reserve_scores)
+    st[kernel.TOP_VISIBLE] = int(s.rules.top_card_visible)
+    return st
 
 
-@lru_cache(maxsize=1 << 16)
-def _split_groups(wolf: tuple[int, ...], p: int) -> tuple[tuple[int, ...], ...]:
-    """Every group of two or more Wolf cards adding up to p."""
-    items = _counts(wolf)
-    return tuple(
-        tuple(items[i][0] for i, k in pick for _ in range(k))
-        for pick in _sub_multisets(items, p)
-        if sum(k for _, k in pick) >= 2
+def _values(st: Sequence[int], base: int) -> tuple[int, ...]:
+    return tuple(v for v in range(1, 11) for _ in range(st[base + v - 1]))
+
+
+def state_of(st: Sequence[int], like: State) -> State:
+    """The kernel's vector as a State (the game and the rulings, constant in a round, from like)."""
+    return State(
+        like.game,
+        _values(st, kernel.HAND),
+        _values(st, kernel.WOLF),
+        _values(st, kernel.RESERVE),
+        tuple(m for m in MEMBERS if st[kernel.PARTY] & _BIT[m]),
+        st[kernel.PILE],
+        tuple(st[kernel.TOPS : kernel.TOPS + st[kernel.NTOP]]),
+        tuple(st[kernel.UNSEEN : kernel.UNSEEN + len(like.unseen)]),
+        bool(st[kernel.FINAL]),
+        like.rules,
+        st[kernel.OWED_P],
+        st[kernel.OWED_W],
+        bool(st[kernel.REVEAL]),
+        _OUTCOME_NAME[st[kernel.OUTCOME]],
     )
+
+
+def play_of(mv: Sequence[int], at: int = 0) -> Play:
+    """A kernel move row as a Play."""
+    kind = _KIND_NAME[mv[at + kernel.M_KIND]]
+    if kind == "fold":
+        return FOLD
+    member = next((m for m in MEMBERS if mv[at + kernel.M_MEMBER] == _BIT[m]), None)
+    return Play(
+        kind, _values(mv[at:], kernel.M_HAND), _values(mv[at:], kernel.M_RESERVE), _values(mv[at:], kernel.M_WOLF), member
+    )
+
+
+def move_of(play: Play) -> list[int]:
+    """A Play as a kernel move row (whether it is legal is the kernel's to say: legal_plays)."""
+    mv = [0] * kernel.MOVE
+    mv[kernel.M_KIND] = _KIND_CODE[play.kind]
+    for base, cards in ((kernel.M_HAND, play.hand), (kernel.M_RESERVE, play.reserve), (kernel.M_WOLF, play.wolf)):
+        for v in cards:
+            mv[base + v - 1] += 1
+    if play.member is not None:
+        mv[kernel.M_MEMBER] = _BIT[play.member]
+    return mv
+
+
+def kernel_moves(st: Sequence[int]) -> tuple[list[int], int]:
+    """The kernel's legal moves of a vector: (the rows, their number)."""
+    room = 64
+    while True:
+        buf = [0] * (room * kernel.MOVE)
+        m = kernel.moves(st, buf, room)
+        if m >= 0:
+            return buf, m
+        room *= 4
+
+
+# ---------------------------------------------------------------------------------------------
+# Legal plays
 
 
 def legal_plays(state: State) -> list[Play]:
@@ -158,7 +201,7 @@ def legal_plays(state: State) -> list[Play]:
     )
 
 
-@lru_cache(maxsize=1 << 17)
+@lru_cache(maxsize=1 << 15)
 def _legal(
     game: str,
     hand: tuple[int, ...],
@@ -168,48 +211,26 @@ def _legal(
     final: bool,
     pile_size: int,
 ) -> tuple[Play, ...]:
-    plays: list[Play] = []
-    wolf_values = _distinct(wolf)
-    hand_values = _distinct(hand)
-    reserve_values = _distinct(reserve)
-    # Perfect: one card of yours, equal to one of the Wolf's.
-    for w in wolf_values:
-        if w in hand_values:
-            plays.append(Play("perfect", (w,), (), (w,)))
-        if w in reserve_values:
-            plays.append(Play("perfect", (), (w,), (w,)))
-    # Sum: two or more of yours (hand and reserve mixed) adding up to one Wolf card.
-    for w in wolf_values:
-        for h, r in _sum_groups(hand, reserve, w):
-            plays.append(Play("sum", h, r, (w,)))
-    if not final:
-        # Split: one of yours equal to two or more Wolf cards; the Wolf then draws one card.
-        if pile_size >= 1:
-            for p in hand_values:
-                plays.extend(Play("split", (p,), (), group) for group in _split_groups(wolf, p))
-            for p in reserve_values:
-                plays.extend(Play("split", (), (p,), group) for group in _split_groups(wolf, p))
-        # Over: one of yours above one of the Wolf's; the Wolf draws the difference.
-        for p in hand_values:
-            plays.extend(Play("over", (p,), (), (w,)) for w in wolf_values if w < p and p - w <= pile_size)
-        for p in reserve_values:
-            plays.extend(Play("over", (), (p,), (w,)) for w in wolf_values if w < p and p - w <= pile_size)
-    elif game == "vanguard" and len(party) >= 2:
-        # Sacrifice: final round only, and one member must stay active.
-        for m in party:
-            for w in wolf_values:
-                plays.append(Play("sacrifice", (), (), (w,), m))
-    plays.sort(key=Play.sort_key)
-    plays.append(FOLD)
-    return tuple(plays)
+    like = State(game, hand, wolf, reserve, party, pile_size, (), (0,) * 10, final, Rules())
+    buf, m = kernel_moves(vector(like))
+    plays = sorted((play_of(buf, g * kernel.MOVE) for g in range(m - 1)), key=Play.sort_key)
+    return (*plays, FOLD)
 
 
 def why_illegal(state: State, play: Play) -> str | None:
-    """None when the play is legal here; otherwise the reason, in one short sentence."""
+    """None when the play is legal here (the kernel's legal moves say so); otherwise the reason, in
+    one short sentence."""
     if state.is_terminal:
         return "the round is over"
     if not state.is_decision:
         return "cards are still owed from the last play"
+    if play in legal_plays(state):
+        return None
+    return _reason(state, play) or "it is not a legal play here"
+
+
+def _reason(state: State, play: Play) -> str | None:
+    """Which rule an illegal play breaks, in words (legality itself is decided by the kernel)."""
     if play.kind == "fold":
         return None
     if play.kind == "sacrifice":
@@ -316,13 +337,6 @@ def _missing(wanted: tuple[int, ...], held: tuple[int, ...]) -> int | None:
 # Applying plays and draws
 
 
-def _remove(held: tuple[int, ...], used: tuple[int, ...]) -> tuple[int, ...]:
-    out = list(held)
-    for v in used:
-        out.remove(v)
-    return tuple(out)
-
-
 def apply(state: State, play: Play, *, check: bool = True) -> State:
     """The state after a legal play (and after any known top cards it draws); may be a chance node.
     check=False skips the legality check, for plays taken from legal_plays (the search's path)."""
@@ -330,109 +344,18 @@ def apply(state: State, play: Play, *, check: bool = True) -> State:
         reason = why_illegal(state, play)
         if reason is not None:
             raise ValueError(f"illegal play {play}: {reason}")
-    kind = play.kind
-    if kind == "fold":
-        return state._replace(outcome=LOST)
-    hand = _remove(state.hand, play.hand) if play.hand else state.hand
-    reserve = _remove(state.reserve, play.reserve) if play.reserve else state.reserve
-    wolf = _remove(state.wolf, play.wolf)
-    party = state.party
-    pile_size, pile_top = state.pile_size, state.pile_top
-    owed_player = owed_wolf = 0
-    if kind == "sacrifice":
-        party = tuple(m for m in party if m != play.member)
-    elif kind == "perfect" or kind == "sum":
-        owed_player = 1 if not state.final and pile_size > 0 else 0
-    elif kind == "split":
-        owed_wolf = 1
-    else:  # over
-        owed_wolf = play.mine[0] - play.wolf[0]
-    # Known top cards are drawn first, in order; what stays owed comes from the unknown part.
-    k = min(owed_player + owed_wolf, len(pile_top))
-    if k:
-        taken, pile_top, pile_size = pile_top[:k], pile_top[k:], pile_size - k
-        if owed_player:
-            hand, owed_player = tuple(sorted(hand + taken)), owed_player - k
-        else:
-            wolf, owed_wolf = tuple(sorted(wolf + taken)), owed_wolf - k
-    return _settled(
-        state,
-        hand,
-        wolf,
-        reserve,
-        party,
-        pile_size,
-        pile_top,
-        state.unseen,
-        state.final,
-        owed_player,
-        owed_wolf,
-        state.reveal,
-    )
-
-
-def _settled(
-    base: State,
-    hand: tuple[int, ...],
-    wolf: tuple[int, ...],
-    reserve: tuple[int, ...],
-    party: tuple[str, ...],
-    pile_size: int,
-    pile_top: tuple[int, ...],
-    unseen: tuple[int, ...],
-    final: bool,
-    owed_player: int,
-    owed_wolf: int,
-    reveal: bool,
-) -> State:
-    """A new state after a step, settled: once nothing is owed, the round ends when the Wolf's
-    hand is empty, a vanguard round turns final when the pile is empty, and a hidden new top card
-    is turned face up. Built in one go: the search makes millions of these."""
-    outcome = None
-    if not owed_player and not owed_wolf:
-        if base.game == "vanguard" and pile_size == 0:
-            # Even when this same draw wins: a round whose pile ran out was the final round.
-            final = True
-        if not wolf:
-            outcome, reveal = WON, False
-        elif base.rules.top_card_visible and pile_size > 0 and not pile_top:
-            reveal = True
-    return State(
-        base.game,
-        hand,
-        wolf,
-        reserve,
-        party,
-        pile_size,
-        pile_top,
-        unseen,
-        final,
-        base.rules,
-        owed_player,
-        owed_wolf,
-        reveal,
-        outcome,
-    )
+    child = [0] * kernel.STATE
+    kernel.apply_move(vector(state), move_of(play), 0, child)
+    return state_of(child, state)
 
 
 def settle(s: State) -> State:
-    """The same settling as after every step, for a state built by hand (see _settled)."""
+    """The settling that follows every step (kernel.settle), for a state built by hand."""
     if s.outcome is not None:
         return s
-    return _settled(
-        s,
-        s.hand,
-        s.wolf,
-        s.reserve,
-        s.party,
-        s.pile_size,
-        s.pile_top,
-        s.unseen,
-        s.final,
-        s.owed_player,
-        s.owed_wolf,
-        s.reveal,
-    )
+    st = vector(s)
+    kernel.settle(st)
+    return state_of(st, s)
 
 
 def chance_outcomes(state: State) -> list[tuple[tuple[int, ...], Fraction]]:
@@ -448,77 +371,40 @@ def chance_outcomes(state: State) -> list[tuple[tuple[int, ...], Fraction]]:
 # About 300 bytes a row: some 80 MB at most (caches.py).
 @weighted_cache(1 << 18)
 def draws(unseen: tuple[int, ...], d: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
-    """Every multiset of d values drawn from the unseen counts, with its probability (cached: the
-    same pools recur all over a search)."""
+    """Every multiset of d values drawn from the unseen counts (kernel.draws), with its exact
+    probability (cached: the same pools recur all over a search)."""
+    st = [*unseen, *([0] * (10 - len(unseen)))]
+    n = kernel.draw_count(st, 0, d)
+    rows, prob = [0] * (10 * n), [0.0] * n
+    kernel.draws(st, 0, d, rows, prob)
     denominator = comb(sum(unseen), d)
-    out: list[tuple[tuple[int, ...], Fraction]] = []
-    for pick in _multisets(unseen, d):
+    out = []
+    for r in range(n):
+        pick = rows[10 * r : 10 * r + 10]
         ways = 1
-        for have, k in zip(unseen, pick, strict=True):
+        for have, k in zip(st, pick, strict=True):
             if k:
                 ways *= comb(have, k)
-        values = tuple(v for v, k in enumerate(pick, start=1) for _ in range(k))
-        out.append((values, Fraction(ways, denominator)))
+        out.append((_values(pick, 0), Fraction(ways, denominator)))
     return tuple(out)
-
-
-def _multisets(counts: tuple[int, ...], d: int, i: int = 0) -> Iterator[tuple[int, ...]]:
-    if i == len(counts):
-        if d == 0:
-            yield ()
-        return
-    for k in range(min(d, counts[i]), -1, -1):
-        for tail in _multisets(counts, d - k, i + 1):
-            yield (k, *tail)
 
 
 def apply_outcome(state: State, values: tuple[int, ...], *, check: bool = True) -> State:
     """The state after a chance outcome from `chance_outcomes` (check=False: trusted, the search's path)."""
-    unseen = list(state.unseen)
+    drawn = [0] * 10
     for v in values:
-        unseen[v - 1] -= 1
-    owed = state.owed_player + state.owed_wolf
+        drawn[v - 1] += 1
     if check:
+        owed = state.owed_player + state.owed_wolf
         if not state.is_chance:
             raise ValueError("not a chance node")
-        if min(unseen) < 0 or max(values) > len(unseen):
+        if max(values) > len(state.unseen) or any(drawn[i] > state.unseen[i] for i in range(len(state.unseen))):
             raise ValueError(f"cannot draw {values}: not among the unseen cards")
         if len(values) != (owed or 1):
             raise ValueError(f"{owed or 1} card(s) are drawn or revealed here, not {len(values)}")
-    hand, wolf = state.hand, state.wolf
-    if not owed:  # a reveal: the new top card is known
-        return _settled(
-            state,
-            hand,
-            wolf,
-            state.reserve,
-            state.party,
-            state.pile_size,
-            values,
-            tuple(unseen),
-            state.final,
-            0,
-            0,
-            False,
-        )
-    if state.owed_player:
-        hand = tuple(sorted(hand + values))
-    else:
-        wolf = tuple(sorted(wolf + values))
-    return _settled(
-        state,
-        hand,
-        wolf,
-        state.reserve,
-        state.party,
-        state.pile_size - owed,
-        state.pile_top,
-        tuple(unseen),
-        state.final,
-        0,
-        0,
-        state.reveal,
-    )
+    child = [0] * kernel.STATE
+    kernel.apply_draw(vector(state), drawn, 0, child)
+    return state_of(child, state)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -29,71 +29,38 @@ ever hold) < 0 is lost too.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from itertools import accumulate
 from typing import TYPE_CHECKING
+
+from solver.core import kernel
 
 if TYPE_CHECKING:
     from solver.core.rules import State
 
 
 def sure_loss(s: State) -> bool:
-    """True only when no order of the pile and no line of play wins this vanguard round."""
-    if s.game != "vanguard" or s.outcome is not None:
-        return False
-    player = len(s.hand) + len(s.reserve) + s.owed_player
-    wolf = len(s.wolf) + s.owed_wolf
-    left = s.pile_size - s.owed_player - s.owed_wolf
-    sacrifices = max(0, len(s.party) - 1)
-    if player == 0 and left > 0 and not s.final:
-        # No card to play and the round is not final: the Player can only fold.
-        return True
-    psi = player - wolf + left + sacrifices
-    if psi < 0 and psi + (split_gain(s.wolf, s.pile_top, s.unseen, left) if left > 0 else 0) < 0:
-        return True
-    return value_short(s, left, sacrifices)
+    """True only when no order of the pile and no line of play wins this vanguard round: the two
+    arguments above, as the kernel tests them (kernel.sure_loss: the search uses the same test)."""
+    from solver.core.rules import vector
+
+    return bool(kernel.sure_loss(vector(s)))
+
+
+def dead_end(s: State) -> bool:
+    """A vanguard decision before the final round that is lost: only Fold is legal, or the count
+    argument holds one play ahead (kernel.dead_end)."""
+    from solver.core.rules import vector
+
+    return bool(kernel.dead_end(vector(s)))
 
 
 def split_gain(wolf: tuple[int, ...], known: tuple[int, ...], unseen: tuple[int, ...], left: int) -> int:
-    """The most that Splits into four or more cards can still add to Ψ.
-
-    A Split into k cards adds k - 3, uses one of the n draws left, and its k Wolf cards add up to
-    the Player's card, at most the top value. With g such Splits, their cards number at most the
-    count of the smallest values (among every card the Wolf holds or may yet draw) that fit
-    within g × top, so they add at most that count - 3g."""
-    return _split_gain(tuple(sorted(wolf + known)), unseen, left)
-
-
-@lru_cache(maxsize=1 << 14)
-def _split_gain(wolf: tuple[int, ...], unseen: tuple[int, ...], left: int) -> int:
-    top = len(unseen)
-    pool = sorted(wolf + tuple(v for v, k in enumerate(unseen, start=1) for _ in range(k)))
-    sums = list(accumulate(pool))
-    best = 0
-    for g in range(1, left + 1):
-        fits = sum(1 for x in sums if x <= g * top)
-        if fits < 4 * g:
-            break
-        best = max(best, fits - 3 * g)
-    return best
-
-
-def value_short(s: State, left: int, sacrifices: int) -> bool:
-    """The value argument of the module's docstring."""
-    v = sum(s.hand) + sum(s.reserve) - sum(s.wolf)
-    if v >= 0:
-        return False
-    draws = max(0, left) + s.owed_player
-    high = _highest(s.pile_top, s.unseen, draws) if draws else 0
-    if s.owed_wolf == 0 and left <= 0:
-        # Nothing more will come to the Wolf: it can only sacrifice cards it holds now (sorted).
-        sac = sum(s.wolf[len(s.wolf) - sacrifices :]) if sacrifices else 0
-    else:
-        sac = sacrifices * len(s.unseen)
-    return v + high + sac < 0
-
-
-@lru_cache(maxsize=1 << 14)
-def _highest(known: tuple[int, ...], unseen: tuple[int, ...], k: int) -> int:
-    pool = sorted((*known, *(v for v, c in enumerate(unseen, start=1) for _ in range(c))), reverse=True)
-    return sum(pool[:k])
+    """The most that Splits into four or more cards can still add to Ψ (kernel.split_gain): the
+    Wolf's cards, the known top cards and the unseen ones are what a Split can take."""
+    st = [0] * kernel.STATE
+    for v in wolf:
+        st[kernel.WOLF + v - 1] += 1
+    st[kernel.UNSEEN : kernel.UNSEEN + len(unseen)] = unseen
+    st[kernel.NTOP] = len(known)
+    st[kernel.TOPS : kernel.TOPS + len(known)] = known
+    st[kernel.TOPV] = len(unseen)
+    return int(kernel.split_gain(st, left))

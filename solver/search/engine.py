@@ -1,51 +1,55 @@
-"""Exact expectimax over the rest of a round, with sound pruning and a transposition table.
+"""The hint engine's search: exact expectimax over the rest of a round, with sound pruning, a
+transposition table and budgets of time, states and memory.
 
-Values by objective (RULES.md §6), all from the Player's side:
-  win     1 for a won round, 0 for a lost one
-  party   minus the party members this round costs
-  points  (lobo) the Player's points minus the Wolf's
-Once a vanguard round is final nothing is drawn, so its value is read off a small exact
-cover search (cover.py) instead of being searched play by play.
+The search itself is written once (solver/search/expectimax.py, over the rules kernel
+solver/core/kernel.py) and runs in one of two modes:
 
-Pruning, each sound:
-  * Star1 at chance nodes: with values known to lie in [lo, hi], the children seen so far bound
-    the node's value; once the bound cannot beat the best sibling (or must exceed the window),
-    the remaining outcomes cannot change which play is best, so they are skipped. Results found
-    under such a cut are stored as bounds, never as exact values.
-  * A decision node stops as soon as a play reaches the window's top (nothing beats the maximum).
-  * win: if Perfect and Sum plays alone can cover the Wolf's whole hand, the round is won for
-    certain (those plays only ever add cards to the Player's hand), so the value is 1.
+  * plain Python, for a small search: no compiled code to load (that takes 0.7 s in a new
+    process, and numba itself a good part of it), and a dict for its table;
+  * compiled by numba (solver/search/compiled.py), for a big one: some 20 to 50 times quicker a
+    state, with an open-addressing table sized against the memory budget.
+
+This module is the driver both share: it turns States into the kernel's vectors (hand and
+reserve as one where the objective allows), gives the search its budget in chunks (so that a
+deadline is kept, and a table that asks to grow can grow between two chunks), keeps the counts,
+and stops as a budget says: time, states or memory (solver/search/memory.py). Values are
+exactly those of the plain search; the tests run both modes against the reference expectimax.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NoReturn
+from typing import Any, NoReturn
 
-from solver.core.caches import weighted_cache
+from solver.core import kernel
 from solver.core.cover import counts as _counts
 from solver.core.cover import min_sacrifices, sure_cover
+from solver.core.objectives import Objective, searched
 from solver.core.plays import Play
-from solver.core.rules import LOST, WON, State, apply, apply_outcome, chance_outcomes, draws, legal_plays
+from solver.core.rules import LOST, WON, State, apply, apply_outcome, chance_outcomes, legal_plays, vector
+from solver.search import expectimax as plain
 from solver.search import memory
-from solver.search.bounds import sure_loss
-
-if TYPE_CHECKING:
-    from solver.search.compiled import CompiledWin
 
 EPS = 1e-12
-# A table entry of the Python search with its share of the caches it fills: measured at about
-# 600 bytes (a 12-card round under `party`); counted high, so that the memory budget holds.
+# A table entry with its share of the caches it fills: measured at about 600 bytes for the
+# Python search's tuples; counted high, so that the memory budget holds.
 ENTRY_BYTES = 1024
+# States per call of the search while a clock runs: some 0.05 s compiled, so that a deadline is
+# overrun by no more; the plain search is slower a state, so it checks more often.
+CHUNK = {"compiled": 20_000, "plain": 1_000}
+# Below this many unknown cards in the pile the plain search answers before the compiled one
+# would have loaded (about 0.7 s for numba and the cached machine code), unless it is loaded.
+COMPILED_FROM = 8
 
 
 class Budget(Exception):
-    """Raised inside the search when the time or state budget runs out. On its way up, each node
-    it passes records what it had learnt so far as bounds (lo, hi) in the table."""
+    """Raised by the driver when the time, state or memory budget runs out; what the search had
+    learnt is in its table as bounds (lo, hi)."""
 
     def __init__(self, lo: float | None = None, hi: float | None = None) -> None:
         super().__init__()
@@ -75,323 +79,276 @@ class Stats:
         return out
 
 
+def _engine_choice() -> str:
+    return os.environ.get("LOBO_HINT_ENGINE", "auto")
+
+
+def _wants_compiled(root: State) -> bool:
+    choice = _engine_choice()
+    if choice == "python":
+        return False
+    return choice == "compiled" or root.unknown_draws >= COMPILED_FROM or "solver.search.compiled" in sys.modules
+
+
+def _compiled_module() -> Any:
+    """The compiled search, loaded (None where numba cannot load: the plain one then answers)."""
+    try:
+        from solver.search import compiled
+
+        compiled.warm_up()
+        return compiled
+    except Exception as e:  # pragma: no cover - numba missing, or no place to cache machine code
+        logging.getLogger("lobo_hint").warning(f"lobo-hint: the compiled search is unavailable ({e}); searching in Python")
+        return None
+
+
+def prepare(root: State, objective: str) -> None:
+    """Load the compiled search now if a search from this root will use it (so that loading it is
+    not counted in a time limit)."""
+    if _wants_compiled(root):
+        _compiled_module()
+
+
+def value_range(state: State, objective: str) -> tuple[float, float]:
+    """Bounds every terminal value reachable from this state lies within."""
+    return searched(objective).value_range(state)
+
+
 @dataclass
 class Search:
-    """One search from one root: the objective fixes the value of every terminal."""
+    """One search from one root: the objective fixes the value of every end of the round.
+
+    value(s) for any state of the round (the root's descendants, or a state like them); bounds(s)
+    what is known of it; cheap(s) bounds without searching. Budget is raised when a budget runs
+    out, and stats.stopped says which."""
 
     root: State
     objective: str
     max_states: int | None = None
     deadline: float | None = None
     stats: Stats = field(default_factory=Stats)
-    table: dict[State, tuple[float, float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.root_active = len(self.root.party)
-        lo, hi = value_range(self.root, self.objective)
-        self.lo, self.hi = lo, hi
-        self._check = 0
-        self._late_for: float | None = None  # a deadline seen passed: every later tick stops at once
-        # The table may hold this many entries: the memory budget's room now (solver/search/memory.py).
-        self.max_entries = max(1 << 12, memory.room() // ENTRY_BYTES)
-        self.fast = compiled_search(self.root, self.objective)
-        self._fast_seen = (0, 0, 0, 0)
+        self.goal: Objective = searched(self.objective)
+        if self.goal.code is None:  # pragma: no cover - every searched objective has a code
+            raise ValueError(f"the search has no objective {self.objective!r}")
+        self.lo, self.hi = self.goal.value_range(self.root)
+        self._late_for: float | None = None  # a deadline seen passed: every later call stops at once
+        module = _compiled_module() if _wants_compiled(self.root) else None
+        self.mode = "plain" if module is None else "compiled"
+        self.words = max(kernel.KEY_WORDS, kernel.key_words(vector(self.root)))
+        room = memory.room()
+        if module is None:
+            self.k: Any = kernel
+            self.x: Any = plain
+            self.par: Any = [0] * plain.PARAMS
+            self.fpar: Any = [self.lo, self.hi]
+            self.ctr: Any = [0] * plain.COUNTERS
+            # The plain tables are dicts: at most this many entries (memory.py's room now).
+            self.max_entries = max(1 << 12, room // ENTRY_BYTES)
+            self.tk: Any = {}
+            self.tv: Any = [self.max_entries]
+            self.mk: Any = {}
+            self.mv: Any = [self.max_entries]
+        else:
+            import numpy as np
+
+            from solver.search import hashtable
+
+            self.k, self.x = module.kernel, module.expectimax
+            self.par = np.zeros(plain.PARAMS, np.int64)
+            self.fpar = np.array([self.lo, self.hi], np.float64)
+            self.ctr = np.zeros(plain.COUNTERS, np.int64)
+            # Sized for the search to come (doubling a table restarts the search from its root):
+            # about 200,000 states at 12 unknown cards, three times as many per card beyond; but
+            # never more than a quarter of the memory the budget leaves.
+            want = min(21, max(16, 20 + 2 * (self.root.unknown_draws - 12)))
+            self.tk, self.tv = hashtable.new_table(_affordable(1 << want, room // 4, self.words), self.words)
+            self.mk, self.mv = hashtable.new_table(_affordable(1 << 12, room // 16, 2), 2)
+            self.max_entries = self.tk.shape[0]
+        self.par[plain.P_OBJECTIVE] = self.goal.code
+        self.par[plain.P_ROOT_ACTIVE] = len(self.root.party)
+        self.par[plain.P_MERGE] = int(self.goal.merges_reserve)
+        self.par[plain.P_WORDS] = self.words
+        self._seen = (0, 0, 0, 0)
+
+    # -- the state as the search sees it -----------------------------------------------------------
+
+    def _vec(self, s: State) -> Any:
+        st = vector(s)
+        if kernel.key_words(st) > self.words:
+            raise ValueError("a state with more known top cards than its search's root")
+        if not kernel.key_fits(st):  # then none of its round's states would pack into a key
+            raise ValueError("a position with more copies of a value than a table key holds")
+        if self.goal.merges_reserve:  # which pays never changes this objective's values
+            for i in range(10):
+                st[kernel.HAND + i] += st[kernel.RESERVE + i]
+                st[kernel.RESERVE + i] = 0
+        if self.mode == "compiled":
+            import numpy as np
+
+            return np.array(st, np.int64)
+        return st
+
+    # -- budgets -----------------------------------------------------------------------------------
 
     def stop(self, why: str) -> NoReturn:
         """Cut the search short (raises Budget), saying why in the stats."""
         self.stats.stopped = why
         raise Budget
 
-    # -- the compiled search, for the states it takes (fastwin.py) ---------------------------------
-
-    def _compiled_for(self, s: State) -> CompiledWin | None:
-        """The compiled search, if it values this state."""
-        return self.fast if self.fast is not None and self.fast.takes(s) else None
-
-    def _fast_value(self, s: State, a: float, b: float) -> float:
-        assert self.fast is not None
-        left = None if self.max_states is None else self.max_states - self.stats.states
-        try:
-            v = self.fast.value(s, a, b, left, self.deadline)
-        except (MemoryError, SystemError) as e:
-            # An allocation inside the compiled search failed (an address-space cap the budget did
-            # not leave room under): what the tables hold is sound, so the search stops as at a
-            # time limit. A SystemError is that only when memory is nearly gone (memory.py).
-            if isinstance(e, SystemError) and not memory.nearly_exhausted():
-                raise
-            self._count_fast()
-            self.stop("memory")
-        used = self._count_fast()
-        if v is None:
-            self.stop("states" if left is not None and used >= left else "time")
-        return v
-
-    def _count_fast(self) -> int:
-        """The compiled search's counts join the search's own; returns the states it just took."""
-        assert self.fast is not None
-        now = self.fast.counts()
+    def _count(self) -> int:
+        """The search's counts join the stats; returns the states it took since the last count."""
+        c = self.ctr
+        now = (int(c[plain.STATES]), int(c[plain.HITS]), int(c[plain.CHANCE]), int(c[plain.CUTOFFS]))
         st = self.stats
-        used = now[0] - self._fast_seen[0]
+        used = now[0] - self._seen[0]
         st.states += used
-        st.tt_hits += now[1] - self._fast_seen[1]
-        st.chance_nodes += now[2] - self._fast_seen[2]
-        st.cutoffs += now[3] - self._fast_seen[3]
-        self._fast_seen = now
+        st.tt_hits += now[1] - self._seen[1]
+        st.chance_nodes += now[2] - self._seen[2]
+        st.cutoffs += now[3] - self._seen[3]
+        self._seen = now
         return used
 
-    # -- terminal and final-round values -----------------------------------------------------------
+    def _grow(self) -> None:
+        """Double a table that asked for it while the memory budget has room for the doubled one
+        (the old one is held while its entries are copied); otherwise it is fixed at its size and
+        goes on by replacing entries (hashtable.put)."""
+        c = self.ctr
+        if not c[plain.GROW]:
+            return
+        c[plain.GROW] = 0
+        if 2 * c[plain.FILLED] > self.tk.shape[0] and not c[plain.FIXED]:
+            bigger = _doubled(self.tk, self.tv)
+            if bigger is None:
+                c[plain.FIXED] = 1
+            else:
+                self.tk, self.tv = bigger
+                self.max_entries = self.tk.shape[0]
+        if 2 * c[plain.MEMO_FILLED] > self.mk.shape[0] and not c[plain.MEMO_FIXED]:
+            bigger = _doubled(self.mk, self.mv)
+            if bigger is None:
+                c[plain.MEMO_FIXED] = 1
+            else:
+                self.mk, self.mv = bigger
+
+    @property
+    def table(self) -> Any:
+        """The transposition table: a dict in plain mode, (keys, values) arrays compiled."""
+        return self.tk if self.mode == "plain" else (self.tk, self.tv)
+
+    @property
+    def fixed(self) -> bool:
+        """Whether the memory budget stopped a table from growing (it then replaces entries)."""
+        return bool(self.ctr[plain.FIXED] or self.ctr[plain.MEMO_FIXED])
+
+    @property
+    def table_bytes(self) -> int:
+        if self.mode == "plain":
+            return ENTRY_BYTES * (len(self.tk) + len(self.mk))
+        from solver.search.hashtable import table_bytes
+
+        return table_bytes(self.tk.shape[0], self.words) + table_bytes(self.mk.shape[0], 2)
+
+    # -- values ------------------------------------------------------------------------------------
 
     def terminal(self, s: State) -> float:
-        if self.objective == "win":
-            return 1.0 if s.outcome == WON else 0.0
-        if self.objective == "points":
-            return float(sum(s.hand)) if s.outcome == WON else -float(sum(s.wolf))
-        # party
-        if s.outcome == WON:
-            return -float(self.root_active - len(s.party))
-        if s.final:
-            return -float(self.root_active)
-        return -float(min(len(s.wolf), len(s.party)))
+        """The value of an ended round."""
+        return float(plain.terminal(vector(s), self.par))
 
     def final_value(self, s: State) -> float:
         """A vanguard final round at a decision point: nothing more is drawn."""
-        avail = _counts(s.hand + s.reserve)
-        need = min_sacrifices(s.wolf, avail, max(0, len(s.party) - 1))
-        if self.objective == "win":
-            return 0.0 if need is None else 1.0
-        if need is None:
-            return -float(self.root_active)
-        return -float(self.root_active - len(s.party) + need)
-
-    # -- the search --------------------------------------------------------------------------------
+        return float(plain.final_value(vector(s), self.par, {}, [1 << 12], [0] * plain.COUNTERS))
 
     def bounds(self, s: State) -> tuple[float, float]:
-        """What is known of a state's value: from the table, or from its kind."""
-        if s.outcome is not None:
-            v = self.terminal(s)
-            return v, v
-        fast = self._compiled_for(s)
-        if fast is not None:
-            return fast.bounds(s)
-        return self.table.get(s, (self.lo, self.hi))
+        """What is known of a state's value: its end, or the table's bounds, or the whole range."""
+        lo, hi = self.x.bounds(self._vec(s), self.par, self.fpar, self.tk, self.tv)
+        return float(lo), float(hi)
 
-    def tick(self) -> None:
-        self.stats.states += 1
-        if self.max_states is not None and self.stats.states > self.max_states:
-            self.stop("states")
-        if self._late_for is not None and self._late_for == self.deadline:
-            self.stop("time")
-        if len(self.table) >= self.max_entries:
-            self.stop("memory")
-        self._check += 1
-        if self._check >= 256:
-            self._check = 0
-            if self.deadline is not None and time.perf_counter() > self.deadline:
-                self._late_for = self.deadline
-                self.stop("time")
-            if memory.spent():  # (the caches and whatever else the process holds count too)
-                self.stop("memory")
+    def cheap(self, s: State) -> tuple[float, float]:
+        """Bounds on a state's value without searching it (expectimax.cheap)."""
+        lo, hi = self.x.cheap(self._vec(s), self.par, self.fpar, self.tk, self.tv, self.mk, self.mv, self.ctr)
+        if self.mode == "compiled":
+            self._grow()
+        return float(lo), float(hi)
 
     def value(self, s: State, alpha: float | None = None, beta: float | None = None) -> float:
-        """The node's value if it lies inside (alpha, beta) by more than EPS; otherwise a bound on
-        the side it fell (an upper bound at or below alpha + EPS, a lower bound at or above beta - EPS).
-
-        Values are floats: comparisons against a window's edges allow EPS, so that rounding can
-        never turn a bound into a value taken for exact (which would then be cached as exact)."""
+        """The state's value if it lies inside (alpha, beta) by more than EPS; otherwise a bound on
+        the side it fell (an upper bound at or below alpha + EPS, a lower bound at or above
+        beta - EPS). Raises Budget when a budget runs out first (its bounds are in the table)."""
         a = self.lo if alpha is None else alpha
         b = self.hi if beta is None else beta
         if s.outcome is not None:
             return self.terminal(s)
-        if self._compiled_for(s) is not None:
-            return self._fast_value(s, a, b)
-        entry = self.table.get(s)
-        lo, hi = entry if entry is not None else (self.lo, self.hi)
-        if entry is not None:
-            if hi - lo <= EPS or hi <= a + EPS or lo >= b - EPS:
-                self.stats.tt_hits += 1
-                return lo if lo >= b - EPS or hi - lo <= EPS else hi
-            a, b = max(a, lo), min(b, hi)
-        try:
-            self.tick()
-            v = self._expand(s, a, b)
-        except Budget as cut:
-            if cut.lo is not None and cut.hi is not None:
-                self.table[s] = (max(lo, cut.lo), min(hi, cut.hi))
-            raise Budget from None
-        if v <= a + EPS:
-            hi = min(hi, max(v, lo))
-        elif v >= b - EPS:
-            lo = max(lo, min(v, hi))
-        else:
-            lo = hi = v
-        self.table[s] = (lo, hi)
-        return v
-
-    def _expand(self, s: State, a: float, b: float) -> float:
-        # (Sure losses are caught by the callers, before a state is looked up: see cheap().)
-        if s.is_chance:
-            return self._chance(s, a, b)
-        if s.game == "vanguard" and s.final:
-            return self.final_value(s)
-        win = self.objective == "win"
-        if win and sure_cover(s.wolf, _counts(s.hand + s.reserve)):
-            return 1.0
-        best = self.lo - 1.0
-        proven = self.lo  # the best value known to be reached (not merely bounded from above)
-        for play in ordered(legal_plays(s)):
-            child = apply(s, play, check=False)
-            low = max(a, best)
-            if win and sure_loss(child):
-                # Known without a search (and not worth a table entry: the test is cheaper).
-                v = 0.0
-            else:
-                try:
-                    v = self.value(child, low, b)
-                except Budget:
-                    raise Budget(max(proven, self.bounds(child)[0]), self.hi) from None
-            if v > low + EPS:
-                proven = max(proven, v)
-            if v > best:
-                best = v
-                if best >= b - EPS:
-                    self.stats.cutoffs += 1
-                    break
-        return best
-
-    def cheap(self, s: State) -> tuple[float, float]:
-        """Bounds on a state's value without searching it: terminal, known, or a sure loss."""
-        if s.outcome is not None:
-            v = self.terminal(s)
-            return v, v
-        fast = self._compiled_for(s)
-        if fast is not None:
-            return fast.cheap(s)
-        entry = self.table.get(s)
-        if entry is not None:
-            return entry
-        if self.objective == "win":
-            if sure_loss(s):
-                return 0.0, 0.0
-            if not s.is_chance and sure_cover(s.wolf, _counts(s.hand + s.reserve)):
-                return 1.0, 1.0
-        return self.lo, self.hi
-
-    def _chance(self, s: State, a: float, b: float) -> float:
-        """Star1 with per-child bounds: every outcome's child is first bounded cheaply (cheap()),
-        and the children not searched yet count with those bounds rather than the objective's
-        whole range, so that a node whose likely outcomes are known losses is cut at once."""
-        self.stats.chance_nodes += 1
-        kids = []
-        rest_lo = rest_hi = 0.0  # the bounds of the children not searched yet, weighted
-        for i, (values, pf) in enumerate(_float_draws(s.unseen, s.owed_player + s.owed_wolf or 1)):
-            if i & 1023 == 1023 and self.deadline is not None and time.perf_counter() > self.deadline:
-                # A big Over has thousands of outcomes: setting them up must not outrun the budget.
-                raise Budget
-            child = apply_outcome(s, values, check=False)
-            clo, chi = self.cheap(child)
-            kids.append((pf, child, clo, chi))
-            rest_lo += pf * clo
-            rest_hi += pf * chi
-        # The likeliest first: they move the bounds most, so cuts come sooner.
-        kids.sort(key=lambda k: -k[0] * (k[3] - k[2]))
-        done = 0.0  # sum of p * v over the children searched, all exact
-        for pf, child, clo, chi in kids:
-            rest_lo -= pf * clo
-            rest_hi -= pf * chi
-            if chi - clo <= EPS:
-                done += pf * clo
-                continue
-            # The child must beat these for the node to land inside (a, b).
-            ca = (a - done - rest_hi) / pf
-            cb = (b - done - rest_lo) / pf
-            if ca >= chi - EPS:
-                # Even if this child and every later one were at their tops, the node stays <= a.
-                self.stats.cutoffs += 1
-                return min(a, done + pf * chi + rest_hi)
-            if cb <= clo + EPS:
-                self.stats.cutoffs += 1
-                return max(b, done + pf * clo + rest_lo)
-            wa, wb = max(clo, ca), min(chi, cb)
+        st = self._vec(s)
+        c = self.ctr
+        chunked = self.deadline is not None  # chunks while a clock runs, so that it is looked at
+        while True:
+            if self.deadline is not None and (self._late_for == self.deadline or time.perf_counter() > self.deadline):
+                # Checked before a chunk too: a caller past its deadline gets an answer at once,
+                # not after another chunk of states (the graph asks once for each of its nodes).
+                self._late_for = self.deadline
+                self.stop("time")
+            if memory.spent():
+                self.stop("memory")
+            limit = int(c[plain.STATES]) + (CHUNK[self.mode] if chunked else 1 << 62)
+            if self.max_states is not None:
+                # With no state left the search still answers from its table (a state it knows).
+                limit = min(limit, int(c[plain.STATES]) + max(0, self.max_states - self.stats.states))
+            c[plain.LIMIT] = limit
+            c[plain.STOPPED] = 0
             try:
-                v = self.value(child, wa, wb)
-            except Budget:
-                # Every child before this one is exact (a bound would have returned already).
-                blo, bhi = self.bounds(child)
-                raise Budget(done + pf * max(clo, blo) + rest_lo, done + pf * min(chi, bhi) + rest_hi) from None
-            if v <= wa + EPS and ca > clo:
-                # An upper bound on this child: the node cannot reach above a.
-                self.stats.cutoffs += 1
-                return min(a, done + pf * v + rest_hi)
-            if v >= wb - EPS and cb < chi:
-                self.stats.cutoffs += 1
-                return max(b, done + pf * v + rest_lo)
-            done += pf * v
-        # Probabilities are floats: a node whose every outcome is won must say 1, not 0.9999999999999999.
-        if abs(done - self.hi) < 1e-12:
-            return self.hi
-        if abs(done - self.lo) < 1e-12:
-            return self.lo
-        return done
+                v = self.x.search(st, a, b, self.par, self.fpar, self.tk, self.tv, self.mk, self.mv, c)
+            except (MemoryError, SystemError) as e:
+                # An allocation inside the compiled search failed (an address-space cap the budget
+                # did not leave room under): what the tables hold is sound, so the search stops as
+                # at a time limit. A SystemError is that only when memory is nearly gone (memory.py).
+                if isinstance(e, SystemError) and not memory.nearly_exhausted():
+                    raise
+                self._count()
+                self.stop("memory")
+            self._count()
+            if not c[plain.STOPPED]:
+                return float(v)
+            if self.max_states is not None and self.stats.states >= self.max_states:
+                self.stop("states")
+            if c[plain.GROW]:
+                if self.mode == "plain":
+                    c[plain.GROW] = 0
+                    self.stop("memory")  # its dict is full: it cannot grow past the budget
+                # A table was half full: doubled (or fixed), and the search goes on where it stopped.
+                self._grow()
 
 
-# Below this many unknown cards in the pile the Python search answers before the compiled one
-# would have loaded (about 0.7 s for numba and the cached machine code).
-COMPILED_FROM = 8
+def _affordable(capacity: int, nbytes: int, words: int) -> int:
+    """The largest power of two up to `capacity` slots that fits in nbytes (at least 1024)."""
+    from solver.search.hashtable import table_bytes
+
+    while capacity > 1024 and table_bytes(capacity, words) > nbytes:
+        capacity //= 2
+    return capacity
 
 
-def prepare(root: State, objective: str) -> None:
-    """Load the compiled search now if a search from this root will use it (see compiled_search)."""
-    if _wants_compiled(root, objective):
-        try:
-            from solver.search.compiled import warm_up
-
-            warm_up()
-        except Exception:  # pragma: no cover - compiled_search says why, when it is asked
-            pass
+# A table's room to spare beyond its own size, when it doubles: what the search allocates besides.
+SPARE = 32 * 1024**2
 
 
-def _wants_compiled(root: State, objective: str) -> bool:
-    choice = os.environ.get("LOBO_HINT_ENGINE", "auto")
-    if choice == "python" or objective != "win" or root.game != "vanguard" or root.rules.top_card_visible:
-        return False
-    return choice == "compiled" or root.unknown_draws >= COMPILED_FROM
+def _doubled(keys: Any, vals: Any) -> tuple[Any, Any] | None:
+    """The table twice the size, or None when the memory budget has no room for it."""
+    from solver.search.hashtable import grown, table_bytes
 
-
-def compiled_search(root: State, objective: str) -> CompiledWin | None:
-    """The compiled search for this root, when it applies and pays: a vanguard round under `win`
-    (fastwin.py). LOBO_HINT_ENGINE=python never uses it, =compiled always does where it applies."""
-    if not _wants_compiled(root, objective):
+    if memory.room() < table_bytes(2 * keys.shape[0], keys.shape[1]) + SPARE:
         return None
     try:
-        from solver.search.compiled import CompiledWin
-
-        return CompiledWin(root.unknown_draws)
-    except Exception as e:  # pragma: no cover - numba missing, or no place to cache machine code
-        logging.getLogger("lobo_hint").warning(
-            f"lobo-hint: the compiled search is unavailable ({e}); searching in Python"
-        )
+        return grown(keys, vals)
+    except MemoryError:  # an address-space cap met before the budget: the same answer
         return None
-
-
-@weighted_cache(1 << 18)
-def _float_draws(unseen: tuple[int, ...], d: int) -> tuple[tuple[tuple[int, ...], float], ...]:
-    return tuple((values, float(p)) for values, p in draws(unseen, d))
 
 
 def ordered(plays: list[Play]) -> list[Play]:
     """Plays that empty or shrink the Wolf's hand without giving it cards come first; Fold last."""
     rank = {"perfect": 0, "sum": 0, "sacrifice": 1, "split": 2, "over": 3, "fold": 4}
     return sorted(plays, key=lambda p: (rank[p.kind], (p.mine[0] - p.wolf[0]) if p.kind == "over" else 0))
-
-
-def value_range(state: State, objective: str) -> tuple[float, float]:
-    """Bounds every terminal value reachable from this state lies within."""
-    if objective == "win":
-        return 0.0, 1.0
-    if objective == "party":
-        return -float(len(state.party)), 0.0
-    everything = sum(v * n for v, n in enumerate(state.unseen, start=1)) + sum(state.pile_top)
-    return -float(sum(state.wolf) + everything), float(sum(state.hand) + sum(state.reserve) + everything)
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,18 @@
-"""An open-addressing hash table for compiled code: two int64 words of key, two float64 words
-of value, in numpy arrays that numba reads and writes directly.
+"""An open-addressing hash table for compiled code: a key of K int64 words, a value of two
+float64 words (the bounds lo and hi), in one numpy array that numba reads and writes directly.
 
-numba's own typed dict costs about 300 ns a lookup with tuple keys; this costs a tenth. The keys
-and values are views of one array, a slot's four words side by side, so that a lookup in a big
-table misses the cache once, not twice. A slot is free while its second key word is -1 (keys
-are never negative). Linear probing; the caller doubles a table that is half full, while the
-memory budget allows it (solver/search/memory.py). A table that may not grow any more is marked fixed:
-it then keeps taking new keys by replacing the entry in the new key's home slot, the first slot
-its probe looks at. The slot stays occupied, so every other key's probe sequence is unbroken, and
-the new key is found at once; the entry replaced is forgotten, which costs a transposition table
-nothing but the time to search that state again.
+numba's own typed dict costs about 300 ns a lookup with tuple keys; this costs a tenth. A slot's
+key and value words sit side by side (the values are a float64 view of the last two columns),
+so that a lookup in a big table misses the cache once, not twice. A slot is free while its last
+key word is -1 (keys are never negative). Linear probing; the caller doubles a table that is
+half full, while the memory budget allows it (solver/search/memory.py). A table that may not
+grow any more is marked fixed: it then keeps taking new keys by replacing the entry in the new
+key's home slot, the first slot its probe looks at. The slot stays occupied, so every other
+key's probe sequence is unbroken, and the new key is found at once; the entry replaced is
+forgotten, which costs a transposition table nothing but the time to search that state again.
+
+`tt_get` and `tt_set` are the two calls the search makes (solver/search/expectimax.py); the
+plain-Python search has the same two over a dict (solver/search/tables.py).
 """
 
 from __future__ import annotations
@@ -17,52 +20,60 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-
-def new_table(capacity: int = 1 << 16) -> tuple[np.ndarray, np.ndarray]:
-    """An empty table of `capacity` slots (a power of two): (keys, values)."""
-    row = np.full((capacity, 4), -1, np.int64)
-    return row[:, :2], row.view(np.float64)[:, 2:]
+BYTES_PER_WORD = 8
 
 
-BYTES_PER_SLOT = 32  # two int64 key words, two float64 value words
+def table_bytes(capacity: int, words: int = 2) -> int:
+    return BYTES_PER_WORD * (words + 2) * capacity
 
 
-def table_bytes(capacity: int) -> int:
-    return BYTES_PER_SLOT * capacity
+def new_table(capacity: int = 1 << 16, words: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """An empty table of `capacity` slots (a power of two) for keys of `words` words: (keys, values)."""
+    row = np.full((capacity, words + 2), -1, np.int64)
+    return row[:, :words], row.view(np.float64)[:, words:]
 
 
 @njit(cache=True, inline="always")
-def _home(keys: np.ndarray, k1: int, k2: int) -> int:  # pragma: no cover - compiled
-    """The first slot a key's probe looks at."""
+def _home(keys: np.ndarray, kb: np.ndarray) -> np.int64:  # pragma: no cover - compiled
+    """The first slot a key's probe looks at: Murmur3's finalizer over the key's words."""
     mask = np.uint64(keys.shape[0] - 1)
-    # Murmur3's finalizer over both words: every bit of the key reaches the low bits used.
-    h = np.uint64(k1) ^ (np.uint64(k2) * np.uint64(0x9E3779B97F4A7C15))
+    h = np.uint64(0)
+    for w in range(keys.shape[1]):
+        h = (h ^ np.uint64(kb[w])) * np.uint64(0x9E3779B97F4A7C15)
+        h ^= h >> np.uint64(29)
     h ^= h >> np.uint64(33)
     h *= np.uint64(0xFF51AFD7ED558CCD)
     h ^= h >> np.uint64(33)
     h *= np.uint64(0xC4CEB9FE1A85EC53)
     h ^= h >> np.uint64(33)
-    return int(h & mask)
+    return np.int64(h & mask)
 
 
 @njit(cache=True)
-def slot(keys: np.ndarray, k1: int, k2: int) -> int:  # pragma: no cover - compiled
+def slot(keys: np.ndarray, kb: np.ndarray) -> np.int64:  # pragma: no cover - compiled
     """The slot holding this key, or the free slot where it would go (linear probing)."""
-    mask = np.uint64(keys.shape[0] - 1)
-    i = np.int64(_home(keys, k1, k2))
+    mask = np.int64(keys.shape[0] - 1)
+    last = keys.shape[1] - 1
+    i = np.int64(_home(keys, kb))
     while True:
-        c = keys[i, 1]
-        if c == -1 or (c == k2 and keys[i, 0] == k1):
-            return int(i)
-        i = np.int64((np.uint64(i) + np.uint64(1)) & mask)
+        c = keys[i, last]
+        if c == -1:
+            return i
+        same = True
+        for w in range(keys.shape[1]):
+            if keys[i, w] != kb[w]:
+                same = False
+                break
+        if same:
+            return i
+        i = np.int64((i + np.int64(1)) & mask)
 
 
 @njit(cache=True)
 def put(
     keys: np.ndarray,
     vals: np.ndarray,
-    k1: int,
-    k2: int,
+    kb: np.ndarray,
     x: float,
     y: float,
     ctr: np.ndarray,
@@ -73,45 +84,52 @@ def put(
     """Store (x, y) under the key; ctr[filled] counts the entries, ctr[grow] is set once the table
     is half full (the caller then doubles it with `grown`), unless ctr[fixed] says it may not grow:
     then a new key beyond three quarters full replaces its home slot's entry."""
-    i = slot(keys, k1, k2)
-    if keys[i, 1] == -1:
-        if ctr[fixed] and 4 * ctr[filled] >= 3 * keys.shape[0]:
-            h = _home(keys, k1, k2)
+    i = slot(keys, kb)
+    last = keys.shape[1] - 1
+    if keys[i, last] == -1:
+        if 4 * ctr[filled] >= 3 * keys.shape[0]:
+            if not ctr[fixed]:
+                # Too full to take more before it is doubled (a caller that stores many entries
+                # between two checks of ctr[grow] can get here): not storing loses nothing but time.
+                ctr[grow] = 1
+                return
+            h = _home(keys, kb)
             if h == i:
                 return  # the home slot is free: filling it would fill the table past its limit
             i = h  # occupied, since the probe went past it
-            keys[i, 0] = k1
-            keys[i, 1] = k2
-            vals[i, 0] = x
-            vals[i, 1] = y
-            return
-        if 4 * ctr[filled] >= 3 * keys.shape[0]:
-            # Too full to take more before it is doubled (a caller that stores many entries
-            # between two checks of ctr[grow] can get here): not storing loses nothing but time.
-            ctr[grow] = 1
-            return
-        keys[i, 0] = k1
-        keys[i, 1] = k2
-        ctr[filled] += 1
-        if 2 * ctr[filled] > keys.shape[0] and not ctr[fixed]:
-            ctr[grow] = 1  # the caller doubles the table before the search goes on
+        else:
+            ctr[filled] += 1
+            if 2 * ctr[filled] > keys.shape[0] and not ctr[fixed]:
+                ctr[grow] = 1  # the caller doubles the table before the search goes on
+        for w in range(keys.shape[1]):
+            keys[i, w] = kb[w]
     vals[i, 0] = x
     vals[i, 1] = y
 
 
 @njit(cache=True)
+def tt_get(keys: np.ndarray, vals: np.ndarray, kb: np.ndarray) -> tuple[bool, float, float]:  # pragma: no cover
+    """(found, lo, hi) for the key."""
+    i = slot(keys, kb)
+    if keys[i, keys.shape[1] - 1] == -1:
+        return False, 0.0, 0.0
+    return True, vals[i, 0], vals[i, 1]
+
+
+@njit(cache=True)
 def _rehash(keys: np.ndarray, vals: np.ndarray, nk: np.ndarray, nv: np.ndarray) -> None:  # pragma: no cover
+    last = keys.shape[1] - 1
     for i in range(keys.shape[0]):
-        if keys[i, 1] != -1:
-            j = slot(nk, keys[i, 0], keys[i, 1])
-            nk[j, 0] = keys[i, 0]
-            nk[j, 1] = keys[i, 1]
+        if keys[i, last] != -1:
+            j = slot(nk, keys[i])
+            for w in range(keys.shape[1]):
+                nk[j, w] = keys[i, w]
             nv[j, 0] = vals[i, 0]
             nv[j, 1] = vals[i, 1]
 
 
 def grown(keys: np.ndarray, vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The same entries in a table twice the size."""
-    nk, nv = new_table(2 * keys.shape[0])
+    nk, nv = new_table(2 * keys.shape[0], keys.shape[1])
     _rehash(keys, vals, nk, nv)
     return nk, nv

@@ -1,0 +1,791 @@
+"""The rules kernel: a round of either game as a vector of counts, and every rule that moves it.
+
+Every consumer of the rules goes through these functions: the Python API of rules.py (legal
+plays, apply, chance outcomes, for the CLI, the simulator, the companion and the finisher's
+replay) and the expectimax search (solver/search/expectimax.py), run as plain Python for a small
+search or compiled by numba for a big one. So a ruling or a play type is written here once.
+
+The source is written in the small part of Python that numba compiles: flat buffers, integer
+and float arithmetic, loops, no objects. The same functions run on Python lists (plain mode:
+list indexing is the quickest CPython has) and on numpy arrays (compiled mode:
+solver/search/compiled.py loads this file a second time with `__lobo_jit__` set to numba's
+decorator, and the functions call each other compiled). Buffers are allocated by `ints` and
+`floats`, which each mode provides.
+
+A state vector (ints(STATE)): counts by value (index v - 1 for value v) of the Player's hand,
+the reserve, the Wolf's hand and the cards nobody has seen; then the pile's size, its known top
+cards (in order, the top first), the active party (a bitmask: Jack 1, Queen 2, King 4), the flags
+and the rulings. A move is a row of ints(MOVE): its kind, the counts it takes from the hand, the
+reserve and the Wolf's hand, and the member a sacrifice turns face down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+if TYPE_CHECKING:
+
+    def jit(**options: Any) -> Callable[[F], F]: ...
+    def ints(n: int) -> Any: ...
+    def floats(n: int) -> Any: ...
+    def scratch(n: int) -> Any: ...
+
+    ZERO: int
+    ONE: int
+else:
+    try:  # compiled mode: solver/search/compiled.py sets these before it runs this file
+        jit = __lobo_jit__
+        ints = __lobo_ints__
+        floats = __lobo_floats__
+        scratch = __lobo_scratch__  # a buffer every part of which is written before it is read
+        # Not literals: numba's cache of a recursive function breaks on literal arguments.
+        ZERO = __lobo_zero__
+        ONE = __lobo_one__
+    except NameError:
+
+        def jit(**options):
+            """Plain mode: the function as written."""
+            return lambda f: f
+
+        def ints(n):
+            return [0] * n
+
+        def floats(n):
+            return [0.0] * n
+
+        scratch = ints
+        ZERO = 0
+        ONE = 1
+
+
+Vec = Any  # a list of ints (plain mode) or an int64 array (compiled mode)
+
+# -- the state vector ----------------------------------------------------------------------------
+
+HAND = 0
+RESERVE = 10
+WOLF = 20
+UNSEEN = 30
+PILE = 40  # cards in the draw pile, known top cards included
+NTOP = 41  # how many of its top cards are known
+PARTY = 42  # active members: Jack 1, Queen 2, King 4 (vanguard; 0 for lobo)
+FINAL = 43  # 1 once the round is final (vanguard)
+OWED_P = 44  # unknown cards owed to the Player by the play just made (a chance node)
+OWED_W = 45  # unknown cards owed to the Wolf
+REVEAL = 46  # 1: the new top card is about to be turned face up (top_card_visible)
+OUTCOME = 47  # 0 while the round goes on, WON or LOST
+TOPV = 48  # the deck's top value: 8, 9 or 10
+GAME = 49  # VANGUARD or LOBO
+HAND_SIZE = 50
+FINAL_THRESHOLD = 51
+RESERVE_SCORES = 52
+TOP_VISIBLE = 53
+TOPS = 54  # the known top cards' values, TOPS + 0 the top one
+MAX_TOPS = 50  # the biggest deck: lobo hard, 50 cards
+STATE = TOPS + MAX_TOPS
+
+WON = 1
+LOST = 2
+VANGUARD = 0
+LOBO = 1
+JACK, QUEEN, KING = 1, 2, 4
+
+# -- a move --------------------------------------------------------------------------------------
+
+PERFECT, SUM, SPLIT, OVER, SACRIFICE, FOLD = 0, 1, 2, 3, 4, 5
+M_KIND = 0
+M_HAND = 1
+M_RESERVE = 11
+M_WOLF = 21
+M_MEMBER = 31
+MOVE = 32
+# Moves are written into a buffer of `cap` rows; a position with more returns -1 and the caller
+# retries with a bigger one (never a truncated list).
+
+
+@jit(inline="always")
+def active(st: Vec) -> int:
+    """The number of active party members."""
+    p = st[PARTY]
+    return (p & 1) + ((p >> 1) & 1) + ((p >> 2) & 1)
+
+
+@jit(inline="always")
+def cards_in(st: Vec, base: int) -> int:
+    n = 0
+    for i in range(10):
+        n += st[base + i]
+    return n
+
+
+@jit(inline="always")
+def value_of(st: Vec, base: int) -> int:
+    """The total value of the cards counted at base."""
+    t = 0
+    for i in range(10):
+        t += (i + 1) * st[base + i]
+    return t
+
+
+@jit(inline="always")
+def is_chance(st: Vec) -> bool:
+    return st[OUTCOME] == 0 and (st[OWED_P] > 0 or st[OWED_W] > 0 or st[REVEAL] == 1)
+
+
+@jit(inline="always")
+def unknown_in_pile(st: Vec) -> int:
+    return st[PILE] - st[NTOP]
+
+
+# -- settling: the rules that follow every step --------------------------------------------------
+
+
+@jit()
+def settle(st: Vec) -> None:
+    """Once nothing is owed: a vanguard round whose pile is empty is final (even when this same
+    draw wins: a round whose pile ran out was the final round); an empty Wolf's hand wins; with
+    the top card visible, a hidden new top card is about to be turned face up."""
+    if st[OUTCOME] != 0 or st[OWED_P] > 0 or st[OWED_W] > 0:
+        return
+    if st[GAME] == VANGUARD and st[PILE] == 0:
+        st[FINAL] = 1
+    if cards_in(st, WOLF) == 0:
+        st[OUTCOME] = WON
+        st[REVEAL] = 0
+    elif st[TOP_VISIBLE] == 1 and st[PILE] > 0 and st[NTOP] == 0:
+        st[REVEAL] = 1
+
+
+# -- legal moves ---------------------------------------------------------------------------------
+
+
+@jit()
+def _row(out: Vec, m: int, kind: int) -> int:
+    """Start move row m (cleared) of the given kind; its offset in out."""
+    at = m * MOVE
+    for j in range(MOVE):
+        out[at + j] = 0
+    out[at + M_KIND] = kind
+    return at
+
+
+# An odometer's buffer (ints(4 * OD)): for each non-zero count, where it is, how many, its value
+# and the counter's digit.
+OD = 20
+SLOT, HAVE, VAL, CUR = 0, OD, 2 * OD, 3 * OD
+
+
+@jit()
+def _odometer(st: Vec, base: int, width: int, top: int, od: Vec) -> int:
+    """Set up a mixed-radix counter over the non-zero counts among st[base : base + width] whose
+    values are at most top; how many."""
+    n = 0
+    for i in range(width):
+        v = i % 10 + 1
+        if st[base + i] > 0 and v <= top:
+            od[SLOT + n] = i
+            od[HAVE + n] = st[base + i]
+            od[VAL + n] = v
+            od[CUR + n] = 0
+            n += 1
+    return n
+
+
+@jit()
+def _groups_of_mine(st: Vec, out: Vec, m: int, cap: int) -> int:
+    """Perfect and Sum: every sub-multiset of hand and reserve (kept apart: which pays is part
+    of the play) whose total is a value the Wolf holds. One pass of a mixed-radix counter over
+    the counts, carrying past any count that would go beyond the Wolf's biggest value (every
+    value is positive, so the totals at or below it form a down-set and nothing is skipped)."""
+    top = 0
+    for v in range(10, 0, -1):
+        if st[WOLF + v - 1] > 0:
+            top = v
+            break
+    if top == 0:
+        return m
+    od = scratch(4 * OD)
+    n = _odometer(st, HAND, 20, top, od)  # HAND + 10.. is RESERVE: one pool
+    s = 0
+    k = 0
+    while True:
+        i = 0
+        while i < n:
+            if od[CUR + i] < od[HAVE + i] and s + od[VAL + i] <= top:
+                od[CUR + i] += 1
+                s += od[VAL + i]
+                k += 1
+                break
+            s -= od[CUR + i] * od[VAL + i]
+            k -= od[CUR + i]
+            od[CUR + i] = 0
+            i += 1
+        if i == n:
+            return m
+        if st[WOLF + s - 1] > 0:
+            if m >= cap:
+                return -1
+            at = _row(out, m, PERFECT if k == 1 else SUM)
+            for j in range(n):
+                out[at + M_HAND + od[SLOT + j]] = od[CUR + j]  # M_RESERVE follows M_HAND
+            out[at + M_WOLF + s - 1] = 1
+            m += 1
+
+
+@jit()
+def _splits(st: Vec, out: Vec, m: int, cap: int) -> int:
+    """Split: two or more Wolf cards adding up to one card of the Player's (hand or reserve)."""
+    top = 0
+    for v in range(10, 0, -1):
+        if st[HAND + v - 1] > 0 or st[RESERVE + v - 1] > 0:
+            top = v
+            break
+    if top == 0:
+        return m
+    od = scratch(4 * OD)
+    n = _odometer(st, WOLF, 10, top, od)
+    s = 0
+    k = 0
+    while True:
+        i = 0
+        while i < n:
+            if od[CUR + i] < od[HAVE + i] and s + od[VAL + i] <= top:
+                od[CUR + i] += 1
+                s += od[VAL + i]
+                k += 1
+                break
+            s -= od[CUR + i] * od[VAL + i]
+            k -= od[CUR + i]
+            od[CUR + i] = 0
+            i += 1
+        if i == n:
+            return m
+        if k < 2:
+            continue
+        for source in range(2):
+            base = HAND if source == 0 else RESERVE
+            if st[base + s - 1] > 0:
+                if m >= cap:
+                    return -1
+                at = _row(out, m, SPLIT)
+                out[at + (M_HAND if source == 0 else M_RESERVE) + s - 1] = 1
+                for j in range(n):
+                    out[at + M_WOLF + od[SLOT + j]] = od[CUR + j]
+                m += 1
+
+
+@jit()
+def moves(st: Vec, out: Vec, cap: int) -> int:
+    """Every distinct legal move at a decision node into out (at most cap rows of MOVE ints);
+    their number, or -1 when they need more than cap rows.
+    Fold is always legal, and last. The order is the search's: Perfect and Sum, Sacrifice,
+    Split, then Over by the difference, smallest first (moves that shrink the Wolf's hand
+    without giving it cards first: they cut the search soonest)."""
+    m = _groups_of_mine(st, out, 0, cap)
+    if m < 0:
+        return -1
+    final = st[FINAL] == 1
+    if final:
+        if st[GAME] == VANGUARD and active(st) >= 2:
+            for bit in (JACK, QUEEN, KING):
+                if st[PARTY] & bit:
+                    for w in range(1, 11):
+                        if st[WOLF + w - 1] > 0:
+                            if m >= cap:
+                                return -1
+                            at = _row(out, m, SACRIFICE)
+                            out[at + M_WOLF + w - 1] = 1
+                            out[at + M_MEMBER] = bit
+                            m += 1
+    else:
+        if st[PILE] >= 1:
+            m = _splits(st, out, m, cap)
+            if m < 0:
+                return -1
+        for d in range(1, min(st[PILE], 9) + 1):
+            for source in range(2):
+                base = HAND if source == 0 else RESERVE
+                for p in range(d + 1, 11):
+                    w = p - d
+                    if st[base + p - 1] > 0 and st[WOLF + w - 1] > 0:
+                        if m >= cap:
+                            return -1
+                        at = _row(out, m, OVER)
+                        out[at + (M_HAND if source == 0 else M_RESERVE) + p - 1] = 1
+                        out[at + M_WOLF + w - 1] = 1
+                        m += 1
+    if m >= cap:
+        return -1
+    _row(out, m, FOLD)
+    return m + 1
+
+
+@jit()
+def move_sum(mv: Vec, at: int, base: int) -> int:
+    """The total value of the cards a move row takes from base (M_HAND, M_RESERVE, M_WOLF)."""
+    t = 0
+    for i in range(10):
+        t += (i + 1) * mv[at + base + i]
+    return t
+
+
+@jit()
+def draws_of(st: Vec, mv: Vec, at: int) -> int:
+    """How many cards the move makes someone draw (the Player for Perfect and Sum)."""
+    kind = mv[at + M_KIND]
+    if kind == PERFECT or kind == SUM:  # noqa: SIM109 - compiled code: no `in` on tuples
+        return 1 if st[FINAL] == 0 and st[PILE] > 0 else 0
+    if kind == SPLIT:
+        return 1
+    if kind == OVER:
+        return move_sum(mv, at, M_HAND) + move_sum(mv, at, M_RESERVE) - move_sum(mv, at, M_WOLF)
+    return 0
+
+
+# -- applying moves and draws --------------------------------------------------------------------
+
+
+@jit()
+def _take_tops(st: Vec, k: int, to: int) -> None:
+    """The k known top cards go to the hand (to = HAND) or the Wolf's hand (to = WOLF)."""
+    for j in range(k):
+        st[to + st[TOPS + j] - 1] += 1
+    n = st[NTOP]
+    for j in range(n - k):
+        st[TOPS + j] = st[TOPS + j + k]
+    for j in range(n - k, n):
+        st[TOPS + j] = 0
+    st[NTOP] = n - k
+    st[PILE] -= k
+
+
+@jit(inline="always")
+def _copy(st: Vec, child: Vec) -> None:
+    """child := st, as far as it is read: the known top cards past NTOP never are."""
+    n = TOPS + st[NTOP]
+    child[0:n] = st[0:n]
+
+
+@jit()
+def apply_move(st: Vec, mv: Vec, at: int, child: Vec) -> None:
+    """child := the state after the legal move at row `at` of mv, its known top cards drawn and
+    settled; a chance node if unknown cards are still owed."""
+    _copy(st, child)
+    kind = mv[at + M_KIND]
+    if kind == FOLD:
+        child[OUTCOME] = LOST
+        return
+    for i in range(10):
+        child[HAND + i] -= mv[at + M_HAND + i]
+        child[RESERVE + i] -= mv[at + M_RESERVE + i]
+        child[WOLF + i] -= mv[at + M_WOLF + i]
+    if kind == SACRIFICE:
+        child[PARTY] &= ~mv[at + M_MEMBER]
+    owed = draws_of(st, mv, at)
+    # Known top cards are drawn first, in order; what stays owed comes from the unknown part.
+    k = min(owed, child[NTOP])
+    to = HAND if kind == PERFECT or kind == SUM else WOLF  # noqa: SIM109
+    if k > 0:
+        _take_tops(child, k, to)
+    if to == HAND:
+        child[OWED_P] = owed - k
+    else:
+        child[OWED_W] = owed - k
+    settle(child)
+
+
+@jit()
+def apply_draw(st: Vec, drawn: Vec, at: int, child: Vec) -> None:
+    """child := the state after a chance node's outcome: the counts drawn (row `at` of drawn, 10
+    ints) go to whoever is owed them, or become the new known top card (a reveal)."""
+    _copy(st, child)
+    for i in range(10):
+        child[UNSEEN + i] -= drawn[at + i]
+    owed = st[OWED_P] + st[OWED_W]
+    if owed == 0:  # a reveal: the new top card is known
+        for i in range(10):
+            if drawn[at + i] > 0:
+                child[TOPS] = i + 1
+        child[NTOP] = 1
+        child[REVEAL] = 0
+        settle(child)
+        return
+    to = HAND if st[OWED_P] > 0 else WOLF
+    for i in range(10):
+        child[to + i] += drawn[at + i]
+    child[PILE] -= owed
+    child[OWED_P] = 0
+    child[OWED_W] = 0
+    settle(child)
+
+
+# -- chance: what a draw can bring ---------------------------------------------------------------
+
+
+def _binomials() -> tuple[float, ...]:
+    from math import comb
+
+    return tuple(float(comb(n, k)) if k <= n else 0.0 for n in range(STATE) for k in range(12))
+
+
+# C(n, k) as floats (all exact: below 2**53), row n of 12 (compiled mode: the same as an array).
+BINOMIAL: Any
+try:
+    BINOMIAL = __lobo_binomial__  # type: ignore[name-defined]
+except NameError:
+    BINOMIAL = _binomials()
+
+
+@jit()
+def draw_count(unseen: Vec, base: int, d: int) -> int:
+    """How many multisets of d values the unseen counts (at base) allow."""
+    ways = ints(11 * (d + 1))
+    ways[0] = 1
+    for i in range(10):
+        for j in range(d + 1):
+            w = ways[i * (d + 1) + j]
+            if w:
+                for k in range(min(unseen[base + i], d - j) + 1):
+                    ways[(i + 1) * (d + 1) + j + k] += w
+    return ways[10 * (d + 1) + d]
+
+
+@jit()
+def draws(unseen: Vec, base: int, d: int, out: Vec, prob: Vec) -> int:
+    """Every multiset of d values drawn from the unseen counts (at base), as rows of 10 counts in
+    out, and its probability (multivariate hypergeometric) in prob; their number. Depth first
+    over the values, the highest count first; cap[i], the cards of values i and up, keeps out of
+    branches that cannot make up d."""
+    total = 0
+    for i in range(10):
+        total += unseen[base + i]
+    denominator = BINOMIAL[total * 12 + d]
+    cap = ints(11)
+    for i in range(9, -1, -1):
+        cap[i] = cap[i + 1] + unseen[base + i]
+    cur = ints(10)
+    low = ints(10)
+    need = ints(10)
+    need[0] = d
+    cur[0] = min(d, unseen[base])
+    low[0] = max(0, d - cap[1])
+    m = 0
+    i = 0
+    while True:
+        if cur[i] < low[i]:
+            i -= 1
+            if i < 0:
+                break
+            cur[i] -= 1
+            continue
+        rest = need[i] - cur[i]
+        if rest == 0:
+            w = 1.0
+            for j in range(10):
+                c = cur[j] if j <= i else 0
+                out[m * 10 + j] = c
+                if c:
+                    w *= BINOMIAL[unseen[base + j] * 12 + c]
+            prob[m] = w / denominator
+            m += 1
+            cur[i] -= 1
+            continue
+        if i == 9:  # rest > 0 with no value left: cap makes this impossible, but be sure
+            cur[i] -= 1
+            continue
+        i += 1
+        need[i] = rest
+        cur[i] = min(rest, unseen[base + i])
+        low[i] = max(0, rest - cap[i + 1])
+    return m
+
+
+@jit()
+def owed_now(st: Vec) -> int:
+    """How many cards a chance node draws or reveals (a reveal is one)."""
+    owed = st[OWED_P] + st[OWED_W]
+    return owed if owed > 0 else 1
+
+
+# -- exact cover: the final round ----------------------------------------------------------------
+
+
+@jit()
+def _cover(wolf: Vec, avail: Vec, allowed: int, rem: int, start: int) -> int:
+    """Fewest sacrifices covering the Wolf's cards (counts), or -1. rem > 0: a group for the card
+    being covered still needs rem more, from values >= start."""
+    if rem > 0:
+        best = -1
+        for v in range(start, min(rem, 10) + 1):
+            if avail[v - 1] > 0:
+                avail[v - 1] -= 1
+                r = _cover(wolf, avail, allowed, rem - v, v)
+                avail[v - 1] += 1
+                if r >= 0 and (best < 0 or r < best):
+                    best = r
+                    if best == 0:
+                        return 0
+        return best
+    # The next card to cover: the biggest (the fewest groups: dead ends show early).
+    w = 0
+    for v in range(10, 0, -1):
+        if wolf[v - 1] > 0:
+            w = v
+            break
+    if w == 0:
+        return 0
+    wolf[w - 1] -= 1
+    best = _cover(wolf, avail, allowed, w, ONE)
+    if best != 0 and allowed > 0:
+        r = _cover(wolf, avail, allowed - ONE, ZERO, ONE)
+        if r >= 0 and (best < 0 or r + 1 < best):
+            best = r + 1
+    wolf[w - 1] += 1
+    return best
+
+
+@jit()
+def min_sacrifices(st: Vec, allowed: int) -> int:
+    """Fewest sacrifices (at most `allowed`) with which the Wolf's cards can all be covered by
+    disjoint groups of the Player's cards (hand and reserve: which pays does not matter here)
+    adding up exactly to each; -1 when they cannot."""
+    wolf = ints(10)
+    avail = ints(10)
+    cards = 0
+    for i in range(10):
+        wolf[i] = st[WOLF + i]
+        avail[i] = st[HAND + i] + st[RESERVE + i]
+        cards += avail[i] - wolf[i]
+    if cards + allowed < 0:
+        return -1  # every Wolf card not sacrificed needs a card of the Player's
+    return _cover(wolf, avail, allowed, ZERO, ONE)
+
+
+# -- sure losses (vanguard): see the argument in solver/search/bounds.py -------------------------
+
+
+@jit(inline="always")
+def _pool_count(st: Vec, val: int, with_wolf: bool) -> int:
+    """Cards of this value among the known top cards, the unseen ones and (with_wolf) the Wolf's."""
+    n = st[UNSEEN + val - 1] + (st[WOLF + val - 1] if with_wolf else 0)
+    for j in range(st[NTOP]):
+        if st[TOPS + j] == val:
+            n += 1
+    return n
+
+
+@jit()
+def _highest_pool(st: Vec, k: int, with_wolf: bool) -> int:
+    """The total of the k highest cards among the known top cards, the unseen ones and (with_wolf)
+    the Wolf's hand."""
+    total = 0
+    for val in range(10, 0, -1):
+        if k == 0:
+            break
+        take = min(k, _pool_count(st, val, with_wolf))
+        total += take * val
+        k -= take
+    return total
+
+
+@jit()
+def split_gain(st: Vec, left: int) -> int:
+    """The most that Splits into four or more cards can still add to Ψ = P - K + n: with g such
+    Splits, their cards number at most the count of the smallest values (among every card the
+    Wolf holds or may yet draw) that fit within g × the top value."""
+    if left <= 0:
+        return 0
+    top = st[TOPV]
+    best = 0
+    fits = 0  # how many of the smallest cards add up to at most g × top
+    total = 0
+    val = 1
+    have = _pool_count(st, 1, True)
+    for g in range(1, left + 1):
+        while val <= 10:
+            if have == 0:
+                val += 1
+                if val <= 10:
+                    have = _pool_count(st, val, True)
+                continue
+            if total + val > g * top:
+                break
+            total += val
+            fits += 1
+            have -= 1
+        if fits < 4 * g:
+            break
+        best = max(best, fits - 3 * g)
+    return best
+
+
+@jit()
+def sure_loss(st: Vec) -> bool:
+    """True only when no order of the pile and no line of play wins this vanguard round (the
+    count argument and the value argument, solver/search/bounds.py)."""
+    if st[GAME] != VANGUARD or st[OUTCOME] != 0:
+        return False
+    player = cards_in(st, HAND) + cards_in(st, RESERVE) + st[OWED_P]
+    wolf = cards_in(st, WOLF) + st[OWED_W]
+    left = st[PILE] - st[OWED_P] - st[OWED_W]
+    sacrifices = max(0, active(st) - 1)
+    if player == 0 and left > 0 and st[FINAL] == 0:
+        return True  # no card to play and the round is not final: only Fold
+    psi = player - wolf + left + sacrifices
+    if psi < 0 and psi + split_gain(st, left) < 0:
+        return True
+    v = value_of(st, HAND) + value_of(st, RESERVE) - value_of(st, WOLF)
+    if v >= 0:
+        return False
+    draws_left = max(0, left) + st[OWED_P]
+    high = _highest_pool(st, draws_left, False) if draws_left > 0 else 0
+    if st[OWED_W] == 0 and left <= 0:
+        # Nothing more will come to the Wolf: it can only sacrifice cards it holds now.
+        sac = 0
+        k = sacrifices
+        for val in range(10, 0, -1):
+            if k == 0:
+                break
+            take = min(k, st[WOLF + val - 1])
+            sac += take * val
+            k -= take
+    else:
+        sac = sacrifices * st[TOPV]
+    return v + high + sac < 0
+
+
+@jit()
+def _sums_of_two_or_more(st: Vec, base: int, also: int) -> int:
+    """Bit v set: some two or more of these cards (counts at base, plus at also if also >= 0) add
+    up to v (v <= 10)."""
+    one = 0  # sums of one or more cards
+    two = 0
+    for v in range(1, 11):
+        n = st[base + v - 1] + (st[also + v - 1] if also >= 0 else 0)
+        for _ in range(n):
+            two = (two | (one << v)) & 0x7FF
+            one = (one | (1 << v) | (one << v)) & 0x7FF
+    return two
+
+
+@jit()
+def no_play(st: Vec) -> bool:
+    """Before the final round: only Fold is legal (no Perfect, Sum, Split or Over)."""
+    mine = 0
+    wolf = 0
+    for v in range(1, 11):
+        if st[HAND + v - 1] > 0 or st[RESERVE + v - 1] > 0:
+            mine |= 1 << v
+        if st[WOLF + v - 1] > 0:
+            wolf |= 1 << v
+    if mine & wolf:
+        return False  # a Perfect
+    for d in range(1, min(st[PILE], 9) + 1):
+        if mine & (wolf << d):
+            return False  # an Over by d
+    if _sums_of_two_or_more(st, HAND, RESERVE) & wolf:
+        return False  # a Sum
+    return not (st[PILE] >= 1 and _sums_of_two_or_more(st, WOLF, -1) & mine)  # a Split
+
+
+@jit()
+def _pair_sums(st: Vec) -> int:
+    """Bit v set: some two of the Player's cards add up to v (v <= 10)."""
+    out = 0
+    for x in range(1, 6):
+        for y in range(x, 11 - x):
+            nx = st[HAND + x - 1] + st[RESERVE + x - 1]
+            ny = st[HAND + y - 1] + st[RESERVE + y - 1]
+            if nx and ny and (x != y or nx >= 2):
+                out |= 1 << (x + y)
+    return out
+
+
+@jit()
+def dead_end(st: Vec) -> bool:
+    """A vanguard decision before the final round that is lost: only Fold is legal, or the count
+    argument holds one play ahead. Without a Perfect or a Split, every play lowers Ψ (a Sum of k
+    cards by k - 1, an Over by 2d): by 2 or more unless a Sum of two cards is legal."""
+    if st[GAME] != VANGUARD or st[FINAL] == 1 or st[OUTCOME] != 0 or st[NTOP] > 0:
+        return False
+    if no_play(st):
+        return True
+    mine = 0
+    wolf = 0
+    for v in range(1, 11):
+        if st[HAND + v - 1] > 0 or st[RESERVE + v - 1] > 0:
+            mine |= 1 << v
+        if st[WOLF + v - 1] > 0:
+            wolf |= 1 << v
+    if mine & wolf or (st[PILE] >= 1 and _sums_of_two_or_more(st, WOLF, -1) & mine):
+        return False
+    step = 1 if _pair_sums(st) & wolf else 2
+    left = st[PILE]
+    player = cards_in(st, HAND) + cards_in(st, RESERVE)
+    psi = player - cards_in(st, WOLF) + left + max(0, active(st) - 1) - step
+    if psi >= 0:
+        return False
+    return psi + split_gain(st, left) < 0
+
+
+# -- keys: a state as a few integers -------------------------------------------------------------
+
+KEY_WORDS = 3  # without known top cards past the tenth; each further word holds 15 more
+
+
+@jit()
+def key_words(st: Vec) -> int:
+    """How many words key() needs for this state."""
+    extra = st[NTOP] - 10
+    return KEY_WORDS if extra <= 0 else KEY_WORDS + (extra + 14) // 15
+
+
+@jit()
+def key_fits(st: Vec) -> bool:
+    """Whether key() can pack every state of this round: a card is always in exactly one place,
+    so no count of any value ever exceeds the total of that value here (at most 7 fits), the
+    pile only shrinks (63 fits) and an Over owes at most 9 (15 fits)."""
+    for i in range(10):
+        n = st[HAND + i] + st[RESERVE + i] + st[WOLF + i] + st[UNSEEN + i]
+        if min(st[HAND + i], st[RESERVE + i], st[WOLF + i], st[UNSEEN + i]) < 0:
+            return False
+        for j in range(st[NTOP]):
+            if st[TOPS + j] == i + 1:
+                n += 1
+        if n > 7:
+            return False
+    return st[PILE] <= 63 and 0 <= st[NTOP] <= MAX_TOPS and st[OWED_W] <= 15 and st[OWED_P] <= 1
+
+
+@jit()
+def key(st: Vec, out: Vec, words: int, merge: bool) -> None:
+    """The state packed into `words` non-negative integers of 60 bits (out[0:words]). merge:
+    hand and reserve as one (objectives for which it does not matter which pays). Only what
+    decides the rest of the round goes in: the party as its number of members (who falls never
+    changes the outcome), and not the rulings, which are the same in one search. The caller
+    checks once, at the root, that every state of the round fits (key_fits)."""
+    k0 = 0
+    k1 = 0
+    for i in range(10):
+        h = st[HAND + i] + (st[RESERVE + i] if merge else 0)
+        r = 0 if merge else st[RESERVE + i]
+        k0 |= h << (3 * i)
+        k0 |= r << (30 + 3 * i)
+        k1 |= st[WOLF + i] << (3 * i)
+        k1 |= st[UNSEEN + i] << (30 + 3 * i)
+    k2 = st[PILE] | (st[NTOP] << 6) | (active(st) << 12) | (st[FINAL] << 14) | (st[OWED_P] << 15)
+    k2 |= (st[OWED_W] << 16) | (st[REVEAL] << 20) | (st[OUTCOME] << 21)
+    for j in range(min(st[NTOP], 10)):
+        k2 |= st[TOPS + j] << (24 + 4 * j)
+    out[0] = k0
+    out[1] = k1
+    out[2] = k2
+    for w in range(KEY_WORDS, words):
+        kw = 0
+        first = 10 + 15 * (w - KEY_WORDS)
+        for j in range(first, min(st[NTOP], first + 15)):
+            kw |= st[TOPS + j] << (4 * (j - first))
+        out[w] = kw

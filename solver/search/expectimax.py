@@ -1,0 +1,345 @@
+"""The expectimax search over the rest of a round, written once for both modes: run as plain
+Python for a small search, compiled by numba for a big one (solver/search/compiled.py loads this
+file a second time, with the compiled kernel and hash table in place of the plain ones).
+
+Every rule comes from the kernel (solver/core/kernel.py); the objective (solver/core/objectives.py)
+fixes the value of every end of the round and which shortcuts are sound for it. Pruning, each
+sound:
+
+  * Star1 at chance nodes, with per-outcome bounds: every outcome's child is first bounded
+    cheaply (cheap(): an end of the round, the final round's cover, the table, a sure loss, a
+    dead end, a sure cover), and the outcomes not searched yet count with those bounds rather
+    than the whole range, so a node whose likely outcomes are known is cut at once. Results
+    found under such a cut are stored as bounds, never as exact values.
+  * A decision node stops as soon as a play reaches the window's top.
+  * Under `win`: Perfect and Sum alone covering the Wolf's hand is a sure win (those plays only
+    ever add cards to the Player's); the sure-loss tests of solver/search/bounds.py are losses.
+
+Budgets: compiled code cannot raise to its caller cheaply, so when its state budget runs out
+(ctr[LIMIT]) or a table asks to grow (ctr[GROW]) the search stops: every node on the way up
+stores what it had learnt as bounds and returns NaN; the caller re-enters until its clock runs
+out, and finished subtrees stay in the table.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from solver.core.kernel import jit as plain_jit
+from solver.core.objectives import PARTY_CODE, POINTS_CODE, WIN_CODE
+
+K: Any
+T: Any
+try:  # compiled mode (solver/search/compiled.py)
+    K = __lobo_kernel__  # type: ignore[name-defined]
+    T = __lobo_tables__  # type: ignore[name-defined]
+except NameError:
+    from solver.core import kernel as K
+    from solver.search import tables as T
+
+if TYPE_CHECKING:
+    jit = plain_jit
+else:
+    jit = K.jit
+
+Vec = Any
+
+EPS = 1e-12
+
+# Counters shared with the caller.
+STATES, HITS, CHANCE, CUTOFFS, LIMIT, STOPPED, OUTCOMES, GROW, FILLED, MEMO_FILLED, FIXED, MEMO_FIXED = range(12)
+COUNTERS = 12
+
+# The search's parameters (ints): the objective, the party the round started with, whether hand
+# and reserve are one for it, the key's words.
+P_OBJECTIVE, P_ROOT_ACTIVE, P_MERGE, P_WORDS = range(4)
+PARAMS = 4
+# ... and (floats) the objective's value range.
+F_LO, F_HI = range(2)
+FPARAMS = 2
+
+# Objectives (solver/core/objectives.py holds what each means).
+WIN, PARTY, POINTS = WIN_CODE, PARTY_CODE, POINTS_CODE
+
+# Moves per decision node before the buffer is made bigger (most have a dozen or two).
+ROOM = 48
+
+
+@jit()
+def terminal(st: Vec, par: Vec) -> float:
+    """The value of an ended round."""
+    obj = par[P_OBJECTIVE]
+    won = st[K.OUTCOME] == K.WON
+    if obj == WIN:
+        return 1.0 if won else 0.0
+    if obj == POINTS:
+        return float(K.value_of(st, K.HAND)) if won else -float(K.value_of(st, K.WOLF))
+    # PARTY: minus the members this round costs
+    if won:
+        return -float(par[P_ROOT_ACTIVE] - K.active(st))
+    if st[K.FINAL] == 1:
+        return -float(par[P_ROOT_ACTIVE])
+    return -float(min(K.cards_in(st, K.WOLF), K.active(st)))
+
+
+@jit()
+def cover(st: Vec, allowed: int, mk: Any, mv: Any, ctr: Vec) -> int:
+    """kernel.min_sacrifices, remembered: the same covers recur all over a search."""
+    kb = K.ints(2)
+    k0 = allowed
+    k1 = 0
+    for i in range(10):
+        k0 |= (st[K.HAND + i] + st[K.RESERVE + i]) << (2 + 3 * i)
+        k1 |= st[K.WOLF + i] << (3 * i)
+    kb[0] = k0
+    kb[1] = k1
+    found, x, _ = T.tt_get(mk, mv, kb)
+    if found:
+        return int(x)
+    r = K.min_sacrifices(st, allowed)
+    T.put(mk, mv, kb, float(r), 0.0, ctr, MEMO_FILLED, GROW, MEMO_FIXED)
+    return r
+
+
+@jit()
+def final_value(st: Vec, par: Vec, mk: Any, mv: Any, ctr: Vec) -> float:
+    """A vanguard final round at a decision point: nothing more is drawn, so its value is read
+    off the cover: won if the sacrifices allowed (active - 1) and the cards do it."""
+    need = cover(st, max(0, K.active(st) - 1), mk, mv, ctr)
+    if par[P_OBJECTIVE] == PARTY:
+        if need < 0:
+            return -float(par[P_ROOT_ACTIVE])
+        return -float(par[P_ROOT_ACTIVE] - K.active(st) + need)
+    return 1.0 if need >= 0 else 0.0
+
+
+@jit(inline="always")
+def _is_final_decision(st: Vec) -> bool:
+    return st[K.GAME] == K.VANGUARD and st[K.FINAL] == 1 and st[K.OUTCOME] == 0 and not K.is_chance(st)
+
+
+@jit()
+def cheap(st: Vec, par: Vec, fpar: Vec, tk: Any, tv: Any, mk: Any, mv: Any, ctr: Vec) -> tuple[float, float]:
+    """Bounds on a state's value without searching it: an end of the round, the final round's
+    cover, a chance node that wins whatever comes, the table, and under `win` a sure loss, a dead
+    end or a sure cover."""
+    if st[K.OUTCOME] != 0:
+        v = terminal(st, par)
+        return v, v
+    obj = par[P_OBJECTIVE]
+    if _is_final_decision(st):
+        v = final_value(st, par, mk, mv, ctr)
+        return v, v
+    if obj != POINTS and K.cards_in(st, K.WOLF) == 0 and st[K.OWED_W] == 0:
+        # The Wolf's hand is empty, the Player still draws: won whatever is drawn (under points
+        # the drawn card would count).
+        won = 1.0 if obj == WIN else -float(par[P_ROOT_ACTIVE] - K.active(st))
+        return won, won
+    kb = K.ints(par[P_WORDS])
+    K.key(st, kb, par[P_WORDS], par[P_MERGE] == 1)
+    found, lo, hi = T.tt_get(tk, tv, kb)
+    if found:
+        return lo, hi
+    if obj == WIN:
+        if K.sure_loss(st):
+            return 0.0, 0.0
+        if not K.is_chance(st):
+            if K.dead_end(st):
+                return 0.0, 0.0
+            if cover(st, 0, mk, mv, ctr) == 0:
+                return 1.0, 1.0
+    return fpar[F_LO], fpar[F_HI]
+
+
+@jit()
+def bounds(st: Vec, par: Vec, fpar: Vec, tk: Any, tv: Any) -> tuple[float, float]:
+    """What the table knows of a state's value (the whole range when nothing)."""
+    if st[K.OUTCOME] != 0:
+        v = terminal(st, par)
+        return v, v
+    kb = K.ints(par[P_WORDS])
+    K.key(st, kb, par[P_WORDS], par[P_MERGE] == 1)
+    found, lo, hi = T.tt_get(tk, tv, kb)
+    if found:
+        return lo, hi
+    return fpar[F_LO], fpar[F_HI]
+
+
+@jit()
+def _likeliest_first(prob: Vec, clo: Vec, chi: Vec, n: int) -> Vec:
+    """Outcomes by probability times the width of their bounds, biggest first, ties in order
+    (insertion sort: most chance nodes have ten outcomes or fewer, and the big ones are rare)."""
+    weight = K.floats(n)
+    order = K.ints(n)
+    for j in range(n):
+        weight[j] = prob[j] * (chi[j] - clo[j])
+    for j in range(n):
+        w = weight[j]
+        t = j
+        while t > 0 and weight[order[t - 1]] < w:
+            order[t] = order[t - 1]
+            t -= 1
+        order[t] = j
+    return order
+
+
+@jit()
+def search(
+    st: Vec, a: float, b: float, par: Vec, fpar: Vec, tk: Any, tv: Any, mk: Any, mv: Any, ctr: Vec
+) -> float:  # pragma: no cover - compiled, and run plain by the tests
+    """The value of a state that has not ended, if it lies inside (a, b) by more than EPS;
+    otherwise a bound on the side it fell (an upper bound at or below a + EPS, a lower bound at
+    or above b - EPS). NaN once a budget has run out (bounds stored on the way up).
+
+    One function for decision and chance nodes alike: compiled recursion must stay within one
+    function."""
+    words = par[P_WORDS]
+    kb = K.ints(words)
+    K.key(st, kb, words, par[P_MERGE] == 1)
+    lo = fpar[F_LO]
+    hi = fpar[F_HI]
+    found, tlo, thi = T.tt_get(tk, tv, kb)
+    if found:
+        lo = tlo
+        hi = thi
+        if hi - lo <= EPS or hi <= a + EPS or lo >= b - EPS:
+            ctr[HITS] += 1
+            if lo >= b - EPS or hi - lo <= EPS:
+                return lo
+            return hi
+        a = max(a, lo)
+        b = min(b, hi)
+    ctr[STATES] += 1
+    if ctr[STATES] > ctr[LIMIT] or ctr[GROW]:
+        ctr[STOPPED] = 1
+        return np_nan()
+    obj = par[P_OBJECTIVE]
+    v = 0.0
+    if K.is_chance(st):
+        # Star1 with per-outcome bounds.
+        ctr[CHANCE] += 1
+        d = K.owed_now(st)
+        n = K.draw_count(st, K.UNSEEN, d)
+        outs = K.ints(n * 10)
+        prob = K.floats(n)
+        K.draws(st, K.UNSEEN, d, outs, prob)
+        ctr[OUTCOMES] += n
+        kid = K.ints(K.STATE)
+        clo = K.floats(n)
+        chi = K.floats(n)
+        rest_lo = 0.0
+        rest_hi = 0.0
+        for j in range(n):
+            K.apply_draw(st, outs, j * 10, kid)
+            lo_j, hi_j = cheap(kid, par, fpar, tk, tv, mk, mv, ctr)
+            clo[j] = lo_j
+            chi[j] = hi_j
+            rest_lo += prob[j] * lo_j
+            rest_hi += prob[j] * hi_j
+        order = _likeliest_first(prob, clo, chi, n)
+        done = 0.0
+        finished = True
+        for t in range(n):
+            j = order[t]
+            pf = prob[j]
+            rest_lo -= pf * clo[j]
+            rest_hi -= pf * chi[j]
+            if chi[j] - clo[j] <= EPS:
+                done += pf * clo[j]
+                continue
+            # The child must beat these for the node to land inside (a, b).
+            ca = (a - done - rest_hi) / pf
+            cb = (b - done - rest_lo) / pf
+            if ca >= chi[j] - EPS:
+                # Even if this child and every later one were at their tops, the node stays <= a.
+                ctr[CUTOFFS] += 1
+                v = min(a, done + pf * chi[j] + rest_hi)
+                finished = False
+                break
+            if cb <= clo[j] + EPS:
+                ctr[CUTOFFS] += 1
+                v = max(b, done + pf * clo[j] + rest_lo)
+                finished = False
+                break
+            wa = max(clo[j], ca)
+            wb = min(chi[j], cb)
+            K.apply_draw(st, outs, j * 10, kid)
+            cv = search(kid, wa, wb, par, fpar, tk, tv, mk, mv, ctr)
+            if ctr[STOPPED]:
+                # Every child before this one is exact (a bound would have returned already).
+                blo, bhi = bounds(kid, par, fpar, tk, tv)
+                cut_lo = done + pf * max(clo[j], blo) + rest_lo
+                cut_hi = done + pf * min(chi[j], bhi) + rest_hi
+                T.put(tk, tv, kb, max(lo, cut_lo), min(hi, cut_hi), ctr, FILLED, GROW, FIXED)
+                return np_nan()
+            if cv <= wa + EPS and ca > clo[j]:
+                # An upper bound on this child: the node cannot reach above a.
+                ctr[CUTOFFS] += 1
+                v = min(a, done + pf * cv + rest_hi)
+                finished = False
+                break
+            if cv >= wb - EPS and cb < chi[j]:
+                ctr[CUTOFFS] += 1
+                v = max(b, done + pf * cv + rest_lo)
+                finished = False
+                break
+            done += pf * cv
+        if finished:
+            v = done
+            # Probabilities are floats: a node whose every outcome is at an end of the range must
+            # say so exactly, not 0.9999999999999999.
+            if abs(done - fpar[F_HI]) < 1e-12:
+                v = fpar[F_HI]
+            elif abs(done - fpar[F_LO]) < 1e-12:
+                v = fpar[F_LO]
+    elif _is_final_decision(st):
+        v = final_value(st, par, mk, mv, ctr)
+    elif obj == WIN and cover(st, 0, mk, mv, ctr) == 0:
+        v = 1.0  # Perfect and Sum plays alone cover the Wolf's hand
+    else:
+        room = ROOM
+        buf = K.scratch(room * K.MOVE)
+        m = K.moves(st, buf, room)
+        while m < 0:
+            room *= 4
+            buf = K.scratch(room * K.MOVE)
+            m = K.moves(st, buf, room)
+        child = K.ints(K.STATE)
+        best = fpar[F_LO] - 1.0
+        proven = fpar[F_LO]  # the best value known to be reached (not merely bounded from above)
+        for g in range(m):
+            K.apply_move(st, buf, g * K.MOVE, child)
+            low = max(a, best)
+            if child[K.OUTCOME] != 0:
+                cv = terminal(child, par)
+            elif obj == WIN and K.sure_loss(child):
+                cv = 0.0  # known without a search (and not worth a table entry: the test is cheaper)
+            else:
+                cv = search(child, low, b, par, fpar, tk, tv, mk, mv, ctr)
+                if ctr[STOPPED]:
+                    blo, _ = bounds(child, par, fpar, tk, tv)
+                    T.put(tk, tv, kb, max(lo, max(proven, blo)), hi, ctr, FILLED, GROW, FIXED)
+                    return np_nan()
+            if cv > low + EPS:
+                proven = max(proven, cv)
+            if cv > best:
+                best = cv
+                if best >= b - EPS:
+                    ctr[CUTOFFS] += 1
+                    break
+        v = best
+    if v <= a + EPS:
+        hi = min(hi, max(v, lo))
+    elif v >= b - EPS:
+        lo = max(lo, min(v, hi))
+    else:
+        lo = v
+        hi = v
+    T.put(tk, tv, kb, lo, hi, ctr, FILLED, GROW, FIXED)
+    return v
+
+
+@jit(inline="always")
+def np_nan() -> float:
+    return math.nan

@@ -1,0 +1,40 @@
+"""The transposition table of the plain-Python search: a dict, behind the same two calls the
+compiled search makes on its hash table (solver/search/hashtable.py), so that one search source
+(solver/search/expectimax.py) runs in both modes.
+
+`keys` is the dict, `vals` a one-item list holding the most entries it may take (the memory
+budget's share, solver/search/engine.py). A full dict takes no new key and raises ctr[grow], as a
+hash table does that asks to be doubled: the search stops, and its driver, which cannot grow a
+dict past the budget, ends the search there as at a time limit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def tt_get(keys: dict[tuple[int, ...], tuple[float, float]], vals: Any, kb: list[int]) -> tuple[bool, float, float]:
+    got = keys.get(tuple(kb))
+    if got is None:
+        return False, 0.0, 0.0
+    return True, got[0], got[1]
+
+
+def put(
+    keys: dict[tuple[int, ...], tuple[float, float]],
+    vals: list[int],
+    kb: list[int],
+    x: float,
+    y: float,
+    ctr: list[int],
+    filled: int,
+    grow: int,
+    fixed: int,
+) -> None:
+    k = tuple(kb)
+    if k not in keys:
+        if len(keys) >= vals[0]:
+            ctr[grow] = 1
+            return
+        ctr[filled] += 1
+    keys[k] = (x, y)

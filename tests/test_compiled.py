@@ -1,0 +1,231 @@
+"""The one search in its two modes: compiled (numba) against the plain reference expectimax and
+against itself run as plain Python, for every objective and kind of round; and the rules kernel's
+pieces compiled against the same pieces plain, on many states."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from conftest import sample_sizes
+from gen import random_position, reference_form
+from reference.expectimax import analyse
+from reference.legal import play_key
+from solver.core import kernel
+from solver.core.position import parse_position
+from solver.core.rules import State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays, vector
+from solver.search import compiled
+from solver.search.engine import Search, evaluate_moves
+from solver.search.hint import hint
+
+OBJECTIVES = ["win", "party", "points"]
+
+
+@pytest.fixture
+def forced(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LOBO_HINT_ENGINE", "compiled")
+
+
+def round_for(rng: random.Random, objective: str, max_pile: int) -> dict[str, Any]:
+    """A random round for the objective: reserves, known tops, visible top cards, short piles."""
+    game = "lobo" if objective == "points" else "vanguard"
+    raw = random_position(rng, game=game, max_hand=4, max_wolf=5, max_reserve=2, max_pile=max_pile)
+    if game == "vanguard":
+        raw["objective"] = objective
+        raw.pop("final", None) if rng.random() < 0.5 else None
+    return raw
+
+
+@pytest.mark.parametrize("objective", OBJECTIVES)
+@sample_sizes(120, 600)
+def test_every_move_value_agrees_with_the_reference(forced: None, objective: str, n: int) -> None:
+    rng = random.Random(f"compiled-reference-{objective}")
+    checked = used = 0
+    while checked < n:
+        pos = parse_position(round_for(rng, objective, max_pile=3))
+        if len(pos.player + pos.reserve + pos.wolf) > 9 or (pos.objective == "score"):
+            continue  # (the reference is slow on big final rounds)
+        ours = hint(pos)
+        assert ours.exact
+        ref = {play_key(p): v for p, v in analyse(reference_form(pos))["moves"]}
+        assert len(ours.moves) == len(ref)
+        for m in ours.moves:
+            want = ref[play_key(m.play.to_json())]
+            got = m.win_probability if objective == "win" else m.value  # (a final round's value is its score)
+            assert got is not None and abs(got - float(want)) < 1e-9, (pos.to_json(), str(m.play), got, want)
+        checked += 1
+        used += pos.unknown_in_pile > 0
+    assert used > n // 3  # most of these rounds had draws left to search
+
+
+@pytest.mark.parametrize("objective", OBJECTIVES)
+@sample_sizes(100, 1000)
+def test_compiled_and_plain_give_the_same_values_and_counts(
+    monkeypatch: pytest.MonkeyPatch, objective: str, n: int
+) -> None:
+    """The same source in both modes: the same values and bounds, to the last bits (compiled code
+    may fuse a multiply and an add), the same plays exact or not."""
+    rng = random.Random(f"compiled-plain-{objective}")
+    compared = 0
+    while compared < n:
+        raw = round_for(rng, objective, max_pile=5)
+        root = initial_state(parse_position(raw))
+        if root.outcome is not None or not root.is_decision:
+            continue
+        compared += 1
+        monkeypatch.setenv("LOBO_HINT_ENGINE", "python")
+        slow, s1 = evaluate_moves(root, objective)
+        monkeypatch.setenv("LOBO_HINT_ENGINE", "compiled")
+        fast, s2 = evaluate_moves(root, objective)
+        assert (s1.mode, s2.mode) == ("plain", "compiled")
+        for a, b in zip(slow, fast, strict=True):
+            assert a.play == b.play and a.exact == b.exact, raw
+            assert abs(a.lo - b.lo) < 1e-12 and abs(a.hi - b.hi) < 1e-12, (raw, str(a.play))
+
+
+def test_a_budget_gives_sound_bounds_and_no_false_claim(forced: None) -> None:
+    rng = random.Random("compiled-budget")
+    cut = 0
+    for _ in range(20):
+        raw = round_for(rng, "win", max_pile=8)
+        raw["rules"] = {}
+        raw["draw_pile"] = {"size": raw["draw_pile"]["size"]}
+        raw["final"] = False  # rounds with draws to search, not finishes
+        root = initial_state(parse_position(raw))
+        if root.outcome is not None:
+            continue
+        exact, _ = evaluate_moves(root, "win")
+        for limit in (50, 400):
+            moves, search = evaluate_moves(root, "win", max_states=limit)
+            assert search.stats.states <= limit + 1
+            for m, e in zip(moves, exact, strict=True):
+                assert m.lo - 1e-9 <= e.value <= m.hi + 1e-9, (raw, str(m.play), m, e)
+                cut += not m.exact
+    assert cut > 10
+
+
+def test_a_time_limit_keeps_the_bounds_sound(forced: None) -> None:
+    raw = {
+        "difficulty": "standard",
+        "player": [2, 5, 7, 9],
+        "wolf": [1, 4, 6, 8],
+        "discard": [1, 1, 2, 2, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9],
+        "draw_pile": {"size": 11},
+        "final": False,
+    }
+    pos = parse_position(raw)
+    full = hint(pos)
+    assert full.exact
+    cut = hint(pos, time_limit=0.05)
+    assert not cut.exact and cut.status == "open"
+    for m in cut.moves:
+        exact = next(e for e in full.moves if e.play == m.play)
+        assert exact.value is not None
+        if m.bounds is not None:
+            assert m.bounds[0] - 1e-9 <= exact.value <= m.bounds[1] + 1e-9, str(m.play)
+
+
+# -- the kernel's pieces, compiled against plain ---------------------------------------------------
+
+
+def _states(rng: random.Random, count: int) -> list[State]:
+    """Positions of every kind and the states one play and one draw away from them."""
+    out: list[State] = []
+    while len(out) < count:
+        raw = random_position(rng, max_hand=6, max_wolf=8, max_reserve=3)
+        root = initial_state(parse_position(raw))
+        found = [root]
+        if root.is_decision:
+            found += [apply(root, p) for p in legal_plays(root)]
+        found += [apply_outcome(s, v) for s in found if s.is_chance for v, _ in chance_outcomes(s)[:3]]
+        out += found
+    return out
+
+
+def test_the_kernel_compiled_does_what_it_does_plain() -> None:
+    """Every rule of the kernel, on a few thousand states of both games: the legal moves, the
+    state after each, the draws and their probabilities, the cover, the sure-loss tests."""
+    k = compiled.kernel
+    rng = random.Random("kernel-modes")
+    checked = moved = 0
+    for s in _states(rng, 2500):
+        st = vector(s)
+        a = np.array(st, np.int64)
+        if s.is_decision:
+            buf, room = [0] * (512 * kernel.MOVE), 512
+            n = kernel.moves(st, buf, room)
+            cbuf = np.zeros(512 * kernel.MOVE, np.int64)
+            assert k.moves(a, cbuf, room) == n > 0
+            assert list(cbuf[: n * kernel.MOVE]) == buf[: n * kernel.MOVE]
+            for g in range(n):
+                child, cchild = [0] * kernel.STATE, np.zeros(kernel.STATE, np.int64)
+                kernel.apply_move(st, buf, g * kernel.MOVE, child)
+                k.apply_move(a, cbuf, g * kernel.MOVE, cchild)
+                top = kernel.TOPS + child[kernel.NTOP]
+                assert list(cchild[:top]) == child[:top]
+                moved += 1
+        if s.is_chance:
+            d = kernel.owed_now(st)
+            n = kernel.draw_count(st, kernel.UNSEEN, d)
+            assert k.draw_count(a, kernel.UNSEEN, d) == n
+            rows, prob = [0] * (10 * n), [0.0] * n
+            crows, cprob = np.zeros(10 * n, np.int64), np.zeros(n, np.float64)
+            kernel.draws(st, kernel.UNSEEN, d, rows, prob)
+            k.draws(a, kernel.UNSEEN, d, crows, cprob)
+            assert list(crows) == rows and list(cprob) == prob
+        if s.outcome is None:
+            allowed = rng.randint(0, 2)
+            assert k.min_sacrifices(a, allowed) == kernel.min_sacrifices(st, allowed)
+            assert bool(k.sure_loss(a)) == bool(kernel.sure_loss(st))
+            assert bool(k.dead_end(a)) == bool(kernel.dead_end(st))
+            words = kernel.key_words(st)
+            kb, ckb = [0] * words, np.zeros(words, np.int64)
+            kernel.key(st, kb, words, False)
+            k.key(a, ckb, words, False)
+            assert list(ckb) == kb
+        checked += 1
+    assert checked > 2500 and moved > 5000
+
+
+def test_a_dead_end_is_lost(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whenever dead_end calls a decision lost, the plain search (itself checked against the
+    reference) values it 0."""
+    monkeypatch.setenv("LOBO_HINT_ENGINE", "python")
+    rng = random.Random("kernel-dead-end")
+    claimed = checked = 0
+    while checked < 1500:
+        raw = random_position(rng, game="vanguard", max_hand=4, max_wolf=7, max_reserve=2, max_pile=5, final=False)
+        raw["objective"] = "win"
+        raw["rules"] = {}
+        root = initial_state(parse_position(raw))
+        if root.outcome is not None or root.final or root.pile_top:
+            continue
+        search = Search(root, "win")
+        states = [root] + [
+            apply_outcome(c, v)
+            for c in (apply(root, p) for p in legal_plays(root) if p.kind != "fold")
+            if c.is_chance
+            for v, _ in chance_outcomes(c)
+        ]
+        for s in states:
+            if s.outcome is not None or not s.is_decision or s.final:
+                continue
+            checked += 1
+            if kernel.dead_end(vector(s)):
+                claimed += 1
+                assert search.value(s) == 0.0, s
+    assert claimed > 100, claimed
+
+
+def test_a_key_holds_every_state_of_a_round_or_the_search_refuses() -> None:
+    """key_fits is checked once, at the root: it holds when no value has more than 7 copies
+    anywhere (every deck), and a hand-made vector with 8 refuses instead of packing wrongly."""
+    rng = random.Random("keys")
+    for s in _states(rng, 300):
+        assert kernel.key_fits(vector(s))
+    st = vector(_states(rng, 1)[0])
+    st[kernel.WOLF] = 8
+    assert not kernel.key_fits(st)
