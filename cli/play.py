@@ -1,6 +1,6 @@
 """`lobo-hint play`: the table companion in a terminal. Registered on the app of cli/main.py.
 
-Everything the session does is in solver/play/companion.py; this module reads lines (readline with tab
+Everything the session does is in solver/play/companion/; this module reads lines (readline with tab
 completion at a terminal, or any stream of lines, which is how the tests drive it) and draws the
 table with rich.
 """

@@ -1,0 +1,105 @@
+"""Which module may import which (issue 14): read from the source, so a new import that breaks a
+layer fails here before it becomes a cycle or a dependency of the checker on what it checks.
+
+Imports under `if TYPE_CHECKING:` are left out: they are for the type checker only and never run.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _type_checking(node: ast.If) -> bool:
+    t = node.test
+    return (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING") or (
+        isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING"
+    )
+
+
+def imports(path: Path, here: str | None = None) -> set[tuple[str, str | None]]:
+    """(module, name) for every import the file runs, at the top or inside a function; name None
+    for `import module`. Relative imports are made absolute (`here`: the file's module name)."""
+    here = here or module_name(path)
+    package = here if path.name == "__init__.py" else here.rpartition(".")[0]
+    found: set[tuple[str, str | None]] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _type_checking(node):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.update((a.name, None) for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*up, base] if base else up)
+            found.update((base, a.name) for a in node.names)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    return found
+
+
+def modules_imported(path: Path) -> set[str]:
+    """The modules a file imports from, with `from package import module` counted as the module."""
+    out = set()
+    for module, name in imports(path):
+        out.add(module)
+        if name is not None and (ROOT / module.replace(".", "/") / f"{name}.py").exists():
+            out.add(f"{module}.{name}")
+    return out
+
+
+def test_the_collector_sees_relative_late_and_skips_type_checking_imports(tmp_path: Path) -> None:
+    """The control: the collector itself, on a file with each kind of import."""
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from . import render\n"
+        "from .main import app\n"
+        "if TYPE_CHECKING:\n"
+        "    from solver.search.hint import HintResult\n"
+        "def f():\n"
+        "    import solver.finish.verify\n",
+        encoding="utf-8",
+    )
+    found = imports(probe, "cli.probe")
+    assert ("cli", "render") in found and ("cli.main", "app") in found
+    assert ("solver.finish.verify", None) in found
+    assert not any(m.startswith("solver.search") for m, _ in found)
+
+
+# ---------------------------------------------------------------------------------------------
+# The companion package: parse, prose, session, files, commands, each using only those before it
+
+COMPANION = ROOT / "solver" / "play" / "companion"
+COMPANION_ORDER = ["parse", "prose", "session", "files", "commands"]
+
+
+@pytest.mark.parametrize("name", COMPANION_ORDER)
+def test_companion_modules_import_only_the_ones_before_them(name: str) -> None:
+    allowed = {f"solver.play.companion.{m}" for m in COMPANION_ORDER[: COMPANION_ORDER.index(name)]}
+    used = {m for m in modules_imported(COMPANION / f"{name}.py") if m.startswith("solver.play.companion")}
+    assert used <= allowed, f"{name}.py imports {sorted(used - allowed)}"
+
+
+def test_companion_package_still_exports_what_its_users_import() -> None:
+    import solver.play.companion as companion
+
+    for user in (ROOT / "cli" / "play.py", ROOT / "tests" / "test_companion.py", ROOT / "tests" / "test_play_cli.py"):
+        for module, name in imports(user):
+            if module == "solver.play.companion":
+                assert name in companion.__all__ and hasattr(companion, name), (user.name, name)
