@@ -1,5 +1,5 @@
-"""Whole-game commands: simulate, replay, report, reward. Registered on the app of cli/main.py
-(importing this module registers them); all the work is in solver/."""
+"""Whole-game commands: simulate, replay, report, reward, on this module's Typer app (cli/main.py
+adds it to the lobo-hint app); all the work is in solver/."""
 
 from __future__ import annotations
 
@@ -26,11 +26,13 @@ from solver.play.driver import DRAW, PLAY, Deal, Draw, Game, GameError, Move, Re
 from solver.play.policies import BEST_RULE, BEST_SAMPLES, GREEDY_RULE, POLICIES
 
 from . import render
-from .main import JsonOpt, MemoryOpt, PositionArg, app, emit_json, fail, input_errors, interrupted, use_memory
+from .common import JsonOpt, MemoryOpt, PositionArg, emit_json, fail, input_errors, interrupted, use_memory
 
 if TYPE_CHECKING:  # simulate, report and reward import what they need when they run
     from solver.play.reward import RewardAdvice
     from solver.play.simulate import GameRecord, Summary
+
+app = typer.Typer()
 
 GameOpt = Annotated[str, typer.Option("--game", "-g", help="vanguard or lobo")]
 DifficultyOpt = Annotated[str, typer.Option("--difficulty", "-d", help="easy, standard or hard")]

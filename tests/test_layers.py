@@ -103,3 +103,36 @@ def test_companion_package_still_exports_what_its_users_import() -> None:
         for module, name in imports(user):
             if module == "solver.play.companion":
                 assert name in companion.__all__ and hasattr(companion, name), (user.name, name)
+
+
+# ---------------------------------------------------------------------------------------------
+# cli/: main builds the app from the command modules; none of them imports main
+
+CLI = ROOT / "cli"
+
+
+@pytest.mark.parametrize("path", sorted(p for p in CLI.glob("*.py") if p.name != "main.py"), ids=lambda p: p.name)
+def test_no_cli_module_imports_main(path: Path) -> None:
+    assert "cli.main" not in modules_imported(path)
+
+
+def test_cli_common_imports_no_command_module() -> None:
+    assert {m for m in modules_imported(CLI / "common.py") if m.startswith("cli")} == set()
+
+
+def test_the_command_words_are_the_registered_commands() -> None:
+    """dispatch's words (the "not a command" list) are read from the app: the same as Click's."""
+    import typer.main
+
+    from cli.main import COMMANDS, app
+
+    group = typer.main.get_command(app)
+    assert isinstance(group, typer.main.TyperGroup)
+    assert set(group.commands) == COMMANDS
+    assert {"hint", "batch", "moves", "simulate", "play", "railway"} <= COMMANDS
+    assert "lobo" not in COMMANDS  # a railway subcommand, not a word of its own
+    # --help lists them in the order they were always listed: the modules' order in main.
+    order = (
+        "hint finish check graph batch generate moves validate schema rules simulate replay report reward play railway"
+    )
+    assert list(group.commands) == order.split()
