@@ -136,3 +136,64 @@ def test_the_command_words_are_the_registered_commands() -> None:
         "hint finish check graph batch generate moves validate schema rules simulate replay report reward play railway"
     )
     assert list(group.commands) == order.split()
+
+
+# ---------------------------------------------------------------------------------------------
+# finish: the checker (verify.py) and what it checks (finisher.py, the searches) stay apart
+
+FINISH = ROOT / "solver" / "finish"
+# What verify.py runs today: the cards, positions and plays, the rules it replays by, and the
+# status words (solver/core/status.py, constants only). Its brute force is its own.
+VERIFY_MAY_USE = {
+    ("solver.core.plays", "Play"),
+    ("solver.core.plays", "make_play"),
+    ("solver.core.position", "Position"),
+    *(
+        ("solver.core.rules", name)
+        for name in (
+            "WON",
+            "State",
+            "apply",
+            "apply_outcome",
+            "chance_outcomes",
+            "final_score",
+            "initial_state",
+            "legal_plays",
+            "why_illegal",
+        )
+    ),
+}
+
+
+def test_verify_imports_no_more_of_the_solver_than_it_did() -> None:
+    used = {(m, n) for m, n in imports(FINISH / "verify.py") if m.startswith("solver")}
+    used = {(m, n) for m, n in used if m != "solver.core.status"}
+    assert used <= VERIFY_MAY_USE, sorted(used - VERIFY_MAY_USE)
+
+
+def test_the_finisher_does_not_import_its_checker() -> None:
+    assert "solver.finish.verify" not in modules_imported(FINISH / "finisher.py")
+    assert ("solver.finish", "verify") not in imports(FINISH / "finisher.py")
+
+
+def test_solving_and_judging_a_finish_never_loads_the_checker() -> None:
+    """At run time too, through every module the finisher loads (a fresh interpreter)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from solver.core.plays import parse_plays\n"
+        "from solver.core.position import parse_position\n"
+        "from solver.core.rules import initial_state\n"
+        "from solver.finish.finisher import judge_finish, solve_finish\n"
+        "s = initial_state(parse_position({'player': [9, 4, 5, 7], 'wolf': [9, 7], 'final': True}))\n"
+        "assert solve_finish(s).status == 'win'\n"
+        "j = judge_finish(s, tuple(parse_plays('9=9, 7=7')))\n"
+        "assert j.legal and j.clears, j\n"
+        "assert not judge_finish(s, tuple(parse_plays('9=4+4'))).legal\n"
+        "print(sorted(m for m in sys.modules if m.startswith('solver.finish')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "['solver.finish', 'solver.finish.finisher']"

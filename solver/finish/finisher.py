@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from solver.core.cover import counts, min_sacrifices
 from solver.core.plays import Play, make_play
-from solver.core.rules import State, final_score
-from solver.finish.verify import coverable
+from solver.core.rules import State, apply, final_score, why_illegal
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -199,9 +199,7 @@ def solve_finish(
     }
     if status in ("optimal", "feasible"):
         plays = fm.plays(solver)
-        from solver.finish.verify import replay
-
-        end = replay(state, plays).state
+        end, _, _ = play_through(state, plays)
         alternatives = capped = None
         if count_alternatives and status == "optimal":
             alternatives, capped = _count_optimal(
@@ -262,8 +260,9 @@ def find_core(state: State, *, time_limit: float = 10.0) -> Proof:
     """A minimal set of Wolf cards that cannot all be covered: CP-SAT's sufficient assumptions, then
     shrunk by deletion (drop a card whenever the rest stays infeasible), then re-checked by brute force."""
     values = _unmakeable_core(state) or _assumption_core(state, time_limit)
-    # Re-check by plain enumeration before showing it: the core really cannot be covered.
-    if coverable(values, state.hand, state.reserve, len(state.party)):
+    # Re-check with the exact cover search before showing it: the core really cannot be covered
+    # (--verify checks it again, and its minimality, by verify.py's own brute force).
+    if _subset_coverable(state, list(values)):
         raise FinisherBug(f"the proof core {values} is coverable")
     return Proof(values, loss_reason(state, values), True)
 
@@ -295,7 +294,7 @@ def _assumption_core(state: State, time_limit: float) -> tuple[int, ...]:
 
 def _subset_coverable(state: State, wolf: list[int]) -> bool:
     """Can these Wolf cards be covered together? (cover.py's exact search: far quicker than CP-SAT at
-    proving small covers impossible, and the core is re-checked by verify.py's brute force anyway)."""
+    proving small covers impossible; --verify re-checks the core by verify.py's brute force)."""
     return min_sacrifices(wolf, counts(state.hand + state.reserve), max(0, len(state.party) - 1)) is not None
 
 
@@ -377,12 +376,27 @@ class Judgement:
         return out
 
 
-def judge_finish(state: State, plays: tuple[Play, ...], *, time_limit: float = 10.0, workers: int = 1) -> Judgement:
-    from solver.finish.verify import replay
+def play_through(state: State, plays: Sequence[Play]) -> tuple[State, int | None, str | None]:
+    """The plays applied in order by the rules, up to the first one that is not a legal final-round
+    play: the state reached, and that play's index (0-based) and what is wrong with it (None, None:
+    every play is legal). The finisher's own replay; verify.py keeps an independent one for --verify."""
+    s = state
+    for i, p in enumerate(plays):
+        if s.is_terminal:
+            return s, i, "the round is already over"
+        reason = why_illegal(s, p)
+        if reason is not None:
+            return s, i, reason
+        s = apply(s, p, check=False)
+        if s.is_chance:
+            return s, i, "this play draws cards: not a final-round play"
+    return s, None, None
 
+
+def judge_finish(state: State, plays: tuple[Play, ...], *, time_limit: float = 10.0, workers: int = 1) -> Judgement:
     best = solve_finish(state, time_limit=time_limit, workers=workers)
-    r = replay(state, plays)
-    if not r.legal:
-        return Judgement(False, False, None, best, r.bad_index, r.reason, plays)
-    clears = r.state.outcome == "won"
-    return Judgement(True, clears, final_score(r.state) if clears else None, best, plays=plays)
+    end, bad_index, reason = play_through(state, plays)
+    if bad_index is not None:
+        return Judgement(False, False, None, best, bad_index, reason, plays)
+    clears = end.outcome == "won"
+    return Judgement(True, clears, final_score(end) if clears else None, best, plays=plays)
