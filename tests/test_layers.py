@@ -197,3 +197,23 @@ def test_solving_and_judging_a_finish_never_loads_the_checker() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "['solver.finish', 'solver.finish.finisher']"
+
+
+# ---------------------------------------------------------------------------------------------
+# search: the estimates' rollouts are the search layer's own, shared with the greedy policy
+
+SEARCH = ROOT / "solver" / "search"
+
+
+def test_estimate_imports_nothing_from_the_play_layer() -> None:
+    assert not {m for m in modules_imported(SEARCH / "estimate.py") if m.startswith("solver.play")}
+    assert not {m for m in modules_imported(SEARCH / "rollout.py") if not m.startswith(("solver.core", "__future__"))}
+
+
+def test_the_greedy_policy_and_the_rollouts_play_one_rule() -> None:
+    from solver.play import policies
+    from solver.search import estimate, rollout
+
+    assert estimate.rollout is rollout.rollout and policies.rollout is rollout.rollout
+    assert policies.greedy_play is rollout.greedy_play and policies.greedy_key is rollout.greedy_key
+    assert policies.GREEDY_RULE.startswith(rollout.GREEDY_PLAY_RULE + " Reward: ")
