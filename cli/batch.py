@@ -11,6 +11,8 @@ from typing import Annotated, Any
 
 import typer
 
+from solver.core.status import Check, Outcome, RecordStatus
+
 from . import render
 from .common import EXIT_INPUT, MemoryOpt, emit_json, fail, interrupted, positive, use_memory
 
@@ -126,7 +128,7 @@ def batch(
                     else:
                         sink.write(json.dumps(record, ensure_ascii=False) + "\n")
                     sink.flush()  # a killed batch loses nothing that finished
-                if record.get("check") == "mismatch":
+                if record.get("check") == Check.MISMATCH:
                     mismatches.append(f"{record['id']}: {'; '.join(record.get('mismatch', []))}")
                 line = problem(record)
                 if line is not None:
@@ -150,7 +152,7 @@ def batch(
             sink.close()
         if client is not None:
             client.close()
-    invalid = [r for r, _ in problems if r["status"] == "invalid"]
+    invalid = [r for r, _ in problems if r["status"] == RecordStatus.INVALID]
     if as_json:
         listed = [{k: r.get(k) for k in ("id", "source", "line", "error")} for r in invalid]
         emit_json({**summary.to_json(), "mismatches": mismatches, "invalid_puzzles": listed})
@@ -194,7 +196,7 @@ def generate(
         fail(f"--kind: {kind!r} is not one of {', '.join(GENERATE_KINDS)}")
     if difficulty not in ("easy", "standard", "hard"):
         fail(f"--difficulty: {difficulty!r} is not one of easy, standard, hard")
-    if only not in (None, "won", "lost"):
+    if only not in (None, Outcome.WON, Outcome.LOST):
         fail(f"--only: {only!r} is not one of won, lost")
     if grade not in (None, "easy", "medium", "hard"):
         fail(f"--grade: {grade!r} is not one of easy, medium, hard")

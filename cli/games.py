@@ -22,6 +22,7 @@ from solver.core import jsonio
 from solver.core.cards import DIFFICULTIES, GAMES
 from solver.core.position import load_position
 from solver.core.rules import rewards
+from solver.core.status import WON
 from solver.play.driver import DRAW, PLAY, Deal, Draw, Game, GameError, Move, Reshuffle, Setup, Take, step_text
 from solver.play.policies import BEST_RULE, BEST_SAMPLES, GREEDY_RULE, POLICIES
 
@@ -270,13 +271,13 @@ def game_view(g: Game, record: GameRecord) -> Group:
         if before.phase in (PLAY, DRAW) and after.phase not in (PLAY, DRAW) and after.round is not None:
             lines.append(Text(_round_end(after), style="dim"))
     end = g.table
-    verdict = f"Game {end.result}" + (f", score {end.score}" if end.score is not None and end.result == "won" else "")
+    verdict = f"Game {end.result}" + (f", score {end.score}" if end.score is not None and end.result == WON else "")
     if record.setup.game == "lobo":
         verdict += f" — points: you {end.points[0]}, Wolf {end.points[1]}"
     lines.append(
         Text(
             verdict + f" ({len(g.steps)} steps replayed, every card and play checked)",
-            style="bold green" if end.result == "won" else "bold red",
+            style="bold green" if end.result == WON else "bold red",
         )
     )
     return Group(*lines)
@@ -285,8 +286,8 @@ def game_view(g: Game, record: GameRecord) -> Group:
 def _round_end(t: Any) -> str:
     s = t.round
     if s.game == "lobo":
-        return f"  round {'won' if s.outcome == 'won' else 'lost'}: points you {t.points[0]}, Wolf {t.points[1]}"
-    if s.outcome == "won":
+        return f"  round {'won' if s.outcome == WON else 'lost'}: points you {t.points[0]}, Wolf {t.points[1]}"
+    if s.outcome == WON:
         return f"  round won with {_cards(s.hand)}" + (" (the final round)" if s.final else "")
     return f"  round lost, the Wolf keeps {_cards(s.wolf)}; party now {' '.join(t.party) or 'none'}"
 

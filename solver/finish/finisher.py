@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from solver.core.cover import counts, min_sacrifices
 from solver.core.plays import Play, make_play
 from solver.core.rules import State, apply, final_score, why_illegal
+from solver.core.status import WON, FinishStatus
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -42,7 +43,7 @@ class Proof:
 
 @dataclass(frozen=True)
 class Finish:
-    status: str  # "win", "lost" or "unknown" (the time limit cut the search short)
+    status: FinishStatus  # WIN, LOST or UNKNOWN (the time limit cut the search short)
     exact: bool  # False: the score is only the best found, or no answer was found in time
     score: int | None = None
     plays: tuple[Play, ...] = ()
@@ -55,8 +56,8 @@ class Finish:
     stats: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"status": self.status, "exact": self.exact}
-        if self.status == "win":
+        out: dict[str, Any] = {"status": self.status.value, "exact": self.exact}  # the word: plain JSON values
+        if self.status == FinishStatus.WIN:
             out["score"] = self.score
             out["plays"] = [p.to_json() for p in self.plays]
             out["breakdown"] = {
@@ -187,7 +188,7 @@ def solve_finish(
         # Lost at a glance (more cards nothing adds up to than sacrifices): no model needed.
         proof = find_core(state)
         quick_stats: dict[str, Any] = {"solver": "not needed", "seconds": round(time.perf_counter() - t0, 6)}
-        return Finish("lost", True, proof=proof, stats=quick_stats)
+        return Finish(FinishStatus.LOST, True, proof=proof, stats=quick_stats)
     fm = FinishModel(state, objective=objective)
     solver = fm.solver(time_limit, workers)
     status = _status(solver.solve(fm.model))
@@ -211,7 +212,7 @@ def solve_finish(
             )
         stats["seconds"] = round(time.perf_counter() - t0, 6)
         return Finish(
-            "win",
+            FinishStatus.WIN,
             status == "optimal",
             final_score(end),
             plays,
@@ -226,9 +227,9 @@ def solve_finish(
     if status == "infeasible":
         proof = find_core(state, time_limit=max(0.01, time_limit - (time.perf_counter() - t0)))
         stats["seconds"] = round(time.perf_counter() - t0, 6)
-        return Finish("lost", True, proof=proof, stats=stats)
+        return Finish(FinishStatus.LOST, True, proof=proof, stats=stats)
     stats["seconds"] = round(time.perf_counter() - t0, 6)
-    return Finish("unknown", False, stats=stats)
+    return Finish(FinishStatus.UNKNOWN, False, stats=stats)
 
 
 def _count_optimal(state: State, fm: FinishModel, cost: int, cap: int, time_limit: float) -> tuple[int, bool]:
@@ -366,10 +367,10 @@ class Judgement:
                 "play": str(self.plays[self.bad_index]),
                 "reason": self.bad_reason,
             }
-        if not self.optimal and self.best.status == "win":
+        if not self.optimal and self.best.status == FinishStatus.WIN:
             out["better"] = [p.to_json() for p in self.best.plays]
             out["better_text"] = ", ".join(str(p) for p in self.best.plays)
-        if self.best.status == "lost" and self.best.proof is not None:
+        if self.best.status == FinishStatus.LOST and self.best.proof is not None:
             out["proof"] = self.best.proof.to_json()
         if not self.best.exact:
             out["exact"] = False
@@ -398,5 +399,5 @@ def judge_finish(state: State, plays: tuple[Play, ...], *, time_limit: float = 1
     end, bad_index, reason = play_through(state, plays)
     if bad_index is not None:
         return Judgement(False, False, None, best, bad_index, reason, plays)
-    clears = end.outcome == "won"
+    clears = end.outcome == WON
     return Judgement(True, clears, final_score(end) if clears else None, best, plays=plays)

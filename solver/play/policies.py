@@ -20,6 +20,7 @@ from solver.core.cards import values_of
 from solver.core.cover import counts, min_sacrifices
 from solver.core.plays import FOLD, Play
 from solver.core.rules import WON, Reward, State, apply, legal_plays, rewards
+from solver.core.status import FinishStatus
 from solver.finish.finisher import solve_finish
 from solver.play.driver import PLAY, REWARD, Table
 from solver.search.rollout import GREEDY_PLAY_RULE, greedy_play, rollout
@@ -129,7 +130,7 @@ class BestPolicy:
         if min_sacrifices(s.wolf, counts(s.hand + s.reserve), max(0, len(s.party) - 1)) is None:
             return FOLD
         f = solve_finish(s, time_limit=5.0)
-        if f.status != "win":  # pragma: no cover - the cover check above says a finish exists
+        if f.status != FinishStatus.WIN:  # pragma: no cover - the cover check above says a finish exists
             return greedy_play(s)
         if len(self._finishes) > 10_000:
             self._finishes.clear()

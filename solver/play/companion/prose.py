@@ -11,7 +11,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from solver.core.plays import to_text
-from solver.core.rules import WON, rewards
+from solver.core.rules import rewards
+from solver.core.status import LOST, WON, FinishStatus, HintStatus
 from solver.play.driver import (
     DEAL,
     DRAW,
@@ -116,10 +117,13 @@ def why_lines(h: HintNote) -> list[str]:
     r = h.result
     assert r is not None
     lines = [explain(r) or "no play to explain"]
-    status = {"proven_won": "the round is won whatever comes", "proven_lost": "the round cannot be won"}
+    status: dict[str, str] = {
+        HintStatus.PROVEN_WON: "the round is won whatever comes",
+        HintStatus.PROVEN_LOST: "the round cannot be won",
+    }
     if r.status in status:
         lines.append(status[r.status])
-    if r.finish is not None and r.finish.status == "win":
+    if r.finish is not None and r.finish.status == FinishStatus.WIN:
         lines.append(
             f"final round: nothing is drawn any more, so the best finish is an exact assignment; score {r.finish.score}"
         )
@@ -211,8 +215,8 @@ def round_end(before: Table, after: Table) -> list[str]:
 def game_result(t: Table) -> str:
     if t.setup.game == "lobo":
         p, w = t.points
-        return f"game {'won' if t.result == 'won' else 'lost'}: you {p}, the Wolf {w} (first to {t.setup.target})"
-    if t.result == "won":
+        return f"game {'won' if t.result == WON else 'lost'}: you {p}, the Wolf {w} (first to {t.setup.target})"
+    if t.result == WON:
         return f"game won: score {t.score} = {score_breakdown(t)}"
     if not t.party:
         return "game lost: the whole party is face down"
@@ -300,7 +304,7 @@ def _cards_text(values: Sequence[int]) -> str:
 class RoundRecord:
     number: int
     steps: tuple[Step, ...]
-    outcome: str | None  # "won", "lost", None while in play
+    outcome: str | None  # WON, LOST, None while in play
     final: bool
     reward: str | None = None
     fallen: tuple[str, ...] = ()  # members turned face down (losses and sacrifices)
@@ -333,7 +337,7 @@ def rounds(game: Game) -> list[RoundRecord]:
 def history_lines(game: Game) -> list[str]:
     lines = []
     for r in rounds(game):
-        end = {"won": "won", "lost": "lost", None: "in play"}[r.outcome]
+        end = {WON: "won", LOST: "lost", None: "in play"}[r.outcome]
         if r.fallen:
             end += f" ({' '.join(r.fallen)} face down)"
         lines.append(
