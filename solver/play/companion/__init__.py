@@ -1,12 +1,12 @@
 """The table companion: a game followed step by step, its command language, undo, save files, export.
 
-A `Session` is an immutable value: the game so far (game.py's `Game`, every table on the way), how
+A `Session` is an immutable value: the game so far (driver.py's `Game`, every table on the way), how
 the cards come (typed by the user at a physical table, or dealt from a seeded deck), and a little
 bookkeeping (last save, last hint). `execute(session, line)` reads one line of the companion's
 language and returns a `Reply`: the new session (the same object when nothing changed), the notes
 to show, and the hint or advice asked for. Nothing here knows about terminals; cli/play.py draws.
 
-All rules come from game.py and rules.py: the companion only translates what a person types into
+All rules come from driver.py and rules.py: the companion only translates what a person types into
 steps, and what the steps did into words.
 
     reply = start(Setup("vanguard", "standard"), seed=3)     # virtual: the deal is already made

@@ -1,7 +1,7 @@
 """The companion's session: an immutable value holding the game so far, how the cards come, and a
 little bookkeeping, with the steps and requests that make the next session (start, take_step,
 undo, leave, ask_hint, ask_reward, why). Each returns a `Reply`: the new session, the notes to
-show, and what to show. The rules are game.py's and rules.py's; the words are prose.py's.
+show, and what to show. The rules are driver.py's and rules.py's; the words are prose.py's.
 """
 
 from __future__ import annotations
