@@ -1,5 +1,5 @@
-"""Whole-game commands: simulate, replay, report, reward. Registered on the app of cli/main.py
-(importing this module registers them); all the work is in solver/."""
+"""Whole-game commands: simulate, replay, report, reward, on this module's Typer app (cli/main.py
+adds it to the lobo-hint app); all the work is in solver/."""
 
 from __future__ import annotations
 
@@ -22,15 +22,18 @@ from solver.core import jsonio
 from solver.core.cards import DIFFICULTIES, GAMES
 from solver.core.position import load_position
 from solver.core.rules import rewards
+from solver.core.status import WON
 from solver.play.driver import DRAW, PLAY, Deal, Draw, Game, GameError, Move, Reshuffle, Setup, Take, step_text
 from solver.play.policies import BEST_RULE, BEST_SAMPLES, GREEDY_RULE, POLICIES
 
 from . import render
-from .main import JsonOpt, MemoryOpt, PositionArg, app, emit_json, fail, input_errors, interrupted, use_memory
+from .common import JsonOpt, MemoryOpt, PositionArg, emit_json, fail, input_errors, interrupted, use_memory
 
 if TYPE_CHECKING:  # simulate, report and reward import what they need when they run
     from solver.play.reward import RewardAdvice
     from solver.play.simulate import GameRecord, Summary
+
+app = typer.Typer()
 
 GameOpt = Annotated[str, typer.Option("--game", "-g", help="vanguard or lobo")]
 DifficultyOpt = Annotated[str, typer.Option("--difficulty", "-d", help="easy, standard or hard")]
@@ -268,13 +271,13 @@ def game_view(g: Game, record: GameRecord) -> Group:
         if before.phase in (PLAY, DRAW) and after.phase not in (PLAY, DRAW) and after.round is not None:
             lines.append(Text(_round_end(after), style="dim"))
     end = g.table
-    verdict = f"Game {end.result}" + (f", score {end.score}" if end.score is not None and end.result == "won" else "")
+    verdict = f"Game {end.result}" + (f", score {end.score}" if end.score is not None and end.result == WON else "")
     if record.setup.game == "lobo":
         verdict += f" — points: you {end.points[0]}, Wolf {end.points[1]}"
     lines.append(
         Text(
             verdict + f" ({len(g.steps)} steps replayed, every card and play checked)",
-            style="bold green" if end.result == "won" else "bold red",
+            style="bold green" if end.result == WON else "bold red",
         )
     )
     return Group(*lines)
@@ -283,8 +286,8 @@ def game_view(g: Game, record: GameRecord) -> Group:
 def _round_end(t: Any) -> str:
     s = t.round
     if s.game == "lobo":
-        return f"  round {'won' if s.outcome == 'won' else 'lost'}: points you {t.points[0]}, Wolf {t.points[1]}"
-    if s.outcome == "won":
+        return f"  round {'won' if s.outcome == WON else 'lost'}: points you {t.points[0]}, Wolf {t.points[1]}"
+    if s.outcome == WON:
         return f"  round won with {_cards(s.hand)}" + (" (the final round)" if s.final else "")
     return f"  round lost, the Wolf keeps {_cards(s.wolf)}; party now {' '.join(t.party) or 'none'}"
 

@@ -1,6 +1,6 @@
-"""`lobo-hint play`: the table companion in a terminal. Registered on the app of cli/main.py.
+"""`lobo-hint play`: the table companion in a terminal, on this module's Typer app (cli/main.py adds it).
 
-Everything the session does is in solver/play/companion.py; this module reads lines (readline with tab
+Everything the session does is in solver/play/companion/; this module reads lines (readline with tab
 completion at a terminal, or any stream of lines, which is how the tests drive it) and draws the
 table with rich.
 """
@@ -45,8 +45,10 @@ from solver.play.driver import DEAL, DRAW, OVER, PLAY, RESHUFFLE, REWARD, GameEr
 from solver.search.hint import explain
 
 from . import render
+from .common import MemoryOpt, fail, input_errors, use_memory
 from .games import advice_view
-from .main import MemoryOpt, app, fail, input_errors, use_memory
+
+app = typer.Typer()
 
 TITLES = {"vanguard": "Lobo: The Vanguard", "lobo": "Lobo"}
 NOTE_STYLES = {"event": "cyan", "info": "", "warn": "yellow", "error": "bold red"}

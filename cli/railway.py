@@ -1,4 +1,4 @@
-"""`lobo-hint railway ...`: the railway LOBO (RAILWAY.md), a Typer sub-app of cli/main.py.
+"""`lobo-hint railway ...`: the railway LOBO (RAILWAY.md), a Typer sub-app (cli/main.py adds it).
 
 The same error style as the rest of the CLI: one line on stderr, exit 2, never a traceback.
 """
@@ -23,7 +23,7 @@ from solver.railway.deck import (
 from solver.railway.partition import METHODS, Partition, partition
 from solver.railway.position import RailwayPosition, load_position, parse_position, typed_keys
 
-from .main import emit_json, input_errors
+from .common import emit_json, input_errors
 
 if TYPE_CHECKING:  # the advice is imported by `railway hint`, the one command that uses it
     from solver.railway.advice import Advice, Option

@@ -27,6 +27,7 @@ from solver.core.cards import MEMBERS
 from solver.core.plays import Play
 from solver.core.position import Position
 from solver.core.rules import Effect, State, play_effect
+from solver.core.status import FinishStatus, HintStatus
 
 if TYPE_CHECKING:  # the searches and the finisher load only for the commands that use them
     from solver.batch.runner import Summary
@@ -252,7 +253,11 @@ def _win_text(m: MoveResult) -> str:
     return text
 
 
-STATUS_TEXT = {"open": "open", "proven_won": "[green]proven won[/green]", "proven_lost": "[red]proven lost[/red]"}
+STATUS_TEXT: dict[str, str] = {
+    HintStatus.OPEN: "open",
+    HintStatus.PROVEN_WON: "[green]proven won[/green]",
+    HintStatus.PROVEN_LOST: "[red]proven lost[/red]",
+}
 
 
 def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
@@ -309,7 +314,7 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
     )
     if reason:
         lines.append(Text(reason))
-    if result.finish is not None and result.finish.status == "win":
+    if result.finish is not None and result.finish.status == FinishStatus.WIN:
         lines.append(Text(f"Best finish: {', '.join(map(str, result.finish.plays))}  → score {result.finish.score}"))
     if result.line is not None and result.finish is None:
         lines.append(Text(f"Best line (the pile is known): {', '.join(map(str, result.line))}"))
@@ -340,7 +345,7 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
 
 def finish_view(f: Finish) -> Group:
     parts: list[Text | Table] = []
-    if f.status == "win":
+    if f.status == FinishStatus.WIN:
         parts.append(Text.from_markup(f"[bold green]Finish: {escape(', '.join(map(str, f.plays)))}[/bold green]"))
         reserve = sum(f.reserve_left) if f.stats.get("reserve_scores") else 0
         made = f"hand {sum(f.hand_left)} ({cards_text(f.hand_left)}) + party {len(f.members_left)}×10"
@@ -356,7 +361,7 @@ def finish_view(f: Finish) -> Group:
                     else f"{f.alternatives}{more} other finish(es) reach the same score."
                 )
             )
-    elif f.status == "lost":
+    elif f.status == FinishStatus.LOST:
         assert f.proof is not None
         parts.append(Text.from_markup("[bold red]No finish exists: the round is lost.[/bold red]"))
         parts.append(
@@ -385,7 +390,7 @@ def check_view(v: Judgement) -> Group:
         parts.append(Text("Every play is legal, but the Wolf still holds cards: the round is not won.", style="yellow"))
     else:
         parts.append(Text(f"Clears the Wolf: score {v.score}.", style="green"))
-    if v.best.status == "win":
+    if v.best.status == FinishStatus.WIN:
         parts.append(
             Text(
                 f"Best score: {v.best.score}"
@@ -394,7 +399,7 @@ def check_view(v: Judgement) -> Group:
         )
         if v.optimal:
             parts.append(Text("Optimal.", style="bold green"))
-    elif v.best.status == "lost" and v.best.proof is not None:
+    elif v.best.status == FinishStatus.LOST and v.best.proof is not None:
         parts.append(Text(f"No finish exists: {v.best.proof.reason}."))
     return Group(*parts)
 

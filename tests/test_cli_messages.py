@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-import cli.main
+import cli.position
 from cli.main import COMMANDS, NotACommand, app, dispatch, main
 from conftest import state
 from solver.core.jsonio import HugeNumber, loads
@@ -227,9 +227,9 @@ def test_ctrl_c_is_one_line_and_exit_130(monkeypatch: Any, capsys: Any, tmp_path
     def interrupt(*_args: Any, **_kwargs: Any) -> Any:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli.main, "load_position", interrupt)
+    monkeypatch.setattr(cli.position, "load_position", interrupt)
     code, _, err = lobo(monkeypatch, capsys, "validate", write(tmp_path, {"player": [5], "wolf": [5]}))
     assert code == 130 and err == "lobo-hint: interrupted\n"
-    monkeypatch.setattr(cli.main, "position_schema", interrupt)  # a command with no handler of its own
+    monkeypatch.setattr(cli.position, "position_schema", interrupt)  # a command with no handler of its own
     code, _, err = lobo(monkeypatch, capsys, "schema")
     assert code == 130 and err == "lobo-hint: interrupted\n"

@@ -6,9 +6,9 @@ import random
 
 from solver.core.position import parse_position
 from solver.core.rules import WON, apply, initial_state, legal_plays
-from solver.play.policies import greedy_key
 from solver.search.estimate import ROLLOUTS, rolled_out
 from solver.search.hint import hint
+from solver.search.rollout import greedy_key
 
 
 def lobo_opening(seed: int) -> dict[str, object]:

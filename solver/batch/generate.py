@@ -11,6 +11,7 @@ from typing import Any
 from solver.core.cards import DIFFICULTIES
 from solver.core.position import parse_position
 from solver.core.rules import initial_state
+from solver.core.status import FinishStatus, Outcome
 from solver.finish.finisher import solve_finish
 from solver.search.hint import hint
 
@@ -91,8 +92,15 @@ def generate(
         p = _one(kind, difficulty, rng, f"{kind}-{difficulty}-{seed}-{made + 1:03d}")
         if p is None:
             continue
-        won = p.expect.get("status") == "win" or (p.expect.get("win_probability", p.expect.get("value", 0)) or 0) > 0
-        if (only == "won" and not won) or (only == "lost" and won) or (grade is not None and p.grade != grade):
+        won = (
+            p.expect.get("status") == FinishStatus.WIN
+            or (p.expect.get("win_probability", p.expect.get("value", 0)) or 0) > 0
+        )
+        if (
+            (only == Outcome.WON and not won)
+            or (only == Outcome.LOST and won)
+            or (grade is not None and p.grade != grade)
+        ):
             continue
         made += 1
         yield p
@@ -104,19 +112,25 @@ def _one(kind: str, difficulty: str, rng: random.Random, ident: str) -> Puzzle |
         f = solve_finish(initial_state(parse_position(raw)), count_alternatives=True)
         if not f.exact:
             return None
-        if f.status == "lost":
+        if f.status == FinishStatus.LOST:
             assert f.proof is not None
             return Puzzle(
                 ident,
                 f"no finish: {f.proof.reason}",
                 "medium",
                 raw,
-                {"status": "lost", "proof": {"wolf": list(f.proof.wolf)}},
+                {"status": FinishStatus.LOST.value, "proof": {"wolf": list(f.proof.wolf)}},
             )
         others = f.alternatives or 0
         grade = "hard" if others == 0 and len(raw["wolf"]) >= 3 else "medium" if others <= 3 else "easy"
         ways = "one way" if others == 0 else f"{others + 1} ways"
-        return Puzzle(ident, f"best finish scores {f.score} ({ways})", grade, raw, {"status": "win", "score": f.score})
+        return Puzzle(
+            ident,
+            f"best finish scores {f.score} ({ways})",
+            grade,
+            raw,
+            {"status": FinishStatus.WIN.value, "score": f.score},
+        )
     raw = _midround(rng, difficulty, known=kind == "known-pile")
     h = hint(parse_position(raw), time_limit=20)
     if not h.exact or h.value is None:

@@ -26,6 +26,7 @@ from solver.core.jsonio import HugeNumber, loads
 from solver.core.plays import PlayError, from_json, parse_plays
 from solver.core.position import PositionError, parse_position
 from solver.core.rules import final_state, initial_state, legal_plays
+from solver.core.status import Check, FinishStatus, HintStatus, RecordStatus
 from solver.finish.finisher import judge_finish, solve_finish
 from solver.search import memory
 from solver.search.hint import hint
@@ -142,11 +143,13 @@ def solve_one(job: Job, time_limit: float | None = None, max_memory: int | None 
         if isinstance(expect, dict) and isinstance(expect.get("plays"), list):
             # A legal-plays puzzle: the answer is the list of plays, no search needed.
             plays = legal_plays(initial_state(pos))
-            record.update(kind="moves", status="listed", exact=True, answer={"moves": [p.to_json() for p in plays]})
+            record.update(
+                kind="moves", status=RecordStatus.LISTED, exact=True, answer={"moves": [p.to_json() for p in plays]}
+            )
         elif "plays" in puzzle:
             state, _ = final_state(pos, force=True)
             verdict = judge_finish(state, tuple(parse_plays(str(puzzle["plays"]))), time_limit=time_limit or 10.0)
-            record.update(kind="check", status="checked", answer=verdict.to_json(), exact=verdict.best.exact)
+            record.update(kind="check", status=RecordStatus.CHECKED, answer=verdict.to_json(), exact=verdict.best.exact)
         elif pos.game == "vanguard" and pos.final:
             f = solve_finish(initial_state(pos), time_limit=time_limit or 10.0)
             answer = f.to_json()
@@ -174,18 +177,18 @@ def solve_one(job: Job, time_limit: float | None = None, max_memory: int | None 
             )
         if expect is not None:
             problems = compare(pos, record, expect)
-            record["check"] = "match" if not problems else "mismatch"
+            record["check"] = Check.MATCH if not problems else Check.MISMATCH
             if problems:
                 record["mismatch"] = problems
     except (PositionError, PlayError) as e:
-        record.update(kind="invalid", status="invalid", error=str(e), exact=True)
+        record.update(kind="invalid", status=RecordStatus.INVALID, error=str(e), exact=True)
         expect = job.raw.get("expect") if isinstance(job.raw, dict) else None
         if isinstance(expect, dict) and "invalid" in expect:
-            record["check"] = "match"
+            record["check"] = Check.MATCH
         elif expect is not None:
-            record.update(check="mismatch", mismatch=[f"invalid: {e}"])
+            record.update(check=Check.MISMATCH, mismatch=[f"invalid: {e}"])
     except Exception as e:  # a bug must not stop the batch: it is reported on its own line
-        record.update(kind="error", status="error", error=f"{type(e).__name__}: {e}", exact=False)
+        record.update(kind="error", status=RecordStatus.ERROR, error=f"{type(e).__name__}: {e}", exact=False)
     record["seconds"] = round(time.perf_counter() - t0, 4)
     return record
 
@@ -233,7 +236,7 @@ def compare(pos: Any, record: dict[str, Any], expect: dict[str, Any]) -> list[st
 def problem(record: dict[str, Any]) -> str | None:
     """One line naming an invalid or failed puzzle and why, for the screen; None for a puzzle that
     was solved, or that is invalid as its own `expect` says it should be."""
-    if record.get("status") not in ("invalid", "error") or record.get("check") == "match":
+    if record.get("status") not in (RecordStatus.INVALID, RecordStatus.ERROR) or record.get("check") == Check.MATCH:
         return None
     source, line = str(record.get("source", "")), record.get("line")
     place = f"{source}:{line}" if line else source
@@ -266,17 +269,17 @@ class Summary:
     def add(self, r: dict[str, Any]) -> None:
         self.total += 1
         status = r.get("status")
-        if status == "invalid":
+        if status == RecordStatus.INVALID:
             self.invalid += 1
-        elif status == "error":
+        elif status == RecordStatus.ERROR:
             self.errors += 1
         else:
             self.solved += 1
-            self.won += status in ("win", "proven_won")
-            self.lost += status in ("lost", "proven_lost")
+            self.won += status in (FinishStatus.WIN, HintStatus.PROVEN_WON)
+            self.lost += status in (FinishStatus.LOST, HintStatus.PROVEN_LOST)
             self.not_exact += not r.get("exact", True)
-        self.matched += r.get("check") == "match"
-        self.mismatched += r.get("check") == "mismatch"
+        self.matched += r.get("check") == Check.MATCH
+        self.mismatched += r.get("check") == Check.MISMATCH
         self.times.append(float(r.get("seconds", 0.0)))
 
     def quantile(self, q: float) -> float:
@@ -413,7 +416,7 @@ def _isolated(job: Job, time_limit: float | None, max_memory: int | None) -> dic
                 "source": job.source,
                 "line": job.line,
                 "kind": "error",
-                "status": "error",
+                "status": RecordStatus.ERROR,
                 "error": "the process solving this puzzle crashed",
                 "exact": False,
                 "seconds": 0.0,

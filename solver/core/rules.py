@@ -20,9 +20,8 @@ from solver.core.caches import weighted_cache
 from solver.core.cards import MEMBERS, member_order
 from solver.core.plays import FOLD, Play
 from solver.core.position import Position, Rules
-
-WON = "won"
-LOST = "lost"
+from solver.core.status import LOST as LOST
+from solver.core.status import WON as WON
 
 
 class State(NamedTuple):

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from solver.core.cover import counts, min_sacrifices
 from solver.core.plays import Play, make_play
-from solver.core.rules import State, final_score
-from solver.finish.verify import coverable
+from solver.core.rules import State, apply, final_score, why_illegal
+from solver.core.status import WON, FinishStatus
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -42,7 +43,7 @@ class Proof:
 
 @dataclass(frozen=True)
 class Finish:
-    status: str  # "win", "lost" or "unknown" (the time limit cut the search short)
+    status: FinishStatus  # WIN, LOST or UNKNOWN (the time limit cut the search short)
     exact: bool  # False: the score is only the best found, or no answer was found in time
     score: int | None = None
     plays: tuple[Play, ...] = ()
@@ -55,8 +56,8 @@ class Finish:
     stats: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"status": self.status, "exact": self.exact}
-        if self.status == "win":
+        out: dict[str, Any] = {"status": self.status.value, "exact": self.exact}  # the word: plain JSON values
+        if self.status == FinishStatus.WIN:
             out["score"] = self.score
             out["plays"] = [p.to_json() for p in self.plays]
             out["breakdown"] = {
@@ -187,7 +188,7 @@ def solve_finish(
         # Lost at a glance (more cards nothing adds up to than sacrifices): no model needed.
         proof = find_core(state)
         quick_stats: dict[str, Any] = {"solver": "not needed", "seconds": round(time.perf_counter() - t0, 6)}
-        return Finish("lost", True, proof=proof, stats=quick_stats)
+        return Finish(FinishStatus.LOST, True, proof=proof, stats=quick_stats)
     fm = FinishModel(state, objective=objective)
     solver = fm.solver(time_limit, workers)
     status = _status(solver.solve(fm.model))
@@ -199,9 +200,7 @@ def solve_finish(
     }
     if status in ("optimal", "feasible"):
         plays = fm.plays(solver)
-        from solver.finish.verify import replay
-
-        end = replay(state, plays).state
+        end, _, _ = play_through(state, plays)
         alternatives = capped = None
         if count_alternatives and status == "optimal":
             alternatives, capped = _count_optimal(
@@ -213,7 +212,7 @@ def solve_finish(
             )
         stats["seconds"] = round(time.perf_counter() - t0, 6)
         return Finish(
-            "win",
+            FinishStatus.WIN,
             status == "optimal",
             final_score(end),
             plays,
@@ -228,9 +227,9 @@ def solve_finish(
     if status == "infeasible":
         proof = find_core(state, time_limit=max(0.01, time_limit - (time.perf_counter() - t0)))
         stats["seconds"] = round(time.perf_counter() - t0, 6)
-        return Finish("lost", True, proof=proof, stats=stats)
+        return Finish(FinishStatus.LOST, True, proof=proof, stats=stats)
     stats["seconds"] = round(time.perf_counter() - t0, 6)
-    return Finish("unknown", False, stats=stats)
+    return Finish(FinishStatus.UNKNOWN, False, stats=stats)
 
 
 def _count_optimal(state: State, fm: FinishModel, cost: int, cap: int, time_limit: float) -> tuple[int, bool]:
@@ -262,8 +261,9 @@ def find_core(state: State, *, time_limit: float = 10.0) -> Proof:
     """A minimal set of Wolf cards that cannot all be covered: CP-SAT's sufficient assumptions, then
     shrunk by deletion (drop a card whenever the rest stays infeasible), then re-checked by brute force."""
     values = _unmakeable_core(state) or _assumption_core(state, time_limit)
-    # Re-check by plain enumeration before showing it: the core really cannot be covered.
-    if coverable(values, state.hand, state.reserve, len(state.party)):
+    # Re-check with the exact cover search before showing it: the core really cannot be covered
+    # (--verify checks it again, and its minimality, by verify.py's own brute force).
+    if _subset_coverable(state, list(values)):
         raise FinisherBug(f"the proof core {values} is coverable")
     return Proof(values, loss_reason(state, values), True)
 
@@ -295,7 +295,7 @@ def _assumption_core(state: State, time_limit: float) -> tuple[int, ...]:
 
 def _subset_coverable(state: State, wolf: list[int]) -> bool:
     """Can these Wolf cards be covered together? (cover.py's exact search: far quicker than CP-SAT at
-    proving small covers impossible, and the core is re-checked by verify.py's brute force anyway)."""
+    proving small covers impossible; --verify re-checks the core by verify.py's brute force)."""
     return min_sacrifices(wolf, counts(state.hand + state.reserve), max(0, len(state.party) - 1)) is not None
 
 
@@ -367,22 +367,37 @@ class Judgement:
                 "play": str(self.plays[self.bad_index]),
                 "reason": self.bad_reason,
             }
-        if not self.optimal and self.best.status == "win":
+        if not self.optimal and self.best.status == FinishStatus.WIN:
             out["better"] = [p.to_json() for p in self.best.plays]
             out["better_text"] = ", ".join(str(p) for p in self.best.plays)
-        if self.best.status == "lost" and self.best.proof is not None:
+        if self.best.status == FinishStatus.LOST and self.best.proof is not None:
             out["proof"] = self.best.proof.to_json()
         if not self.best.exact:
             out["exact"] = False
         return out
 
 
-def judge_finish(state: State, plays: tuple[Play, ...], *, time_limit: float = 10.0, workers: int = 1) -> Judgement:
-    from solver.finish.verify import replay
+def play_through(state: State, plays: Sequence[Play]) -> tuple[State, int | None, str | None]:
+    """The plays applied in order by the rules, up to the first one that is not a legal final-round
+    play: the state reached, and that play's index (0-based) and what is wrong with it (None, None:
+    every play is legal). The finisher's own replay; verify.py keeps an independent one for --verify."""
+    s = state
+    for i, p in enumerate(plays):
+        if s.is_terminal:
+            return s, i, "the round is already over"
+        reason = why_illegal(s, p)
+        if reason is not None:
+            return s, i, reason
+        s = apply(s, p, check=False)
+        if s.is_chance:
+            return s, i, "this play draws cards: not a final-round play"
+    return s, None, None
 
+
+def judge_finish(state: State, plays: tuple[Play, ...], *, time_limit: float = 10.0, workers: int = 1) -> Judgement:
     best = solve_finish(state, time_limit=time_limit, workers=workers)
-    r = replay(state, plays)
-    if not r.legal:
-        return Judgement(False, False, None, best, r.bad_index, r.reason, plays)
-    clears = r.state.outcome == "won"
-    return Judgement(True, clears, final_score(r.state) if clears else None, best, plays=plays)
+    end, bad_index, reason = play_through(state, plays)
+    if bad_index is not None:
+        return Judgement(False, False, None, best, bad_index, reason, plays)
+    clears = end.outcome == WON
+    return Judgement(True, clears, final_score(end) if clears else None, best, plays=plays)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from solver.core.plays import Play, make_play
 from solver.core.position import Position
 from solver.core.rules import WON, State, apply, final_score, why_illegal
+from solver.core.status import FinishStatus, HintStatus
 
 if TYPE_CHECKING:
     from solver.search.hint import HintResult
@@ -177,7 +178,7 @@ def check_finish_answer(
     """Problems found when re-checking a finisher answer by brute force (empty: verified)."""
     problems = []
     brute = brute_finish(state.wolf, state.hand, state.reserve, state.party, state.rules.reserve_scores)
-    if status == "win":
+    if status == FinishStatus.WIN:
         got = replay_score(state, plays)
         if got is None:
             problems.append("the finish does not replay legally to an empty Wolf hand")
@@ -185,7 +186,7 @@ def check_finish_answer(
             problems.append(f"the finish replays to {got}, not the {score} claimed")
         if brute.score != score:
             problems.append(f"brute force finds {brute.score}, not {score}")
-    elif status == "lost":
+    elif status == FinishStatus.LOST:
         if brute.score is not None:
             problems.append(f"brute force finds a finish scoring {brute.score}")
         if core is None or not core_is_minimal(core, state.hand, state.reserve, len(state.party)):
@@ -204,11 +205,11 @@ def verify_hint(pos: Position, result: HintResult) -> list[str]:
     if result.finish is not None:
         f = result.finish
         problems += check_finish_answer(state, f.status, f.score, f.plays, f.proof.wolf if f.proof else None)
-    if result.status == "proven_lost" and plainly_won(state, surely=False):
+    if result.status == HintStatus.PROVEN_LOST and plainly_won(state, surely=False):
         problems.append("the plain search finds a line that wins under some order of the pile")
-    if result.status == "proven_won" and not plainly_won(state, surely=True):
+    if result.status == HintStatus.PROVEN_WON and not plainly_won(state, surely=True):
         problems.append("the plain search finds no strategy that wins against every order of the pile")
-    if result.status == "open" and result.exact:
+    if result.status == HintStatus.OPEN and result.exact:
         if not plainly_won(state, surely=False):
             problems.append("called open, but no line wins under any order of the pile")
         elif plainly_won(state, surely=True):

@@ -19,16 +19,15 @@ from typing import Protocol
 from solver.core.cards import values_of
 from solver.core.cover import counts, min_sacrifices
 from solver.core.plays import FOLD, Play
-from solver.core.rules import WON, Reward, State, apply, apply_outcome, legal_plays, rewards
+from solver.core.rules import WON, Reward, State, apply, legal_plays, rewards
+from solver.core.status import FinishStatus
 from solver.finish.finisher import solve_finish
 from solver.play.driver import PLAY, REWARD, Table
+from solver.search.rollout import GREEDY_PLAY_RULE, greedy_play, rollout
+from solver.search.rollout import greedy_key as greedy_key  # its home is rollout.py; still importable here
 
 GREEDY_RULE = (
-    "greedy: among the plays that take Wolf cards without giving it any (Perfect, Sum, Split), the one "
-    "that takes the most Wolf cards, then uses the fewest of your cards, then the fewest reserve cards, "
-    "then takes the highest Wolf card; else the Over with the smallest difference (the Wolf draws "
-    "fewest), then on the highest Wolf card; else a Sacrifice (final round); Fold only when nothing "
-    "else is legal. Reward: revive a member when one is face down, else the highest hand card to the reserve."
+    GREEDY_PLAY_RULE + " Reward: revive a member when one is face down, else the highest hand card to the reserve."
 )
 
 
@@ -60,17 +59,6 @@ class RandomPolicy:
         return offered[rng.randrange(len(offered))]
 
 
-def greedy_key(play: Play) -> tuple[int, int, int, int, int]:
-    """Smaller is better (GREEDY_RULE)."""
-    if play.kind in ("perfect", "sum", "split"):
-        return (0, -len(play.wolf), len(play.hand) + len(play.reserve), len(play.reserve), -max(play.wolf))
-    if play.kind == "over":
-        return (1, play.mine[0] - play.wolf[0], -play.wolf[0], len(play.reserve), 0)
-    if play.kind == "sacrifice":
-        return (2, 0, 0, 0, -play.wolf[0])
-    return (3, 0, 0, 0, 0)
-
-
 def greedy_reward(s: State) -> Reward:
     offered = rewards(s.hand, s.party)
     revive = [r for r in offered if r.kind == "revive"]
@@ -83,7 +71,7 @@ class GreedyPolicy:
     name = "greedy"
 
     def play(self, table: Table, rng: random.Random) -> Play:
-        return min(legal_plays(_round(table, PLAY)), key=greedy_key)
+        return greedy_play(_round(table, PLAY))
 
     def reward(self, table: Table, rng: random.Random) -> Reward:
         return greedy_reward(_round(table, REWARD))
@@ -142,8 +130,8 @@ class BestPolicy:
         if min_sacrifices(s.wolf, counts(s.hand + s.reserve), max(0, len(s.party) - 1)) is None:
             return FOLD
         f = solve_finish(s, time_limit=5.0)
-        if f.status != "win":  # pragma: no cover - the cover check above says a finish exists
-            return min(legal_plays(s), key=greedy_key)
+        if f.status != FinishStatus.WIN:  # pragma: no cover - the cover check above says a finish exists
+            return greedy_play(s)
         if len(self._finishes) > 10_000:
             self._finishes.clear()
         at = s
@@ -154,22 +142,6 @@ class BestPolicy:
 
     def reward(self, table: Table, rng: random.Random) -> Reward:
         return greedy_reward(_round(table, REWARD))
-
-
-def rollout(s: State, order: list[int]) -> State:
-    """The round played on by the greedy rule with the unknown draws in this order, until it ends or
-    (vanguard) turns final; known top cards are drawn first by the rules themselves."""
-    i = 0
-    while s.outcome is None:
-        if s.is_chance:
-            d = s.owed_player + s.owed_wolf or 1
-            s = apply_outcome(s, tuple(sorted(order[i : i + d])), check=False)
-            i += d
-        elif s.game == "vanguard" and s.final:
-            return s
-        else:
-            s = apply(s, min(legal_plays(s), key=greedy_key), check=False)
-    return s
 
 
 def round_value(end: State) -> float:

@@ -31,8 +31,8 @@ from solver.core.cover import counts as _counts
 from solver.core.cover import min_sacrifices
 from solver.core.plays import Play
 from solver.core.rules import WON, State, apply
-from solver.play.policies import rollout
 from solver.search.engine import Budget, Search, WinCheck, value_range
+from solver.search.rollout import rollout
 
 CLAIRVOYANT = "sampled clairvoyant play"
 ROLLOUTS = "greedy rollouts"

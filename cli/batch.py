@@ -1,0 +1,227 @@
+"""Many puzzles at once: batch (solve them in parallel, streaming results) and generate (make new
+ones with their answers). solver/batch/ does the work; it loads when a command runs.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from solver.core.status import Check, Outcome, RecordStatus
+
+from . import render
+from .common import EXIT_INPUT, MemoryOpt, emit_json, fail, interrupted, positive, use_memory
+
+app = typer.Typer()
+
+
+CSV_COLUMNS = [
+    "id",
+    "source",
+    "line",
+    "kind",
+    "status",
+    "exact",
+    "best",
+    "score",
+    "value",
+    "win_probability",
+    "check",
+    "error",
+    "seconds",
+]
+
+
+SHOWN_PROBLEMS = 5  # invalid puzzles listed on screen; every one is in --out
+
+
+@app.command(epilog="Example: lobo-hint batch puzzles/ --out results.jsonl --resume --check")
+def batch(
+    paths: Annotated[list[str], typer.Argument(metavar="PATH...", help="files, folders, globs, .jsonl files")],
+    out: Annotated[str | None, typer.Option("--out", "-o", help="write one line per puzzle as it is solved")] = None,
+    fmt: Annotated[str, typer.Option("--format", help="jsonl or csv (for --out)")] = "jsonl",
+    resume: Annotated[bool, typer.Option("--resume", help="skip the ids already in --out")] = False,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="processes (default: all cores)")] = None,
+    time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="seconds per puzzle")] = 30.0,
+    cluster: Annotated[str | None, typer.Option("--cluster", help="a Dask scheduler, tcp://HOST:PORT")] = None,
+    max_memory: MemoryOpt = None,
+    check_expect: Annotated[
+        bool, typer.Option("--check", help="compare with each puzzle's expect; exit 1 on any mismatch")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+) -> None:
+    """Solve many puzzles (finish for final rounds, hint otherwise), in parallel, streaming results.
+
+    A bad puzzle never stops the batch: it gets its own line (status invalid) and is listed on
+    stderr when the batch is done.
+
+    Exit status:
+
+    * 0: every puzzle solved (and, with --check, as expected)
+    * 1: a mismatch under --check, or a puzzle the solver failed on (status error)
+    * 2: a bad argument (such as a path naming no file: nothing is started, --out is left alone),
+      or an invalid puzzle (every other puzzle is still solved and written)
+    * 130: interrupted (rerun with --resume)
+    """
+    from solver.batch.runner import (
+        ClusterError,
+        connect,
+        done_ids,
+        iter_jobs,
+        problem,
+        repair_tail,
+        run_batch,
+        unmatched,
+    )
+
+    if fmt not in ("jsonl", "csv"):
+        fail(f"--format: {fmt!r} is not one of jsonl, csv")
+    if resume and out is None:
+        fail("--resume needs --out (the file whose finished ids are skipped)")
+    if jobs is not None and jobs < 1:
+        fail(f"--jobs: must be at least 1, not {jobs}")
+    positive(time_limit, "--time-limit")
+    budget = use_memory(max_memory)
+    nothing = unmatched(paths)
+    if nothing:
+        fail("; ".join(nothing))
+    skip: set[str] = set()
+    if resume and out is not None:
+        try:
+            skip = done_ids(out) if fmt == "jsonl" else _csv_ids(out)
+            repair_tail(out)
+        except (OSError, UnicodeDecodeError) as e:
+            fail(f"--out: cannot read {out}: {getattr(e, 'strerror', None) or e}")
+    total = sum(1 for _ in iter_jobs(paths))
+    client = None
+    if cluster is not None:
+        try:
+            client = connect(cluster)  # before --out is opened: a wrong address truncates nothing
+        except ClusterError as e:
+            fail(str(e))
+    sink = None
+    if out is not None:
+        try:
+            sink = open(out, "a" if resume else "w", encoding="utf-8", newline="")  # noqa: SIM115
+        except OSError as e:
+            if client is not None:
+                client.close()
+            fail(f"--out: cannot write {out}: {e.strerror or e}")
+    writer = None
+    if sink is not None and fmt == "csv":
+        writer = csv.DictWriter(sink, fieldnames=CSV_COLUMNS, extrasaction="ignore")
+        if sink.tell() == 0:
+            writer.writeheader()
+    mismatches: list[str] = []
+    problems: list[tuple[dict[str, Any], str]] = []
+    try:
+        with render.batch_progress(total - len(skip), enabled=not as_json) as advance:
+
+            def on_result(record: dict[str, Any]) -> None:
+                if sink is not None:
+                    if writer is not None:
+                        writer.writerow(record)
+                    else:
+                        sink.write(json.dumps(record, ensure_ascii=False) + "\n")
+                    sink.flush()  # a killed batch loses nothing that finished
+                if record.get("check") == Check.MISMATCH:
+                    mismatches.append(f"{record['id']}: {'; '.join(record.get('mismatch', []))}")
+                line = problem(record)
+                if line is not None:
+                    problems.append((record, line))
+                advance(record)
+
+            summary = run_batch(
+                iter_jobs(paths),
+                workers=jobs,
+                time_limit=time_limit,
+                max_memory=budget,
+                skip=skip,
+                on_result=on_result,
+                cluster=client,
+                on_wait=lambda note: typer.echo(f"lobo-hint: {note}", err=True),
+            )
+    except KeyboardInterrupt:
+        interrupted("; finished results are in --out (rerun with --resume)")
+    finally:
+        if sink is not None:
+            sink.close()
+        if client is not None:
+            client.close()
+    invalid = [r for r, _ in problems if r["status"] == RecordStatus.INVALID]
+    if as_json:
+        listed = [{k: r.get(k) for k in ("id", "source", "line", "error")} for r in invalid]
+        emit_json({**summary.to_json(), "mismatches": mismatches, "invalid_puzzles": listed})
+    else:
+        out_console = render.console()
+        out_console.print(render.batch_summary(summary))
+        for line in mismatches:
+            out_console.print(f"[red]mismatch[/red] {line}")
+    _list_problems(problems, out)
+    if invalid:
+        raise typer.Exit(EXIT_INPUT)
+    if len(problems) > len(invalid) or (check_expect and mismatches):
+        raise typer.Exit(1)
+
+
+def _list_problems(problems: list[tuple[dict[str, Any], str]], out: str | None) -> None:
+    """The first few invalid or failed puzzles on stderr, each with its reason."""
+    for record, line in problems[:SHOWN_PROBLEMS]:
+        typer.echo(f"lobo-hint: {record['status']}: {line}", err=True)
+    rest = len(problems) - SHOWN_PROBLEMS
+    if rest > 0:
+        where = f"every one is in {out}" if out is not None else "give --out to keep every one"
+        typer.echo(f"lobo-hint: and {rest} more ({where})", err=True)
+
+
+@app.command(epilog="Example: lobo-hint generate --kind finish --difficulty hard --count 20 --seed 7 -o new/")
+def generate(
+    out: Annotated[str, typer.Option("--out", "-o", help="folder to write the puzzle files into")],
+    kind: Annotated[str, typer.Option("--kind", "-k", help="finish, hint or known-pile")] = "finish",
+    difficulty: Annotated[str, typer.Option("--difficulty", "-d", help="easy, standard or hard")] = "standard",
+    count: Annotated[int, typer.Option("--count", "-n", help="how many puzzles")] = 10,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="the same seed gives the same puzzles")] = 1,
+    only: Annotated[str | None, typer.Option("--only", help="won or lost: keep only winnable or lost ones")] = None,
+    grade: Annotated[str | None, typer.Option("--grade", help="easy, medium or hard: keep only this grade")] = None,
+) -> None:
+    """Random puzzles with their answers, graded (hard: one narrow way), as files for batch --check."""
+    from solver.batch.generate import KINDS as GENERATE_KINDS
+    from solver.batch.generate import generate as make_puzzles
+
+    if kind not in GENERATE_KINDS:
+        fail(f"--kind: {kind!r} is not one of {', '.join(GENERATE_KINDS)}")
+    if difficulty not in ("easy", "standard", "hard"):
+        fail(f"--difficulty: {difficulty!r} is not one of easy, standard, hard")
+    if only not in (None, Outcome.WON, Outcome.LOST):
+        fail(f"--only: {only!r} is not one of won, lost")
+    if grade not in (None, "easy", "medium", "hard"):
+        fail(f"--grade: {grade!r} is not one of easy, medium, hard")
+    positive(count, "--count")
+    folder = Path(out)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        fail(f"--out: cannot make {out}: {e.strerror or e}")
+    written = 0
+    for puzzle in make_puzzles(kind, difficulty, count, seed, only, grade):
+        target = folder / f"{puzzle.id}.json"
+        tmp = target.with_name(target.name + ".part")
+        tmp.write_text(json.dumps(puzzle.to_json(), indent=1) + "\n", encoding="utf-8")
+        tmp.replace(target)
+        written += 1
+    typer.echo(
+        f"wrote {written} puzzle(s) to {folder}"
+        + ("" if written == count else f" (asked for {count}: the filters are rare)")
+    )
+
+
+def _csv_ids(path: str) -> set[str]:
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            return {row["id"] for row in csv.DictReader(f) if row.get("id")}
+    except OSError:
+        return set()

@@ -1,0 +1,174 @@
+"""The commands that answer one position: hint (the best play), finish and check (a final round),
+graph (the lookahead as a graph). The searches and the finisher load when a command runs.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from solver.core.plays import parse_plays
+from solver.core.position import load_position, with_objective
+from solver.core.rules import final_state
+
+from . import render
+from .common import (
+    FinalOpt,
+    JsonOpt,
+    MemoryOpt,
+    ObjectiveOpt,
+    PositionArg,
+    TimeOpt,
+    VerifyOpt,
+    emit_json,
+    fail,
+    input_errors,
+    positive,
+    use_memory,
+)
+
+app = typer.Typer()
+
+
+@app.command(epilog="Example: lobo-hint hint position.json --json   (or just: lobo-hint position.json)")
+@input_errors
+def hint(
+    path: PositionArg,
+    as_json: JsonOpt = False,
+    objective: ObjectiveOpt = None,
+    time_limit: TimeOpt = 60.0,
+    max_states: Annotated[int | None, typer.Option("--max-states", help="stop after this many search states")] = None,
+    max_memory: MemoryOpt = None,
+    verify: VerifyOpt = False,
+) -> None:
+    """The best play and the value of every legal play (also: lobo-hint POSITION.json)."""
+    from solver.finish.verify import verify_hint
+    from solver.search.hint import explain
+    from solver.search.hint import hint as solve_hint
+
+    pos = with_objective(load_position(path), objective)
+    positive(time_limit, "--time-limit")
+    positive(max_states, "--max-states")
+    use_memory(max_memory)
+    with render.progress(enabled=not as_json) as report:
+        result = solve_hint(pos, time_limit=time_limit, max_states=max_states, progress=report)
+    problems = verify_hint(pos, result) if verify else None
+    if as_json:
+        emit_json(_verdict_keys(result.to_json(), problems))
+    else:
+        out = render.console()
+        out.print(render.position_panel(pos))
+        out.print(render.hint_view(pos, result, explain(result)))
+        if problems is not None:
+            out.print(render.verdict(problems))
+    if problems:
+        raise typer.Exit(1)
+
+
+@app.command(epilog="Example: lobo-hint finish position.json --verify   (or --json)")
+@input_errors
+def finish(
+    path: PositionArg,
+    as_json: JsonOpt = False,
+    final: FinalOpt = False,
+    verify: VerifyOpt = False,
+    time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="seconds for CP-SAT")] = 10.0,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="CP-SAT search workers")] = 1,
+) -> None:
+    """The best finish of a Vanguard final round, or a checkable proof that none exists."""
+    from solver.finish.finisher import solve_finish
+    from solver.finish.verify import check_finish_answer
+
+    pos = load_position(path)
+    state, forced = final_state(pos, final)
+    positive(time_limit, "--time-limit")
+    positive(workers, "--workers")
+    result = solve_finish(state, time_limit=time_limit, workers=workers, count_alternatives=True)
+    problems = None
+    if verify:
+        core = result.proof.wolf if result.proof else None
+        problems = check_finish_answer(state, result.status, result.score, result.plays, core)
+    if as_json:
+        js = result.to_json()
+        if forced:
+            js["treated_as_final"] = True
+        emit_json(_verdict_keys(js, problems))
+    else:
+        out = render.console()
+        out.print(render.position_panel(pos))
+        if forced:
+            out.print("[yellow]Not a final round: finished as one because of --final.[/yellow]")
+        out.print(render.finish_view(result))
+        if problems is not None:
+            out.print(render.verdict(problems))
+    if problems:
+        raise typer.Exit(1)
+
+
+@app.command(epilog='Example: lobo-hint check position.json --plays "9=4+5, 7=7, K=8"')
+@input_errors
+def check(
+    path: PositionArg,
+    plays: Annotated[str, typer.Option("--plays", "-p", help="the finish in text notation, plays separated by , or ;")],
+    as_json: JsonOpt = False,
+    final: FinalOpt = False,
+    time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="seconds for CP-SAT")] = 10.0,
+) -> None:
+    """Judge a proposed final-round finish: legal?, clears the Wolf?, its score against the best."""
+    from solver.finish.finisher import judge_finish
+
+    pos = load_position(path)
+    state, forced = final_state(pos, final)
+    proposed = tuple(parse_plays(plays))
+    positive(time_limit, "--time-limit")
+    verdict = judge_finish(state, proposed, time_limit=time_limit)
+    if as_json:
+        js = verdict.to_json()
+        if forced:
+            js["treated_as_final"] = True
+        emit_json(js)
+    else:
+        render.console().print(render.check_view(verdict))
+
+
+@app.command(epilog="Example: lobo-hint graph position.json --depth 2 -o tree.graphml   (or .dot, .json)")
+@input_errors
+def graph(
+    path: PositionArg,
+    out: Annotated[str, typer.Option("--out", "-o", help="output file: .graphml, .dot or .json")],
+    depth: Annotated[int, typer.Option("--depth", "-d", help="plays deep")] = 2,
+    objective: ObjectiveOpt = None,
+    max_nodes: Annotated[int, typer.Option("--max-nodes", help="stop adding nodes past this many")] = 20_000,
+    time_limit: TimeOpt = 30.0,
+    max_memory: MemoryOpt = None,
+) -> None:
+    """The lookahead as a graph (decision and chance nodes, values) for Graphviz, Gephi or code."""
+    from solver.search.graph import lookahead_graph, write_graph
+
+    pos = with_objective(load_position(path), objective)
+    positive(depth + 1, "--depth")
+    positive(max_nodes, "--max-nodes")
+    positive(time_limit, "--time-limit")
+    use_memory(max_memory)
+    if not out.lower().endswith((".graphml", ".dot", ".gv", ".json")):
+        fail(f"--out: {out}: use a .graphml, .dot or .json file")
+    g = lookahead_graph(pos, depth, max_nodes=max_nodes, time_limit=time_limit)
+    try:
+        kind = write_graph(g, out)
+    except OSError as e:
+        fail(f"--out: cannot write {out}: {e.strerror or e}")
+    why = {"nodes": "at --max-nodes", "time": "at --time-limit", "memory": "at --max-memory"}
+    note = f" (truncated {why[g.graph['stopped']]})" if g.graph["truncated"] else ""
+    if not g.graph["exact"]:
+        note += "; some values are bounds (lo, hi): the time limit cut the search short"
+    typer.echo(f"wrote {out} ({kind}): {g.number_of_nodes()} nodes, {g.number_of_edges()} edges{note}")
+
+
+def _verdict_keys(js: dict[str, Any], problems: list[str] | None) -> dict[str, Any]:
+    """--verify's outcome in the JSON answer."""
+    if problems is not None:
+        js["verified"] = not problems
+        if problems:
+            js["verify_problems"] = problems
+    return js

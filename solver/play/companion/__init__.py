@@ -1,0 +1,122 @@
+"""The table companion: a game followed step by step, its command language, undo, save files, export.
+
+A `Session` is an immutable value: the game so far (driver.py's `Game`, every table on the way), how
+the cards come (typed by the user at a physical table, or dealt from a seeded deck), and a little
+bookkeeping (last save, last hint). `execute(session, line)` reads one line of the companion's
+language and returns a `Reply`: the new session (the same object when nothing changed), the notes
+to show, and the hint or advice asked for. Nothing here knows about terminals; cli/play.py draws.
+
+All rules come from driver.py and rules.py: the companion only translates what a person types into
+steps, and what the steps did into words.
+
+    reply = start(Setup("vanguard", "standard"), seed=3)     # virtual: the deal is already made
+    reply = execute(reply.session, "9>7")                   # a play; the Wolf's draws follow
+    reply = execute(reply.session, "save game.json")
+
+One module per concern, each using only those before it: parse (the typed language), prose (the
+words), session (the session and its steps), files (save, load, export), commands (a typed line
+executed). This package re-exports their public names: import from `solver.play.companion`.
+"""
+
+from __future__ import annotations
+
+from .commands import completions, execute
+from .files import (
+    SAVE_FORMAT,
+    SAVE_KEYS,
+    SAVE_VERSION,
+    export,
+    export_json,
+    load_file,
+    load_json,
+    load_text,
+    save,
+    save_json,
+    write_atomic,
+)
+from .parse import REWARD_POLICIES, WORDS, Command, CompanionError, parse_command
+from .prose import (
+    HELP,
+    HINT_ROWS,
+    RoundRecord,
+    events,
+    final_reason,
+    final_status,
+    game_result,
+    hint_rows,
+    history_lines,
+    prompts,
+    round_end,
+    round_number,
+    rounds,
+    score_breakdown,
+    summary_lines,
+    why_lines,
+)
+from .session import (
+    DECK_INDEX,
+    HintNote,
+    Note,
+    Reply,
+    Session,
+    Settings,
+    ask_hint,
+    ask_reward,
+    leave,
+    start,
+    step_phase,
+    take_step,
+    undo,
+    why,
+)
+
+__all__ = [
+    "DECK_INDEX",
+    "HELP",
+    "HINT_ROWS",
+    "REWARD_POLICIES",
+    "SAVE_FORMAT",
+    "SAVE_KEYS",
+    "SAVE_VERSION",
+    "WORDS",
+    "Command",
+    "CompanionError",
+    "HintNote",
+    "Note",
+    "Reply",
+    "RoundRecord",
+    "Session",
+    "Settings",
+    "ask_hint",
+    "ask_reward",
+    "completions",
+    "events",
+    "execute",
+    "export",
+    "export_json",
+    "final_reason",
+    "final_status",
+    "game_result",
+    "hint_rows",
+    "history_lines",
+    "leave",
+    "load_file",
+    "load_json",
+    "load_text",
+    "parse_command",
+    "prompts",
+    "round_end",
+    "round_number",
+    "rounds",
+    "save",
+    "save_json",
+    "score_breakdown",
+    "start",
+    "step_phase",
+    "summary_lines",
+    "take_step",
+    "undo",
+    "why",
+    "why_lines",
+    "write_atomic",
+]

@@ -1,0 +1,190 @@
+"""The companion's files: a whole game saved as JSON and read back (every step checked again),
+the position in play exported in the FORMAT.md form, and files written whole or not at all.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from solver.core import jsonio
+from solver.play.driver import (
+    PLAY,
+    REWARD,
+    Deal,
+    Draw,
+    Game,
+    GameError,
+    Reshuffle,
+    SeededDeck,
+    Setup,
+    Table,
+    new_table,
+    step_from_json,
+    step_text,
+    step_to_json,
+)
+
+from .parse import CompanionError
+from .prose import waits
+from .session import Note, Reply, Session, Settings, deck_steps
+
+SAVE_FORMAT = "lobo-hint companion game"
+SAVE_VERSION = 1
+
+
+def save_json(session: Session) -> dict[str, Any]:
+    """The whole game: settings and every step; the end is repeated so a cut list is noticed."""
+    t = session.table
+    return {
+        "format": SAVE_FORMAT,
+        "version": SAVE_VERSION,
+        "setup": session.setup.to_json(),
+        "mode": "virtual" if session.virtual else "physical",
+        "seed": session.seed,
+        "steps": [step_to_json(s) for s in session.game.steps],
+        "end": {"steps": len(session.game.steps), "round": t.rounds, "phase": t.phase},
+    }
+
+
+SAVE_KEYS = {"format", "version", "setup", "mode", "seed", "steps", "end"}
+
+
+def load_json(raw: Any, settings: Settings | None = None) -> Session:
+    """A session from a save file's JSON, every step checked again (and, for a virtual game,
+    every card against the seeded deck). CompanionError says what is wrong, in one line."""
+    if not isinstance(raw, dict) or raw.get("format") != SAVE_FORMAT:
+        raise CompanionError('not a saved lobo-hint game (no "format": "lobo-hint companion game")')
+    unknown = sorted(set(raw) - SAVE_KEYS)
+    if unknown:
+        raise CompanionError(f"unknown key {unknown[0]!r}")
+    if raw.get("version") != SAVE_VERSION:
+        raise CompanionError(f"version {raw.get('version')!r} is not one this lobo-hint reads ({SAVE_VERSION})")
+    mode, seed = raw.get("mode"), raw.get("seed")
+    if mode not in ("virtual", "physical"):
+        raise CompanionError('mode: must be "virtual" or "physical"')
+    if mode == "virtual" and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+        raise CompanionError("seed: a virtual game needs its seed, a whole number ≥ 0")
+    if mode == "physical" and seed is not None:
+        raise CompanionError("seed: a physical game has no seed (null)")
+    steps_raw, end = raw.get("steps"), raw.get("end")
+    if not isinstance(steps_raw, list):
+        raise CompanionError("steps: must be a list")
+    if not isinstance(end, dict) or not isinstance(end.get("steps"), int):
+        raise CompanionError('end: must be {"steps": N, "round": R, "phase": P}')
+    try:
+        setup = Setup.from_json(raw.get("setup"))
+        steps = [step_from_json(s) for s in steps_raw]
+    except GameError as e:
+        raise CompanionError(str(e)) from None
+    session = Session(
+        Game.start(new_table(setup)), seed=seed if mode == "virtual" else None, settings=settings or Settings()
+    )
+    deck = session.deck()
+    game = session.game
+    for i, step in enumerate(steps, start=1):
+        if deck is not None and isinstance(step, (Deal, Draw, Reshuffle)) and deck.next_step(game.table) != step:
+            raise CompanionError(
+                f"step {i} ({step_text(step)}): the seeded deck of this game gives {_dealt(deck, game.table)}"
+            )
+        try:
+            game = game.then(step)
+        except GameError as e:
+            raise CompanionError(f"step {i} ({step_text(step)}): {e}") from None
+    t = game.table
+    got = {"steps": len(steps), "round": t.rounds, "phase": t.phase}
+    if any(end.get(k) != v for k, v in got.items()):
+        raise CompanionError(f"the steps end at {got}, but the file says {end}: the step list was cut or edited")
+    session = replace(session, game=game, saved_at=len(steps))
+    session, _ = deck_steps(session)  # an older save may stop before a deal
+    return session
+
+
+def _dealt(deck: SeededDeck, t: Table) -> str:
+    step = deck.next_step(t)
+    return "nothing here (it waits for the Player)" if step is None else step_text(step)
+
+
+def load_text(text: str, settings: Settings | None = None) -> Session:
+    try:
+        raw = jsonio.loads(text)
+    except json.JSONDecodeError as e:
+        raise CompanionError(
+            f"not valid JSON ({e.msg} at line {e.lineno} column {e.colno}): cut short or edited?"
+        ) from None
+    except RecursionError:
+        raise CompanionError("not valid JSON: nested too deeply") from None
+    try:
+        return load_json(raw, settings)
+    except RecursionError:
+        raise CompanionError("nested too deeply") from None
+
+
+def load_file(path: str | Path, settings: Settings | None = None) -> Session:
+    """A saved game from its file; CompanionError names the file and the fault."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise CompanionError(f"{p}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        session = load_text(text, settings)
+    except CompanionError as e:
+        raise CompanionError(f"{p}: {e}") from None
+    return replace(session, save_path=str(p))
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Write a whole file or nothing: a temporary file beside it, flushed to disk, then renamed over
+    it, so a crash leaves the old file or the new one, never half of one."""
+    p = Path(path)
+    tmp = p.with_name(f".{p.name}.{secrets.token_hex(4)}.tmp")
+    # os.open with 0o666 lets the umask decide the mode, as for any file the user writes (mkstemp's is 0600).
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        write_atomic(path, text)
+    except OSError as e:
+        raise CompanionError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def save(session: Session, path: str | None) -> Reply:
+    path = path or session.save_path
+    if path is None:
+        raise CompanionError("save needs a file name: save game.json")
+    _write(path, json.dumps(save_json(session), indent=1) + "\n")
+    after = replace(session, saved_at=len(session.game.steps), save_path=path, quitting=False)
+    return Reply(
+        after,
+        (Note("info", f"saved to {path} ({len(session.game.steps)} steps); resume with lobo-hint play --load {path}"),),
+    )
+
+
+def export_json(session: Session) -> dict[str, Any]:
+    """The position in play (or the won round whose reward is to be chosen) in the FORMAT.md form."""
+    t = session.table
+    if t.phase not in (PLAY, REWARD):
+        raise CompanionError(f"no position to export: {waits(t)}")
+    return t.position().to_json()
+
+
+def export(session: Session, path: str) -> Reply:
+    pos = export_json(session)
+    _write(path, json.dumps(pos, indent=1) + "\n")
+    use = "lobo-hint reward" if pos.get("phase") == "reward" else "lobo-hint"
+    return Reply(session, (Note("info", f"wrote the position to {path} (try: {use} {path})"),))

@@ -1,0 +1,272 @@
+"""The companion's session: an immutable value holding the game so far, how the cards come, and a
+little bookkeeping, with the steps and requests that make the next session (start, take_step,
+undo, leave, ask_hint, ask_reward, why). Each returns a `Reply`: the new session, the notes to
+show, and what to show. The rules are driver.py's and rules.py's; the words are prose.py's.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from solver.core.position import Position
+from solver.play.driver import (
+    DEAL,
+    DRAW,
+    PLAY,
+    RESHUFFLE,
+    REWARD,
+    Deal,
+    Draw,
+    Game,
+    GameError,
+    Move,
+    Reshuffle,
+    SeededDeck,
+    Setup,
+    Step,
+    Table,
+    Take,
+    new_table,
+    step_text,
+)
+from solver.search.hint import HintResult, hint
+
+from .parse import CompanionError
+from .prose import events, prompts, waits, whereabouts, why_lines
+
+if TYPE_CHECKING:  # the reward advice (and the simulator under it) loads when it is first asked for
+    from solver.play.reward import RewardAdvice
+
+DECK_INDEX = 0  # a virtual game is game 0 of its seed: the same deal as `simulate --seed S`'s first game
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How much the engine may spend when asked; not part of the game, never saved."""
+
+    hint_seconds: float = 10.0
+    reward_policy: str = "greedy"
+    reward_samples: int = 200
+
+
+@dataclass(frozen=True)
+class HintNote:
+    """The last hint or reward advice, with the number of steps of the game it was given at."""
+
+    at_step: int
+    position: Position
+    result: HintResult | None = None
+    advice: RewardAdvice | None = None
+
+
+@dataclass(frozen=True)
+class Session:
+    game: Game
+    seed: int | None = None  # the seeded deck of a virtual game; None: a physical game
+    saved_at: int | None = None  # the number of steps at the last save or load
+    save_path: str | None = None
+    last_hint: HintNote | None = None
+    quitting: bool = False  # a quit was refused once because of unsaved steps
+    settings: Settings = field(default_factory=Settings)
+
+    @property
+    def table(self) -> Table:
+        return self.game.table
+
+    @property
+    def setup(self) -> Setup:
+        return self.game.tables[0].setup
+
+    @property
+    def virtual(self) -> bool:
+        return self.seed is not None
+
+    def deck(self) -> SeededDeck | None:
+        if self.seed is None:
+            return None
+        return SeededDeck.for_table(self.game.tables[0], self.seed, DECK_INDEX)
+
+    def unsaved(self) -> int:
+        """Steps typed since the last save: the deck's own steps can be dealt again, so they do not count."""
+        return sum(1 for s in self.game.steps[self.saved_at or 0 :] if self.typed(s))
+
+    def typed(self, step: Step) -> bool:
+        return not self.virtual or isinstance(step, (Move, Take))
+
+
+@dataclass(frozen=True)
+class Note:
+    kind: str  # "event" (what happened), "info", "warn", "error"
+    text: str
+
+
+@dataclass(frozen=True)
+class Reply:
+    session: Session
+    notes: tuple[Note, ...] = ()
+    changed: bool = False  # the table changed: show it again
+    show: str | None = None  # "board", "plays", "history", "help", "hint", "advice", "summary"
+    topic: str | None = None  # for "help"
+    quit: bool = False
+    whole: bool = False  # for "hint": every play, not only the best HINT_ROWS
+
+
+def error_reply(session: Session, text: str) -> Reply:
+    return Reply(session, (Note("error", text),))
+
+
+# ---------------------------------------------------------------------------------------------
+# Starting
+
+
+def start(setup: Setup, seed: int | None = None, settings: Settings | None = None) -> Reply:
+    """A new game: physical (seed None: the user types the cards) or virtual (dealt from the seed)."""
+    session = Session(Game.start(new_table(setup)), seed=seed, settings=settings or Settings())
+    session, notes = deck_steps(session)
+    intro = (
+        f"virtual game: the program shuffles (seed {seed}) and deals"
+        if seed is not None
+        else "physical game: type the cards as they are dealt and drawn (deal ... / ..., draw ...)"
+    )
+    return Reply(session, (Note("info", intro), *notes), changed=True, show="board")
+
+
+def deck_steps(session: Session) -> tuple[Session, list[Note]]:
+    """A virtual table takes the deck's steps (deals, draws, reshuffles) until it waits for the Player."""
+    deck = session.deck()
+    notes: list[Note] = []
+    if deck is None:
+        return session, notes
+    game = session.game
+    while (step := deck.next_step(game.table)) is not None:
+        before = game.table
+        game = game.then(step)
+        notes += [Note("event", t) for t in events(before, step, game.table, virtual=True)]
+    return replace(session, game=game), notes
+
+
+# ---------------------------------------------------------------------------------------------
+# Steps
+
+
+def take_step(session: Session, step: Step) -> Reply:
+    """A step typed by the user, checked by the rules; in a virtual game the deck's steps follow."""
+    t = session.table
+    if session.virtual and isinstance(step, (Deal, Draw, Reshuffle)):
+        what = "reshuffles" if isinstance(step, Reshuffle) else "deals and draws"
+        raise CompanionError(f"in a virtual game the program {what}: {waits(t)}")
+    if isinstance(step, (Deal, Draw)) and t.phase == step_phase(step):
+        _check_supply(t, step)
+    try:
+        game = session.game.then(step)
+    except GameError as e:
+        raise CompanionError(str(e)) from None
+    notes = [Note("event", x) for x in events(t, step, game.table, virtual=session.virtual)]
+    after, more = deck_steps(replace(session, game=game))
+    notes += more
+    notes += [Note("info", x) for x in prompts(after)]
+    return Reply(after, tuple(notes), changed=True, show="summary" if after.table.over else "board")
+
+
+def step_phase(step: Step) -> str:
+    return {Deal: DEAL, Draw: DRAW, Move: PLAY, Take: REWARD, Reshuffle: RESHUFFLE}[type(step)]
+
+
+def _check_supply(t: Table, step: Deal | Draw) -> None:
+    """A card the pile cannot hold any more, named with where every copy of it is."""
+    named = Counter(step.player + step.wolf) if isinstance(step, Deal) else Counter(step.cards)
+    # Known top cards leave the pile first: a deal takes them; owed draws come after them.
+    known = Counter(t.pile_top[: len(step.player) + len(step.wolf)]) if isinstance(step, Deal) else Counter()
+    for v, n in sorted(named.items()):
+        can = t.unseen[v - 1] + known[v]
+        if n > can:
+            where = whereabouts(t, v)
+            raise CompanionError(
+                f"no {v} can come from the pile: "
+                + (f"you typed {n} but only {can} can still be in it" if can else "none is left in it")
+                + (f" ({where})" if where else "")
+            )
+
+
+def undo(session: Session, n: int = 1) -> Reply:
+    """Take back n steps; in a virtual game n of the Player's steps, with the deck's steps after them."""
+    steps = session.game.steps
+    if session.virtual:
+        mine = [i for i, s in enumerate(steps) if isinstance(s, (Move, Take))]
+        if not mine:
+            raise CompanionError("nothing to undo: no play has been made yet (the deal is the deck's)")
+        cut = mine[-min(n, len(mine))]
+    else:
+        if not steps:
+            raise CompanionError("nothing to undo: no step has been taken yet")
+        cut = max(0, len(steps) - n)
+    taken = steps[cut:]
+    game = session.game.undo(len(taken))
+    after = replace(session, game=game, saved_at=None if (session.saved_at or 0) > cut else session.saved_at)
+    notes = [Note("event", "took back: " + ", ".join(step_text(s) for s in taken if after.typed(s)))]
+    notes += [Note("info", x) for x in prompts(after)]
+    return Reply(after, tuple(notes), changed=True, show="board")
+
+
+def leave(session: Session) -> Reply:
+    n = session.unsaved()
+    # A finished game is asked about too: its save is the record to replay or share.
+    if n and not session.quitting:
+        where = f" (last saved to {session.save_path})" if session.save_path else ""
+        return Reply(
+            replace(session, quitting=True),
+            (Note("warn", f"{n} step(s) are not saved{where}: type save FILE, or quit again to leave without saving"),),
+        )
+    notes = (Note("info", f"left with {n} unsaved step(s)"),) if n else ()
+    return Reply(session, notes, quit=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# The engine: hints and reward advice
+
+
+def ask_hint(session: Session, seconds: float) -> Reply:
+    t = session.table
+    if t.phase == REWARD:
+        s = session.settings
+        return ask_reward(session, s.reward_policy, s.reward_samples)
+    if t.phase != PLAY:
+        raise CompanionError(f"nothing to hint: {waits(t)}")
+    pos = t.position()
+    result = hint(pos, time_limit=seconds)
+    note = HintNote(len(session.game.steps), pos, result=result)
+    return Reply(replace(session, last_hint=note), show="hint")
+
+
+def current_hint(session: Session) -> bool:
+    """Whether the last hint is a play hint for the table as it is now."""
+    h = session.last_hint
+    return h is not None and h.result is not None and h.at_step == len(session.game.steps)
+
+
+def ask_reward(session: Session, policy: str, samples: int) -> Reply:
+    t = session.table
+    if t.phase != REWARD:
+        raise CompanionError(f"no reward to choose: {waits(t)}")
+    pos = t.position()
+    from solver.play.reward import advise_reward
+
+    try:
+        advice = advise_reward(pos, policy=policy, samples=samples, seed=1, workers=1)
+    except GameError as e:  # pragma: no cover - a table in phase reward always has a reward
+        raise CompanionError(str(e)) from None
+    note = HintNote(len(session.game.steps), pos, advice=advice)
+    return Reply(replace(session, last_hint=note), show="advice")
+
+
+def why(session: Session) -> Reply:
+    h = session.last_hint
+    if h is None:
+        raise CompanionError("no hint yet: type hint first")
+    lines = why_lines(h)
+    later = len(session.game.steps) - h.at_step
+    if later > 0:
+        lines.insert(0, f"(the last hint was given {later} step(s) ago, for the position then)")
+    return Reply(session, tuple(Note("info", x) for x in lines))
