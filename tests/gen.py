@@ -98,3 +98,59 @@ def reference_form(raw: Any) -> dict[str, Any]:
     js.setdefault("party", [])
     js.setdefault("final", False)
     return js
+
+
+def random_game_position(
+    rng: random.Random,
+    *,
+    final: bool | None = False,
+    max_hand: int = 4,
+    max_wolf: int = 4,
+    max_reserve: int = 2,
+    max_pile: int = 5,
+    max_unseen: int = 4,
+    objective: str | None = "game",
+) -> dict[str, Any]:
+    """A vanguard position whose rest of the game can be searched exactly (RULES.md §7): its pile
+    holds at most 2 x hand_size + final_threshold cards, so the next deal is surely the final round.
+    Small on purpose: at most max_unseen unseen cards (the rest of the deck is in the discards), so
+    that a brute force over every draw and every deal takes moments. final=False gives a regular
+    round, True a final one, None leaves the flag out (the default: final iff the pile holds
+    final_threshold cards or fewer)."""
+    difficulty = rng.choice(list(TOPS))
+    deck = [v for v in range(1, TOPS[difficulty] + 1) for _ in range(4)]
+    rng.shuffle(deck)
+    hand_size = rng.choice([1, 2, 2, 3, 3, 4])
+    threshold = rng.randint(0, 4)
+    n_player = rng.randint(0, max_hand)
+    n_wolf = rng.randint(1, max_wolf)
+    n_reserve = rng.randint(0, max_reserve)
+    player, deck = deck[:n_player], deck[n_player:]
+    wolf, deck = deck[:n_wolf], deck[n_wolf:]
+    reserve, deck = deck[:n_reserve], deck[n_reserve:]
+    size = rng.randint(1, min(max_pile, 2 * hand_size + threshold, len(deck)))
+    n_top = rng.randint(0, min(2, size))
+    top_cards, deck = deck[:n_top], deck[n_top:]
+    n_unseen = rng.randint(size - n_top, max(size - n_top, min(max_unseen, len(deck))))
+    discard = deck[n_unseen:]
+    rules: dict[str, Any] = {"hand_size": hand_size, "final_threshold": threshold}
+    if top_cards and rng.random() < 0.2:
+        rules["top_card_visible"] = True
+    if rng.random() < 0.2:
+        rules["reserve_scores"] = True
+    pos: dict[str, Any] = {
+        "game": "vanguard",
+        "difficulty": difficulty,
+        "player": player,
+        "wolf": wolf,
+        "reserve": reserve,
+        "party": rng.sample(["J", "Q", "K"], rng.randint(1, 3)),
+        "discard": discard,
+        "draw_pile": {"size": size, "top": top_cards},
+        "rules": rules,
+    }
+    if final is not None:
+        pos["final"] = final
+    if objective is not None:
+        pos["objective"] = objective
+    return pos
