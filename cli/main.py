@@ -626,8 +626,10 @@ def main() -> None:
 from . import games as _games  # noqa: E402, F401 - registers simulate, replay, report, reward
 from . import play as _play  # noqa: E402, F401 - registers play
 from .railway import railway_app  # noqa: E402 - its commands use this module's helpers
+from .serve import register as _register_serve  # noqa: E402 - serve (web/), registered below
 
 app.add_typer(railway_app, name="railway")
+_register_serve(app)
 
 if __name__ == "__main__":
     main()
