@@ -164,8 +164,7 @@ def cli_output(lines: list[str]) -> str:
     return str(done.output)
 
 
-def test_a_physical_game_on_the_keypad(server: str, browser: WebDriver, tmp_path: Path) -> None:
-    d = browser
+def physical_game_on_the_keypad(d: WebDriver, server: str, tmp_path: Path) -> None:
     d.get(server)
     wait(d, lambda d: d.find_element(By.ID, "games-view").is_displayed())
     assert "No game yet." in text(d, "#games-view")
@@ -197,8 +196,7 @@ def test_a_physical_game_on_the_keypad(server: str, browser: WebDriver, tmp_path
     assert "The Wolf draws 1 card(s)" in text(d, "#action")
 
 
-def test_a_whole_game_with_hint_undo_and_reward(server: str, browser: WebDriver, tmp_path: Path) -> None:
-    d = browser
+def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Path) -> None:
     d.get(server)
     tap(d, "input[value=virtual] + span")
     seed = wait(d, lambda d: d.find_element(By.NAME, "seed"))
@@ -306,3 +304,9 @@ def test_a_whole_game_with_hint_undo_and_reward(server: str, browser: WebDriver,
     assert text(d, "#result") == result
     d.close()
     d.switch_to.window(first)
+
+
+def test_the_page_at_a_table(server: str, browser: WebDriver, tmp_path: Path) -> None:
+    # One test, so a parallel run never starts a second Chromium for this module.
+    physical_game_on_the_keypad(browser, server, tmp_path)
+    whole_game_with_hint_undo_and_reward(browser, server, tmp_path)
