@@ -19,7 +19,7 @@ from typer.main import get_command_name
 
 from solver import __version__
 
-from . import batch, games, play, position, railway, solve
+from . import batch, games, play, position, railway, serve, solve
 from .common import EXIT_INPUT, forget_interrupted, said_interrupted
 
 # The command modules import the searches, the finisher, batch, generate and graph inside the
@@ -56,7 +56,7 @@ def main_options(
 
 
 # Each module's commands, in this order in --help; railway's app is a named group (lobo-hint railway ...).
-COMMAND_APPS = (solve.app, batch.app, position.app, games.app, play.app, railway.railway_app)
+COMMAND_APPS = (solve.app, batch.app, position.app, games.app, play.app, serve.app, railway.railway_app)
 for _commands in COMMAND_APPS:
     app.add_typer(_commands)
 

@@ -1,0 +1,667 @@
+"""`lobo-hint serve` through its API (Starlette's test client): the page's game is the companion's
+game step for step; every bad request is refused with one sentence and changes nothing; games
+stay apart, two pages on one game agree, a restart resumes every game, a download is the
+companion's save file; hints run in worker processes that answer within their time limit, can be
+stopped at once, and never hold up the server. The real browser is tests/test_web_browser.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from typer.testing import CliRunner
+
+from cli.main import app as cli_app
+from solver.core.rules import legal_plays
+from solver.play.board import board, hint_data
+from solver.play.companion import Session, ask_hint, execute, load_file, save_json, start
+from solver.play.driver import Setup
+from web import store as store_module
+from web.app import create_app
+from web.hints import HintService
+from web.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+# A whole virtual game (seed 3, the example of docs/play.md): a won round and its reward, a fold,
+# the final round won with score 11.
+SEED = 3
+SCRIPT = ["9=2+7", "9=2+7", "8=3+5", "6=6", "reserve 3", "6=2+4", "1=1", "3+4=7", "fold", "5=5", "4=4", "3+3r=6", "Q=8"]
+FINAL_AT = 9  # the script's steps before the final round's first play
+SCORE = 11
+
+
+def companion(lines: list[str], seed: int | None = SEED, setup: Setup | None = None) -> Session:
+    """The companion's session after the same lines, typed as at `lobo-hint play`."""
+    session = start(setup or Setup("vanguard", "standard"), seed).session
+    for line in lines:
+        reply = execute(session, line)
+        assert reply.changed, [n.text for n in reply.notes]
+        session = reply.session
+    return session
+
+
+def comparable(b: dict[str, Any]) -> dict[str, Any]:
+    """The page's board without what only the page adds."""
+    return {k: v for k, v in b.items() if k != "party_text"} | {
+        "plays": [{k: v for k, v in p.items() if k != "then"} for p in b["plays"]]
+    }
+
+
+class Api:
+    """A test client on one app, with the page's habits: every change names the step it saw."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.c = client
+
+    def new(self, **body: Any) -> dict[str, Any]:
+        r = self.c.post("/api/games", json=body)
+        assert r.status_code == 201, r.text
+        return dict(r.json())
+
+    def get(self, game_id: str) -> dict[str, Any]:
+        r = self.c.get(f"/api/games/{game_id}")
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    def post(self, game_id: str, what: str, g: dict[str, Any] | None = None, **body: Any) -> Any:
+        g = g or self.get(game_id)
+        payload = {"at": g["board"]["steps"], "rev": g["board"]["revision"], **body}
+        return self.c.post(f"/api/games/{game_id}/{what}", json=payload)
+
+    def step(self, game_id: str, line: str) -> dict[str, Any]:
+        r = self.post(game_id, "step", line=line)
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    return tmp_path / "games"
+
+
+@pytest.fixture
+def api(folder: Path) -> Iterator[Api]:
+    hints = HintService(warm=False)
+    with TestClient(create_app(Store(folder), hints)) as client:
+        yield Api(client)
+
+
+@pytest.fixture(scope="module")
+def hints() -> Iterator[HintService]:
+    """One warm worker for the hint tests (its start is paid once)."""
+    service = HintService()
+    deadline = time.monotonic() + 120  # a first run on a machine compiles the search (about 20 s)
+    while not service.ready() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert service.ready(), "the hint worker never became ready"
+    yield service
+    service.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# A game through the API is the companion's game
+
+
+def test_a_whole_virtual_game_is_the_companions(api: Api, folder: Path) -> None:
+    g = api.new(mode="virtual", seed=SEED)
+    gid = g["id"]
+    assert comparable(g["board"]) == board(companion([]))
+    for i, line in enumerate(SCRIPT):
+        g = api.step(gid, line)
+        expected = companion(SCRIPT[: i + 1])
+        assert comparable(g["board"]) == board(expected), line
+        # Saved after every step, as the companion saves it.
+        assert json.loads((folder / f"{gid}.json").read_text()) == save_json(expected)
+    b = g["board"]
+    assert b["over"] and b["result"] == "won" and b["score"] == SCORE
+    assert b["result_text"].startswith(f"game won: score {SCORE} = ")
+    assert not [p for p in folder.iterdir() if p.suffix != ".json"], "a temporary file was left behind"
+
+
+def test_a_physical_game_takes_the_cards_tapped(api: Api) -> None:
+    g = api.new(mode="physical")
+    gid = g["id"]
+    assert g["board"]["phase"] == "deal" and g["board"]["deal"] == [4, 4]
+    assert any("type deal" in p for p in g["board"]["prompts"])
+    lines = ["deal 6 8 9 9 / 2 2 7 7", "9=2+7", "draw 5"]
+    for line in lines:
+        g = api.step(gid, line)
+    assert comparable(g["board"]) == board(companion(lines, seed=None))
+    assert g["board"]["wolf"] == [2, 5, 7]
+    g = dict(api.post(gid, "undo", count=2).json())
+    assert comparable(g["board"]) == board(companion(lines[:1], seed=None))
+    assert g["notes"][0]["text"].startswith("took back: ")
+
+
+def test_the_plays_listed_are_the_legal_plays_with_what_they_do(api: Api) -> None:
+    g = api.new(mode="virtual", seed=SEED)
+    plays = {p["text"]: p for p in g["board"]["plays"]}
+    table = companion([]).table
+    assert table.round is not None
+    assert list(plays) == [str(p) for p in legal_plays(table.round)]
+    assert plays["9=2+7"]["then"] == "Wolf draws 1" and plays["9=2+7"]["wolf"] == [2, 7]
+    assert plays["fold"]["then"] == "round lost: J Q K face down"
+    assert g["board"]["party_text"] == "J Q K face up"
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad requests: one sentence, and nothing changes
+
+
+def _snapshot(api: Api, gid: str, folder: Path) -> tuple[dict[str, Any], bytes, list[str]]:
+    g = api.get(gid)
+    return g["board"], (folder / f"{gid}.json").read_bytes(), sorted(p.name for p in folder.iterdir())
+
+
+@pytest.mark.parametrize(
+    ("mode", "what", "body", "status", "message"),
+    [
+        ("virtual", "step", {"line": "9=2+8"}, 400, "illegal play 9=2+8: 2+8 makes 10, not 9"),
+        ("virtual", "step", {"line": "9=2+Z"}, 400, ""),
+        ("virtual", "step", {"line": "draw 5"}, 400, "in a virtual game the program deals and draws"),
+        ("virtual", "step", {"line": "save /tmp/lobo-web-should-not-exist.json"}, 400, "is not a step of the game"),
+        ("virtual", "step", {"line": "undo"}, 400, "is not a step of the game"),
+        ("virtual", "step", {"line": ""}, 400, "name the step"),
+        ("virtual", "step", {"line": 7}, 400, "name the step"),
+        ("virtual", "step", {"line": "6=6", "at": 0}, 409, "stale page: it shows step 0, but the game is at step 1"),
+        ("virtual", "step", {"line": "6=6", "at": "1"}, 400, "step number"),
+        ("virtual", "step", {"line": "6=6", "rev": "000000000000"}, 409, "changed elsewhere"),
+        ("virtual", "step", {"line": "reserve 3"}, 400, "not time for a reward"),
+        ("virtual", "undo", {}, 400, "nothing to undo"),
+        ("virtual", "undo", {"count": 0}, 400, "count"),
+        ("virtual", "undo", {"count": True}, 400, "count"),
+        ("virtual", "hint", {"seconds": 0}, 400, "seconds"),
+        ("virtual", "hint", {"seconds": "ten"}, 400, "seconds"),
+        ("virtual", "hint/cancel", {}, 409, "no hint is thinking"),
+        (
+            "physical",
+            "step",
+            {"line": "deal 1 2 3 / 4 5 6 7"},
+            400,
+            "this deal gives 4 card(s) to you and 4 to the Wolf",
+        ),
+        ("physical", "step", {"line": "deal 1 2 3 Z / 4 5 6 7"}, 400, "deal: "),
+        ("physical", "step", {"line": "deal 1 2 3 10 / 4 5 6 7"}, 400, "there is no 10 in a standard deck (A..9)"),
+        ("physical", "step", {"line": "deal 1 1 1 1 / 1 5 6 7"}, 400, "no 1 can come from the pile"),
+        ("physical", "step", {"line": "9=2+7"}, 400, "not time for a play"),
+        ("physical", "hint", {}, 400, "nothing to hint: the table waits for the deal of round 1"),
+    ],
+)
+def test_a_bad_request_is_refused_and_changes_nothing(
+    api: Api, folder: Path, mode: str, what: str, body: dict[str, Any], status: int, message: str
+) -> None:
+    gid = (api.new(mode=mode, seed=SEED) if mode == "virtual" else api.new(mode=mode))["id"]
+    before = _snapshot(api, gid, folder)
+    r = api.post(gid, what, **body)
+    assert r.status_code == status, r.text
+    error = r.json()["error"]
+    assert message in error and "\n" not in error and "Traceback" not in error
+    assert _snapshot(api, gid, folder) == before
+    assert not Path("/tmp/lobo-web-should-not-exist.json").exists()
+
+
+def test_made_up_ids_and_paths_are_refused(api: Api, folder: Path) -> None:
+    g = api.new(mode="virtual", seed=SEED)
+    files = sorted(folder.iterdir())
+    for path in ("/api/games/nosuchgame", "/api/games/..%2F..%2Fetc", "/api/games/a.b", "/api/games/" + "x" * 65):
+        r = api.c.get(path)
+        assert r.status_code == 404, (path, r.text)
+        assert "error" in r.json()
+    r = api.c.post("/api/games/forged12345/step", json={"at": 1, "line": "9=2+7"})
+    assert r.status_code == 404 and "no game 'forged12345'" in r.json()["error"]
+    assert api.c.get("/api/games/forged12345/save").status_code == 404
+    assert api.c.delete("/api/games/forged12345").status_code == 404
+    assert sorted(folder.iterdir()) == files
+    assert api.get(g["id"])["board"] == g["board"]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"game": "poker"}, "game: 'poker' is not one of"),
+        ({"difficulty": "nightmare"}, "difficulty"),
+        ({"mode": "dream"}, "mode"),
+        ({"mode": "physical", "seed": 3}, "only a virtual game has a seed"),
+        ({"mode": "virtual", "seed": -1}, "seed"),
+        ({"mode": "virtual", "seed": "3"}, "seed"),
+        ({"target": 50}, "only lobo"),
+        ({"game": "lobo", "target": 0}, "target score must be at least 1"),
+    ],
+)
+def test_a_bad_new_game_is_refused(api: Api, folder: Path, body: dict[str, Any], message: str) -> None:
+    r = api.c.post("/api/games", json=body)
+    assert r.status_code == 400 and message in r.json()["error"], r.text
+    assert not folder.exists() or not list(folder.iterdir())
+
+
+def test_only_json_bodies_are_taken(api: Api, folder: Path) -> None:
+    g = api.new(mode="virtual", seed=SEED)
+    url = f"/api/games/{g['id']}/step"
+    # A form of another site can send these; the server takes none of them.
+    r = api.c.post(url, content="at=1&line=9%3D2%2B7", headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 415
+    r = api.c.post(url, content='{"at": 1, "line": "9=2+7"}', headers={"Content-Type": "text/plain"})
+    assert r.status_code == 415
+    r = api.c.post(url, content="{not json", headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and "not valid JSON" in r.json()["error"]
+    r = api.c.post(url, content="[1, 2]", headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and "JSON object" in r.json()["error"]
+    assert api.get(g["id"])["board"] == g["board"]
+
+
+def test_a_save_that_fails_changes_nothing(api: Api, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    g = api.new(mode="virtual", seed=SEED)
+    before = _snapshot(api, g["id"], folder)
+
+    def full(path: object, text: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(store_module, "write_atomic", full)
+    r = api.post(g["id"], "step", line="9=2+7")
+    assert r.status_code == 500 and "No space left on device; nothing changed" in r.json()["error"]
+    monkeypatch.undo()
+    assert _snapshot(api, g["id"], folder) == before
+
+
+# ---------------------------------------------------------------------------------------------
+# Access: the token, and the Host header of a server bound to this machine
+
+
+def test_a_token_is_required_when_set(folder: Path) -> None:
+    token = "s3cret-token-for-tests"
+    with TestClient(create_app(Store(folder), HintService(warm=False), token=token, local_only=False)) as c:
+        for path in ("/", "/api/games", "/static/app.js", "/g/abc"):
+            r = c.get(path)
+            assert r.status_code == 401, path
+            # The API answers in JSON, the page in a few words a person can read.
+            said = r.json()["error"] if path.startswith("/api/") else r.text
+            assert "no access token: open the address lobo-hint serve printed" in said, path
+        assert c.post("/api/games", json={"mode": "virtual", "seed": 1}).status_code == 401
+        assert not folder.exists() or not list(folder.iterdir()), "a game was made without the token"
+        r = c.get("/api/games", headers={"X-Lobo-Token": "wrong-token-123"})
+        assert r.status_code == 401 and "a wrong access token" in r.json()["error"]
+        assert c.get("/", params={"token": "wrong"}).status_code == 401
+        # The address serve prints: the page loads, and keeps the token in a cookie for what follows.
+        r = c.get("/", params={"token": token})
+        assert r.status_code == 200 and "<title>lobo-hint</title>" in r.text
+        assert c.cookies.get("lobo_token") == token
+        assert c.post("/api/games", json={"mode": "virtual", "seed": 1}).status_code == 201
+        c.cookies.clear()
+        assert c.get("/api/games").status_code == 401
+        assert c.get("/api/games", headers={"X-Lobo-Token": token}).status_code == 200
+
+
+def test_a_local_server_answers_only_to_local_names(folder: Path) -> None:
+    with TestClient(create_app(Store(folder), HintService(warm=False))) as c:
+        assert c.get("/api/games", headers={"Host": "127.0.0.1:8000"}).status_code == 200
+        assert c.get("/api/games", headers={"Host": "localhost"}).status_code == 200
+        r = c.get("/api/games", headers={"Host": "evil.example:8000"})
+        assert r.status_code == 400 and "only to this machine's own names" in r.json()["error"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Games apart, pages together, restarts
+
+
+def test_two_games_at_once_do_not_interfere(api: Api, folder: Path) -> None:
+    a = api.new(mode="virtual", seed=SEED)["id"]
+    b = api.new(mode="virtual", seed=5)["id"]
+    c = api.new(mode="physical", game="lobo", difficulty="easy")["id"]
+    other = ["3+4=7", "1+1+3=5", "6>5", "fold"]
+    physical = ["deal 1 2 3 4 / 5 6 7 8", "1+4=5"]
+    for i in range(4):
+        api.step(a, SCRIPT[i])
+        api.step(b, other[i])
+        if i < len(physical):
+            api.step(c, physical[i])
+    assert comparable(api.get(a)["board"]) == board(companion(SCRIPT[:4]))
+    assert comparable(api.get(b)["board"]) == board(companion(other, seed=5))
+    assert comparable(api.get(c)["board"]) == board(companion(physical, None, Setup("lobo", "easy")))
+    assert sorted(p.stem for p in folder.iterdir()) == sorted([a, b, c])
+    games = api.c.get("/api/games").json()["games"]
+    assert {g["id"] for g in games} == {a, b, c}
+
+
+def test_two_pages_on_one_game_see_the_same_and_cannot_step_over_each_other(folder: Path) -> None:
+    app = create_app(Store(folder), HintService(warm=False))
+    with TestClient(app) as c1, TestClient(app) as c2:
+        one, two = Api(c1), Api(c2)
+        gid = one.new(mode="virtual", seed=SEED)["id"]
+        seen = two.get(gid)  # the second page shows step 1
+        one.step(gid, "9=2+7")
+        assert two.get(gid)["board"] == one.get(gid)["board"]
+        r = two.post(gid, "step", seen, line="9=2+7")  # made from what it showed before
+        assert r.status_code == 409 and "stale page" in r.json()["error"]
+        assert comparable(two.get(gid)["board"]) == board(companion(["9=2+7"]))
+        # Taken back and played again to the same step number: a page of the old table is refused too.
+        old = two.get(gid)
+        one.post(gid, "undo", count=1)
+        one.step(gid, "8>7")
+        assert one.get(gid)["board"]["steps"] == old["board"]["steps"]
+        r = two.post(gid, "step", old, line="9=2+7")
+        assert r.status_code == 409 and "changed elsewhere" in r.json()["error"]
+        assert comparable(one.get(gid)["board"]) == board(companion(["8>7"]))
+
+
+def test_a_restart_resumes_every_game(folder: Path) -> None:
+    with TestClient(create_app(Store(folder), HintService(warm=False))) as c:
+        api = Api(c)
+        a = api.new(mode="virtual", seed=SEED)["id"]
+        for line in SCRIPT[:5]:
+            api.step(a, line)
+        b = api.new(mode="physical")["id"]
+        api.step(b, "deal 6 8 9 9 / 2 2 7 7")
+        before = {gid: api.get(gid)["board"] for gid in (a, b)}
+    (folder / "broken.json").write_text('{"format": "lobo-hint companion game", "version": 1')
+    (folder / "not a game id.json").write_text("{}")
+    broken = (folder / "broken.json").read_bytes()
+    store = Store(folder)
+    assert len(store.skipped) == 2
+    assert any("broken.json: not valid JSON" in line and "left as it is" in line for line in store.skipped)
+    with TestClient(create_app(store, HintService(warm=False))) as c:
+        api = Api(c)
+        for gid, b in before.items():
+            g = api.get(gid)
+            assert g["board"] == b
+            assert g["notes"][0]["text"].startswith("resumed: ")
+        # ... and goes on: the rest of the script ends the game as before.
+        for line in SCRIPT[5:]:
+            g = api.step(a, line)
+        assert g["board"]["score"] == SCORE
+    assert (folder / "broken.json").read_bytes() == broken
+
+
+def test_a_download_is_the_companions_save_and_comes_back(api: Api, tmp_path: Path) -> None:
+    gid = api.new(mode="virtual", seed=SEED)["id"]
+    for line in SCRIPT[:7]:
+        api.step(gid, line)
+    r = api.c.get(f"/api/games/{gid}/save")
+    assert r.status_code == 200 and f'filename="lobo-{gid}.json"' in r.headers["content-disposition"]
+    # Byte for byte what `save FILE` writes at `lobo-hint play` after the same steps.
+    saved = tmp_path / "by-play.json"
+    assert execute(companion(SCRIPT[:7]), f"save {saved}").notes[0].text.startswith("saved to ")
+    assert r.content == saved.read_bytes()
+    downloaded = tmp_path / "downloaded.json"
+    downloaded.write_bytes(r.content)
+    assert load_file(downloaded).game == companion(SCRIPT[:7]).game
+    # `play --load` resumes it, and the rest of the game scores the same.
+    done = CliRunner().invoke(
+        cli_app, ["play", "--load", str(downloaded)], input="\n".join(SCRIPT[7:]) + "\nquit\nquit\n"
+    )
+    assert done.exit_code == 0, done.output
+    assert f"game won: score {SCORE}" in done.output
+    # Uploaded back: a new game, at the same table.
+    up = api.c.post("/api/games/upload", json={"text": r.text})
+    assert up.status_code == 201
+    assert up.json()["id"] != gid and up.json()["board"] == api.get(gid)["board"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{not json", "not valid JSON"),
+        ('{"format": "something else"}', "not a saved lobo-hint game"),
+        ("EDIT", "step 2 (9=2+8): illegal play 9=2+8"),
+        ("CUT", "the step list was cut or edited"),
+    ],
+)
+def test_a_bad_upload_is_refused(api: Api, folder: Path, text: str, message: str) -> None:
+    saved = save_json(companion(SCRIPT[:2]))
+    if text == "EDIT":
+        saved["steps"][1]["play"] = "9=2+8"
+        text = json.dumps(saved)
+    elif text == "CUT":
+        saved["steps"] = saved["steps"][:-1]
+        text = json.dumps(saved)
+    r = api.c.post("/api/games/upload", json={"text": text})
+    assert r.status_code == 400 and message in r.json()["error"], r.text
+    assert r.json()["error"].startswith("the uploaded file is not a game this server can resume: ")
+    assert not folder.exists() or not list(folder.iterdir())
+    assert api.c.post("/api/games/upload", json={"file": text}).status_code == 400
+
+
+def test_a_game_can_be_deleted(api: Api, folder: Path) -> None:
+    keep = api.new(mode="virtual", seed=SEED)["id"]
+    gone = api.new(mode="virtual", seed=4)["id"]
+    assert api.c.delete(f"/api/games/{gone}").status_code == 200
+    assert [p.stem for p in folder.iterdir()] == [keep]
+    assert api.c.get(f"/api/games/{gone}").status_code == 404
+
+
+# ---------------------------------------------------------------------------------------------
+# Hints in worker processes
+
+
+def _wait_job(api: Api, gid: str, limit: float) -> dict[str, Any]:
+    deadline = time.monotonic() + limit
+    while True:
+        g = api.get(gid)
+        if g["job"] is None or g["job"]["state"] != "running" or time.monotonic() > deadline:
+            return g
+        time.sleep(0.05)
+
+
+def test_a_hint_is_the_companions_hint(folder: Path, hints: HintService) -> None:
+    with TestClient(create_app(Store(folder), hints)) as c:
+        api = Api(c)
+        gid = api.new(mode="virtual", seed=SEED)["id"]
+        for line in SCRIPT[:FINAL_AT]:
+            api.step(gid, line)
+        assert api.post(gid, "hint", seconds=10).status_code == 200
+        g = _wait_job(api, gid, 30)
+        assert g["job"]["state"] == "done", g["job"]
+        # The final round: exact, so the companion's own hint on the same table is the same answer.
+        expected = ask_hint(companion(SCRIPT[:FINAL_AT]), 10).session
+        want = hint_data(expected)
+        assert want is not None
+        got = g["hint"]
+        assert {k: v for k, v in got.items() if k not in ("columns", "status_text", "estimates_note")} | {
+            "rows": [{k: v for k, v in r.items() if k != "cells"} for r in got["rows"]]
+        } == want
+        assert got["status_text"] == "proven won" and got["finish_score"] == SCORE
+        assert got["columns"][0] == "Score of the best finish"
+        assert [r["cells"][0] for r in got["rows"][:2]] == ["11", "11"]
+        assert (
+            got["left_out"] > 0
+            and len(api.c.get(f"/api/games/{gid}", params={"all": 1}).json()["hint"]["rows"]) == got["total"]
+        )
+        # A step made: the hint was for the table before, and goes.
+        g = api.step(gid, SCRIPT[FINAL_AT])
+        assert g["hint"] is None and g["job"] is None
+
+
+def test_reward_advice_in_the_reward_phase(folder: Path, hints: HintService) -> None:
+    with TestClient(create_app(Store(folder), hints)) as c:
+        api = Api(c)
+        gid = api.new(mode="virtual", seed=6)["id"]
+        for line in ["9=9", "7=7", "6=6", "2+3+3=8"]:
+            api.step(gid, line)
+        assert api.get(gid)["board"]["phase"] == "reward"
+        assert api.post(gid, "hint").status_code == 200
+        g = _wait_job(api, gid, 60)
+        assert g["job"]["state"] == "done" and g["job"]["kind"] == "reward", g["job"]
+        advice = g["hint"]
+        assert advice["kind"] == "advice" and advice["samples"] == 200
+        assert {r["reward"] for r in advice["rewards"]} == {r["text"] for r in g["board"]["rewards"]}
+        assert advice["rewards"][0]["win_text"].endswith("%")
+        # The same advice as the companion's `reward` (same seed of continuations).
+        want = hint_data(ask_hint(companion(["9=9", "7=7", "6=6", "2+3+3=8"], seed=6), 10).session)
+        assert want is not None
+        assert [r["reward"] for r in advice["rewards"]] == [r["reward"] for r in want["rewards"]]
+        assert [r["wins"] for r in advice["rewards"]] == [r["wins"] for r in want["rewards"]]
+
+
+def test_a_hint_answers_within_its_budget_and_the_server_stays_responsive(folder: Path, hints: HintService) -> None:
+    with TestClient(create_app(Store(folder), hints)) as c:
+        api = Api(c)
+        gid = api.new(mode="virtual", seed=SEED)["id"]  # round 1: 28 cards in the pile, no exact answer in seconds
+        t0 = time.monotonic()
+        assert api.post(gid, "hint", seconds=2).status_code == 200
+        slowest = 0.0
+        while True:
+            t = time.monotonic()
+            g = api.get(gid)
+            slowest = max(slowest, time.monotonic() - t)
+            if g["job"]["state"] != "running":
+                break
+            time.sleep(0.05)
+        took = time.monotonic() - t0
+        assert g["job"]["state"] == "done", g["job"]
+        # Budget 2 s; a loaded machine gets 1.5 s of slack. The page's requests never waited on it.
+        assert took < 2 + 1.5, took
+        assert slowest < 1.0, slowest
+        assert g["hint"]["exact"] is False and "Bounds" in g["hint"]["columns"]
+
+
+def _workers() -> set[int]:
+    """The pids of this process's live hint workers (from /proc: their parent and command line)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except OSError:  # it ended meanwhile
+            continue
+        if int(fields[1]) == os.getpid() and fields[0] != "Z" and b"web.hints" in cmdline:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def test_a_hint_can_be_stopped_at_once(folder: Path, hints: HintService) -> None:
+    with TestClient(create_app(Store(folder), hints)) as c:
+        api = Api(c)
+        gid = api.new(mode="virtual", seed=SEED)["id"]
+        before = api.get(gid)["board"]
+        assert api.post(gid, "hint", seconds=600).status_code == 200
+        deadline = time.monotonic() + 10
+        while not (g := api.get(gid))["job"]["started"] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert g["job"]["started"]
+        time.sleep(0.5)
+        workers = _workers()
+        t0 = time.monotonic()
+        r = c.post(f"/api/games/{gid}/hint/cancel", json={})
+        stopped_in = time.monotonic() - t0
+        assert r.status_code == 200 and r.json()["job"]["state"] == "cancelled"
+        assert stopped_in < 1.0, stopped_in
+        assert workers, "no worker was thinking"
+        assert not workers & _workers(), "the worker that was thinking still runs"
+        g = api.get(gid)
+        assert g["board"] == before and g["hint"] is None
+        assert g["job"]["state"] == "cancelled" and g["job"]["message"] == "stopped"
+
+
+def test_a_step_stops_the_hint_for_the_table_before(folder: Path, hints: HintService) -> None:
+    with TestClient(create_app(Store(folder), hints)) as c:
+        api = Api(c)
+        gid = api.new(mode="virtual", seed=SEED)["id"]
+        assert api.post(gid, "hint", seconds=600).status_code == 200
+        g = api.step(gid, "9=2+7")
+        assert g["job"] is None and g["hint"] is None
+        assert hints.job(gid) is None
+
+
+def test_too_many_hints_at_once_are_refused(folder: Path) -> None:
+    service = HintService(warm=False, max_running=1)
+    try:
+        with TestClient(create_app(Store(folder), service)) as c:
+            api = Api(c)
+            a = api.new(mode="virtual", seed=SEED)["id"]
+            b = api.new(mode="virtual", seed=5)["id"]
+            assert api.post(a, "hint", seconds=600).status_code == 200
+            assert api.post(a, "hint", seconds=600).json()["job"]["state"] == "running"  # the same one again
+            r = api.post(b, "hint", seconds=5)
+            assert r.status_code == 503 and "busy" in r.json()["error"]
+            assert api.get(b)["job"] is None
+    finally:
+        service.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# The command
+
+
+def _serve(*args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], list[str]]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from cli.main import main; main()", "serve", "--port", "0", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+    assert proc.stdout is not None
+    lines: list[str] = []
+    while not any("Ctrl-C" in line for line in lines):
+        line = proc.stdout.readline()
+        assert line, (lines, proc.stderr.read() if proc.stderr else "")
+        lines.append(line.rstrip("\n"))
+    return proc, lines
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:  # pragma: no cover
+            proc.kill()
+
+
+def test_serve_on_every_interface_prints_a_token_address_and_needs_it(tmp_path: Path) -> None:
+    import httpx2
+
+    proc, lines = _serve("--host", "0.0.0.0", "--games", str(tmp_path / "g"))
+    try:
+        urls = [m.group(1) for line in lines if (m := re.search(r"open (http://\S+)", line))]
+        local = next(u for u in urls if u.startswith("http://127.0.0.1:"))
+        assert all("/?token=" in u for u in urls)
+        base, token = local.split("/?token=")
+        assert len(token) >= 16
+        # Only this machine's loopback address is ever asked (the test sends nothing elsewhere).
+        assert httpx2.get(base + "/api/games").status_code == 401
+        r = httpx2.get(base + "/api/games", headers={"X-Lobo-Token": token})
+        assert r.status_code == 200 and r.json()["games_folder"] == str(tmp_path / "g")
+        r = httpx2.get(local)
+        assert r.status_code == 200 and "lobo-hint" in r.text
+    finally:
+        _stop(proc)
+    assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+    assert proc.stdout is not None and "lobo-hint serve: stopped (every game is saved)" in proc.stdout.read()
+
+
+def test_serve_refuses_bad_options_in_one_line(tmp_path: Path) -> None:
+    runner = CliRunner()
+    for args, message in [
+        (["--port", "70000"], "--port: 0 to 65535"),
+        (["--time-limit", "0"], "--time-limit"),
+        (["--token", "short"], "--token: at least 8"),
+        (["--games", "/proc/no-such-place/games"], "--games: cannot make the games folder"),
+    ]:
+        done = runner.invoke(cli_app, ["serve", *args])
+        assert done.exit_code == 2, (args, done.output)
+        assert message in done.output
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        done = runner.invoke(cli_app, ["serve", "--port", str(port), "--games", str(tmp_path / "g")])
+        assert done.exit_code == 2 and f"cannot listen on 127.0.0.1:{port}" in done.output
+
+
+def test_other_commands_do_not_load_the_server() -> None:
+    code = "import sys\nfrom cli.main import app\nprint(sorted(m for m in ('starlette', 'uvicorn', 'web') if m in sys.modules))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert done.stdout.strip() == "[]"

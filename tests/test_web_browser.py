@@ -1,0 +1,312 @@
+"""`lobo-hint serve` in a real browser: headless Chromium (Debian's chromium and chromium-driver,
+installed by .ci/run) plays through the page as a person would, on a phone-sized screen.
+
+One server (the real command, with an access token) and one browser for the module: a physical
+game typed on the keypad, then the whole scripted virtual game of tests/test_web.py, with a hint
+stopped while it thinks, an undo, the reward advice and the reward, the final round's hint and
+the final score, both compared with `lobo-hint play` on the same steps; a second window on the
+same game sees the same table. Screenshots at 390×844 (and one at a desktop size) are written
+under the test's tmp path and copied to LOBO_WEB_SCREENSHOTS (default /tmp/lobo-hint-web-screenshots).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support.ui import Select, WebDriverWait
+from typer.testing import CliRunner
+
+from cli.main import app as cli_app
+from test_web import FINAL_AT, SCORE, SCRIPT, SEED
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+PHONE = (390, 844)
+DESKTOP = (1280, 900)
+TOKEN = "browser-test-token-0123"
+TYPED = 5  # the script's play typed in the text field, not tapped
+SHOTS = Path(os.environ.get("LOBO_WEB_SCREENSHOTS", "/tmp/lobo-hint-web-screenshots"))
+# The machine has no network: Chromium must not try to reach anything on its own.
+FLAGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+    "--disable-extensions", "--disable-default-apps", "--metrics-recording-only", "--mute-audio",
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    games = tmp_path_factory.mktemp("games")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from cli.main import main; main()", "serve", "--port", "0", "--games", str(games),
+         "--token", TOKEN, "--time-limit", "10"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    url = None
+    while url is None:
+        line = proc.stdout.readline()
+        assert line, proc.stderr.read() if proc.stderr else "the server ended"
+        if m := re.search(r"open (http://127\.0\.0\.1:\d+/\?token=\S+)", line):
+            url = m.group(1)
+    yield url
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[WebDriver]:
+    for path, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
+        assert os.path.exists(path), f"{path} is missing: apt-get install -y {package} (.ci/run does)"
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    profile = tempfile.mkdtemp(prefix="lobo-chromium-")
+    for flag in [*FLAGS, f"--user-data-dir={profile}", f"--window-size={PHONE[0]},{PHONE[1]}"]:
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    try:
+        phone(driver)
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def phone(d: WebDriver) -> None:
+    d.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True},
+    )
+    d.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+
+
+def wait(d: WebDriver, what: Callable[[WebDriver], Any], seconds: float = 15) -> Any:
+    return WebDriverWait(d, seconds, poll_frequency=0.05).until(what)
+
+
+def tap(d: WebDriver, css: str) -> WebElement:
+    el: WebElement = wait(d, lambda d: d.find_element(By.CSS_SELECTOR, css))
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+    wait(d, lambda d: el.is_displayed() and el.is_enabled())
+    el.click()
+    return el
+
+
+def play(d: WebDriver, line: str) -> int:
+    """Tap a play in the list of legal plays (first opening the whole list if it is cut short)."""
+    css = f'#plays button[data-line="{line}"]'
+    if not d.find_elements(By.CSS_SELECTOR, css):
+        tap(d, "#all-plays")
+    return after(d, lambda: tap(d, css))
+
+
+def steps(d: WebDriver) -> int:
+    return int(d.find_element(By.TAG_NAME, "body").get_attribute("data-steps") or -1)
+
+
+def after(d: WebDriver, action: Callable[[], Any]) -> int:
+    """Do something that changes the game; wait until the page shows it; the new step number."""
+    before = steps(d)
+    action()
+    wait(d, lambda d: steps(d) != before)
+    return steps(d)
+
+
+def text(d: WebDriver, css: str) -> str:
+    return str(d.find_element(By.CSS_SELECTOR, css).text)
+
+
+def shoot(d: WebDriver, tmp: Path, name: str) -> Path:
+    path = tmp / name
+    d.save_screenshot(str(path))
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    shutil.copy(path, SHOTS / name)
+    print(f"screenshot: {SHOTS / name}")
+    return path
+
+
+def fits_the_screen(d: WebDriver) -> None:
+    """Nothing wider than the screen (no sideways scrolling), every button big enough for a thumb (the
+    radio buttons are hidden: their labels are what is tapped)."""
+    width = d.execute_script("return document.documentElement.scrollWidth")
+    assert width <= PHONE[0], f"the page is {width} px wide on a {PHONE[0]} px screen"
+    small = d.execute_script(
+        "return [...document.querySelectorAll('button, a, select, input:not([type=radio]), .choice label > span')]"
+        ".filter(e => e.offsetParent !== null)"
+        ".map(e => [e.textContent.trim().slice(0, 20), e.getBoundingClientRect().height])"
+        ".filter(([, h]) => h < 40)"
+    )
+    assert not small, f"touch targets under 40 px high: {small}"
+
+
+def cli_output(lines: list[str]) -> str:
+    """`lobo-hint play --virtual --seed 3` typed the same lines."""
+    done = CliRunner().invoke(
+        cli_app, ["play", "--virtual", "--seed", str(SEED), "--time-limit", "10"], input="\n".join(lines) + "\n"
+    )
+    assert done.exit_code == 0, done.output
+    return str(done.output)
+
+
+def physical_game_on_the_keypad(d: WebDriver, server: str, tmp_path: Path) -> None:
+    d.get(server)
+    wait(d, lambda d: d.find_element(By.ID, "games-view").is_displayed())
+    assert "No game yet." in text(d, "#games-view")
+    fits_the_screen(d)
+    tap(d, "input[value=physical] + span")
+    after(d, lambda: tap(d, "#start"))
+    assert d.find_element(By.TAG_NAME, "body").get_attribute("data-phase") == "deal"
+    assert "Deal round 1: 4 card(s) to you, 4 to the Wolf" in text(d, "#action")
+    for v in (6, 8, 9, 9, 2, 2, 7, 7):
+        tap(d, f'.key[data-key="{v}"]')
+    assert text(d, "#confirm") == "Confirm: deal 6 8 9 9 / 2 2 7 7"
+    fits_the_screen(d)
+    d.execute_script("document.getElementById('action').scrollIntoView()")
+    shoot(d, tmp_path, "phone-390x844-keypad.png")
+    after(d, lambda: tap(d, "#confirm"))
+    assert "Wolf\n2\n2\n7\n7" in text(d, "#table")
+    # Tap the cards of a play: your 9, the Wolf's 2 and 7; the one play they make stands out.
+    tap(d, 'button.card[data-where="hand"][data-value="9"]')
+    tap(d, 'button.card[data-where="wolf"][data-value="2"]')
+    tap(d, 'button.card[data-where="wolf"][data-value="7"]')
+    exact = d.find_elements(By.CSS_SELECTOR, "#plays button.play.exact")
+    assert [e.get_attribute("data-line") for e in exact] == ["9=2+7"]
+    after(d, lambda: tap(d, "#plays button.play.exact"))
+    assert "The Wolf draws 1 card(s)" in text(d, "#action")
+    tap(d, '.key[data-key="5"]')
+    n = after(d, lambda: tap(d, "#confirm"))
+    assert "Wolf\n2\n5\n7" in text(d, "#table")
+    assert after(d, lambda: tap(d, "#undo")) == n - 1
+    assert "The Wolf draws 1 card(s)" in text(d, "#action")
+
+
+def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Path) -> None:
+    d.get(server)
+    tap(d, "input[value=virtual] + span")
+    seed = wait(d, lambda d: d.find_element(By.NAME, "seed"))
+    seed.send_keys(str(SEED))
+    after(d, lambda: tap(d, "#start"))
+    game_url = d.current_url
+    assert re.search(r"/g/[A-Za-z0-9_-]+$", game_url)
+    assert "you 6 8 9 9, the Wolf 2 2 7 7" in text(d, "#notes")
+    fits_the_screen(d)
+    shoot(d, tmp_path, "phone-390x844-round1.png")
+
+    # A hint in round 1 cannot finish in 30 s: it shows its progress, and Stop ends it at once.
+    Select(d.find_element(By.ID, "seconds")).select_by_value("30")
+    tap(d, "#hint")
+    wait(d, lambda d: "thinking…" in text(d, "#job-text"), 60)  # a first run compiles the search
+    wait(d, lambda d: float(d.find_element(By.ID, "bar").value_of_css_property("width").removesuffix("px")) > 0)
+    # The page answers while it thinks: cards can be tapped, and the plays narrow to theirs.
+    tap(d, 'button.card[data-where="hand"][data-value="6"]')
+    assert {e.get_attribute("data-line") for e in d.find_elements(By.CSS_SELECTOR, "#plays button.play")} == {"6>2"}
+    tap(d, 'button.card[data-where="hand"][data-value="6"]')
+    t0 = time.monotonic()
+    tap(d, "#stop")
+    wait(d, lambda d: "Hint stopped" in text(d, "#hint-out"), 5)
+    assert time.monotonic() - t0 < 2.0
+    assert not d.find_element(By.ID, "job").is_displayed()
+    assert steps(d) == 1
+
+    # A second window on the same game.
+    first = d.current_window_handle
+    d.switch_to.new_window("window")
+    d.get(game_url)
+    wait(d, lambda d: steps(d) == 1)
+    second = d.current_window_handle
+    d.switch_to.window(first)
+
+    script = list(SCRIPT)
+    for i, line in enumerate(script):
+        if i == 2:
+            # A play by mistake, taken back: the same table as before it.
+            table = text(d, "#table")
+            n = steps(d)
+            play(d, "fold")
+            assert after(d, lambda: tap(d, "#undo")) == n
+            assert text(d, "#table") == table
+        if line.startswith("reserve"):
+            # The reward: its advice first.
+            assert d.find_element(By.TAG_NAME, "body").get_attribute("data-phase") == "reward"
+            tap(d, "#hint")
+            wait(d, lambda d: "only reward" in text(d, "#hint-out") or "take " in text(d, "#hint-out"), 30)
+            assert "reserve 3" in text(d, "#hint-table")
+            after(d, lambda line=line: tap(d, f'#action button[data-line="{line}"]'))
+            continue
+        if i == FINAL_AT:
+            Select(d.find_element(By.ID, "seconds")).select_by_value("10")
+            tap(d, "#hint")
+            wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#hint-table"), 30)
+            rows = [
+                (
+                    r.find_element(By.CSS_SELECTOR, "button").text,
+                    [c.text for c in r.find_elements(By.CSS_SELECTOR, "td.num")],
+                )
+                for r in d.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr")
+            ]
+            assert "Best play: 3+3r=6" in text(d, "#hint-best") and "proven won" in text(d, "#hint-best")
+            fits_the_screen(d)
+            d.execute_script(
+                "window.scrollBy(0, document.getElementById('hint-best').getBoundingClientRect().top - 70)"
+            )
+            shoot(d, tmp_path, "phone-390x844-hint.png")
+            d.set_window_size(*DESKTOP)
+            d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            d.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride",
+                {"width": DESKTOP[0], "height": DESKTOP[1], "deviceScaleFactor": 1, "mobile": False},
+            )
+            shoot(d, tmp_path, "desktop-1280x900-hint.png")
+            phone(d)
+        if i == TYPED:
+            # One play typed rather than tapped.
+            field = d.find_element(By.ID, "typed")
+            field.send_keys(line)
+            after(d, lambda: tap(d, "form.typed button"))
+            continue
+        play(d, line)
+
+    result = text(d, "#result")
+    assert result.startswith(f"game won: score {SCORE} = ")
+    assert text(d, "#summary").splitlines()[0] == result
+    fits_the_screen(d)
+    d.execute_script("window.scrollTo(0, 0)")
+    shoot(d, tmp_path, "phone-390x844-final.png")
+
+    # `lobo-hint play` on the same steps: the same hint values and the same result.
+    out = cli_output([*SCRIPT[:FINAL_AT], "hint", *SCRIPT[FINAL_AT:], "quit", "quit"])
+    assert result in out
+    assert rows
+    for text_, cells in rows:
+        line = next((x for x in out.splitlines() if re.search(rf"│ {re.escape(text_)} +│", x)), None)
+        assert line is not None, f"{text_} is not in the CLI's hint table"
+        assert [c.strip() for c in line.split("│")[2 : 2 + len(cells)]] == cells, (text_, line)
+
+    # The second window followed by itself (it polls), to the same end.
+    d.switch_to.window(second)
+    wait(d, lambda d: d.find_elements(By.ID, "result"), 10)
+    assert text(d, "#result") == result
+    d.close()
+    d.switch_to.window(first)
+
+
+def test_the_page_at_a_table(server: str, browser: WebDriver, tmp_path: Path) -> None:
+    # One test, so a parallel run never starts a second Chromium for this module.
+    physical_game_on_the_keypad(browser, server, tmp_path)
+    whole_game_with_hint_undo_and_reward(browser, server, tmp_path)

@@ -1,0 +1,274 @@
+"""The web application of `lobo-hint serve`: a page, and the JSON API it calls.
+
+The routes only read requests and answer: the games are the store's (the companion's sessions),
+the hints the hint service's (the companion's `ask_hint` in worker processes), the page's JSON
+views.py's. Every refusal is a JSON object {"error": "one sentence"} with a 4xx status, and
+changes nothing.
+
+Access: with a token (always when the server listens beyond this machine) every request must
+carry it, as ?token=… (the address `serve` prints; the page then keeps it in a cookie), the
+cookie, or an X-Lobo-Token header. Bound to this machine only, the Host header must name it too
+(no other site can reach the server by renaming itself to 127.0.0.1), and a change is only taken
+as a JSON body (which a form of another site cannot send).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.base import BaseHTTPMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from solver.core.cards import DIFFICULTIES, GAMES
+from solver.play.driver import LOBO_TARGET, PLAY, REWARD, GameError, Setup, waiting_for
+from web.hints import DONE, HintService
+from web.store import Entry, Store, WebError, save_text
+from web.views import game_view, summary_view
+
+STATIC = Path(__file__).parent / "static"
+COOKIE = "lobo_token"
+HEADER = "x-lobo-token"
+MAX_BODY = 2 * 1024 * 1024  # a save file of thousands of steps is some 100 KB
+MAX_SEED = 2**63 - 1
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]", "testserver")
+REFUSED = (
+    '<!doctype html><html lang="en"><meta charset="utf-8">'
+    '<meta name="viewport" content="width=device-width, initial-scale=1"><title>lobo-hint</title>'
+    '<body style="font-family: system-ui, sans-serif; margin: 2em; line-height: 1.4"><h1>lobo-hint</h1><p>{}</p></body></html>'
+)
+
+
+class Settings:
+    """What the routes share: the games, the hint service, the access rules, the hint default."""
+
+    def __init__(self, store: Store, hints: HintService, token: str | None, local_only: bool, seconds: float) -> None:
+        self.store = store
+        self.hints = hints
+        self.token = token
+        self.local_only = local_only
+        self.seconds = seconds
+
+
+def error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+class Guard(BaseHTTPMiddleware):
+    def __init__(self, app: Any, settings: Settings) -> None:
+        super().__init__(app)
+        self.settings = settings
+
+    async def dispatch(self, request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        s = self.settings
+        if s.local_only:
+            host = request.headers.get("host", "").lower()
+            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+            if name not in LOCAL_HOSTS:
+                return error(400, f"this server answers only to this machine's own names, not {host!r}")
+        from_query = False
+        if s.token is not None:
+            given = request.query_params.get("token")
+            from_query = given is not None
+            given = given or request.headers.get(HEADER) or request.cookies.get(COOKIE) or ""
+            if not secrets.compare_digest(given.encode(), s.token.encode()):
+                what = "a wrong access token" if given else "no access token"
+                message = f"{what}: open the address lobo-hint serve printed (it ends in ?token=…) on this device"
+                if request.url.path.startswith("/api/"):
+                    return error(401, message)
+                return HTMLResponse(REFUSED.format(html.escape(message)), status_code=401)
+        if request.method not in ("GET", "HEAD") and request.url.path.startswith("/api/"):
+            kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+            if request.method != "DELETE" and kind != "application/json":
+                return error(415, "send the request as JSON (Content-Type: application/json)")
+        response = await call_next(request)
+        if from_query and s.token is not None:
+            # The page keeps the token, so its own requests need not carry it in their addresses.
+            response.set_cookie(COOKIE, s.token, httponly=True, samesite="strict", max_age=30 * 24 * 3600)
+        return response
+
+
+async def body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise WebError(413, f"the request is larger than {MAX_BODY // 1024 // 1024} MiB")
+    try:
+        data = json.loads(raw or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise WebError(400, f"the request body is not valid JSON ({e})") from None
+    if not isinstance(data, dict):
+        raise WebError(400, "the request body must be a JSON object")
+    return data
+
+
+def create_app(
+    store: Store, hints: HintService, *, token: str | None = None, local_only: bool = True, seconds: float = 10.0
+) -> Starlette:
+    settings = Settings(store, hints, token, local_only, seconds)
+
+    def view(entry: Entry, request: Request | None = None, status: int = 200) -> JSONResponse:
+        job = hints.job(entry.id)
+        if job is not None and job.state == DONE and job.note is not None:
+            store.attach_hint(entry.id, job.revision, job.note)
+            entry = store.get(entry.id)
+        whole = request is not None and request.query_params.get("all") in ("1", "true")
+        return JSONResponse(game_view(entry, job, whole), status_code=status)
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    async def list_games(request: Request) -> Response:
+        return JSONResponse(
+            {
+                "games": [summary_view(e, hints.job(e.id)) for e in store.entries()],
+                "engine": {"ready": hints.ready(), "running": hints.running()},
+                "seconds": seconds,
+                "games_folder": str(store.folder),
+                "skipped": store.skipped,
+            }
+        )
+
+    async def new_game(request: Request) -> Response:
+        data = await body(request)
+        game = data.get("game", "vanguard")
+        difficulty = data.get("difficulty", "standard")
+        mode = data.get("mode", "virtual")
+        if game not in GAMES:
+            raise WebError(400, f"game: {game!r} is not one of {', '.join(GAMES)}")
+        if difficulty not in DIFFICULTIES:
+            raise WebError(400, f"difficulty: {difficulty!r} is not one of {', '.join(DIFFICULTIES)}")
+        if mode not in ("virtual", "physical"):
+            raise WebError(400, 'mode: "virtual" (the program deals) or "physical" (you tap the cards dealt)')
+        seed = data.get("seed")
+        if mode == "physical" and seed is not None:
+            raise WebError(400, "seed: only a virtual game has a seed")
+        if mode == "virtual":
+            if seed is None:
+                seed = secrets.randbelow(1_000_000)
+            if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+                raise WebError(400, "seed: a whole number, 0 or more")
+        target = data.get("target")
+        if target is not None and game != "lobo":
+            raise WebError(400, "target: only lobo is a race to a score")
+        if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
+            raise WebError(400, "target: a whole number, the score that wins")
+        try:
+            setup = Setup(game, difficulty, target=LOBO_TARGET if target is None else target)
+        except GameError as e:
+            raise WebError(400, str(e)) from None
+        return view(store.create(setup, seed if mode == "virtual" else None), status=201)
+
+    async def upload(request: Request) -> Response:
+        data = await body(request)
+        text = data.get("text")
+        if not isinstance(text, str):
+            raise WebError(400, 'send the save file\'s text as {"text": "..."}')
+        return view(store.upload(text), status=201)
+
+    async def get_game(request: Request) -> Response:
+        return view(store.get(request.path_params["game_id"]), request)
+
+    async def step(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        data = await body(request)
+        entry = store.step(game_id, data.get("at"), data.get("rev"), data.get("line"))
+        hints.forget(game_id)  # a hint still thinking was for the table before
+        return view(entry, request)
+
+    async def take_back(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        data = await body(request)
+        entry = store.undo(game_id, data.get("at"), data.get("rev"), data.get("count", 1))
+        hints.forget(game_id)
+        return view(entry, request)
+
+    async def hint(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        data = await body(request)
+        entry = store.get(game_id)
+        store.check(entry, data.get("at"), data.get("rev"))
+        t = entry.session.table
+        if t.over:
+            raise WebError(400, f"nothing to hint: the game is over ({t.result})")
+        if t.phase not in (PLAY, REWARD):
+            raise WebError(400, f"nothing to hint: the table waits for {waiting_for(t)}")
+        limit = data.get("seconds", seconds)
+        if not isinstance(limit, (int, float)) or isinstance(limit, bool) or not 0 < limit <= 3600:
+            raise WebError(400, "seconds: the time a hint may take, more than 0 and at most 3600")
+        try:
+            hints.start(game_id, entry.revision, entry.session, float(limit), "reward" if t.phase == REWARD else "hint")
+        except ValueError as e:
+            raise WebError(503, str(e)) from None
+        return view(entry, request)
+
+    async def cancel(request: Request) -> Response:
+        entry = store.get(request.path_params["game_id"])
+        await body(request)
+        if hints.cancel(entry.id) is None:
+            raise WebError(409, "no hint is thinking for this game")
+        return view(entry, request)
+
+    async def download(request: Request) -> Response:
+        entry = store.get(request.path_params["game_id"])
+        return Response(
+            save_text(entry.session),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="lobo-{entry.id}.json"'},
+        )
+
+    async def delete(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        store.delete(game_id)
+        hints.forget(game_id)
+        return JSONResponse({"deleted": game_id})
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, WebError)
+        return error(exc.status, exc.message)
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        return error(404, f"nothing at {request.url.path}")
+
+    async def not_allowed(request: Request, exc: Exception) -> Response:
+        return error(405, f"{request.method} is not how {request.url.path} is used")
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        hints.close()
+
+    g = "/api/games/{game_id}"
+    routes = [
+        Route("/", page),
+        Route("/g/{game_id}", page),
+        Route("/api/games", list_games, methods=["GET"]),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/upload", upload, methods=["POST"]),
+        Route(g, get_game, methods=["GET"]),
+        Route(g, delete, methods=["DELETE"]),
+        Route(g + "/step", step, methods=["POST"]),
+        Route(g + "/undo", take_back, methods=["POST"]),
+        Route(g + "/hint", hint, methods=["POST"]),
+        Route(g + "/hint/cancel", cancel, methods=["POST"]),
+        Route(g + "/save", download, methods=["GET"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(
+        routes=routes,
+        middleware=[Middleware(Guard, settings=settings)],
+        exception_handlers={WebError: refused, 404: not_found, 405: not_allowed},
+        lifespan=lifespan,
+    )
+
+
+__all__ = ["create_app"]

@@ -1,0 +1,454 @@
+// The page of `lobo-hint serve`: draws what the server says and sends what is tapped. Every rule
+// is the server's (the companion of solver/play): this script only lists, filters and asks.
+"use strict";
+
+const S = {
+  id: null, game: null, key: null, whole: false, seconds: 10, timer: null, busy: false,
+  sel: { hand: [], reserve: [], wolf: [], member: null }, pad: { player: [], wolf: [] }, padRev: null,
+};
+const $ = (id) => document.getElementById(id);
+const FEW = 8; // plays listed before "show all": a final round has twenty-odd
+
+// The token of the address `serve` printed: kept, and sent with every request.
+(function keepToken() {
+  const t = new URLSearchParams(location.search).get("token");
+  if (t) localStorage.setItem("lobo-token", t);
+})();
+
+function h(tag, attrs, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids.flat()) if (kid !== null && kid !== undefined) el.append(kid);
+  return el;
+}
+
+async function api(method, path, body) {
+  const headers = {};
+  const token = localStorage.getItem("lobo-token");
+  if (token) headers["X-Lobo-Token"] = token;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }
+  if (!r.ok) {
+    const err = new Error((data && data.error) || `the server answered ${r.status}`);
+    err.status = r.status;
+    throw err;
+  }
+  return data;
+}
+
+function setTitle(long, short) {
+  $("title").querySelector(".long").textContent = long;
+  $("title").querySelector(".short").textContent = short;
+}
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message || "";
+  box.hidden = !message;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The list of games
+
+async function showGames() {
+  S.id = null;
+  $("games-view").hidden = false;
+  $("game-view").hidden = true;
+  $("home").hidden = true;
+  setTitle("lobo-hint", "lobo-hint");
+  delete document.body.dataset.steps;
+  delete document.body.dataset.phase;
+  const data = await api("GET", "/api/games");
+  const list = $("games");
+  list.replaceChildren(...data.games.map((g) => h("li", {},
+    h("a", { href: `/g/${g.id}`, class: "game", "data-id": g.id },
+      h("strong", {}, g.title),
+      h("span", {}, g.over ? g.result : `round ${g.round} · ${g.next}`)))));
+  $("no-games").hidden = data.games.length > 0;
+  $("folder").textContent = `Saved after every step in ${data.games_folder}` +
+    (data.skipped.length ? ` (${data.skipped.length} file(s) there could not be resumed)` : "");
+  formChoices();
+}
+
+function formChoices() {
+  const f = $("new-game");
+  $("f-seed").hidden = f.mode.value !== "virtual";
+  $("f-target").hidden = f.game.value !== "lobo";
+}
+
+async function newGame(ev) {
+  ev.preventDefault();
+  const f = $("new-game");
+  const body = { game: f.game.value, difficulty: f.difficulty.value, mode: f.mode.value };
+  if (body.mode === "virtual" && f.seed.value !== "") body.seed = Number(f.seed.value);
+  if (body.game === "lobo" && f.target.value !== "") body.target = Number(f.target.value);
+  try {
+    const g = await api("POST", "/api/games", body);
+    history.pushState(null, "", `/g/${g.id}`);
+    openGame(g.id, g);
+  } catch (e) { showError(e.message); }
+}
+
+async function upload(ev) {
+  const file = ev.target.files[0];
+  if (!file) return;
+  try {
+    const g = await api("POST", "/api/games/upload", { text: await file.text() });
+    history.pushState(null, "", `/g/${g.id}`);
+    openGame(g.id, g);
+  } catch (e) { showError(e.message); }
+  ev.target.value = "";
+}
+
+// ---------------------------------------------------------------------------------------------
+// One game
+
+function openGame(id, data) {
+  S.id = id; S.key = null; S.whole = false;
+  window.scrollTo({ top: 0 });
+  $("games-view").hidden = true;
+  $("game-view").hidden = false;
+  $("home").hidden = false;
+  const token = localStorage.getItem("lobo-token");
+  $("download").href = `/api/games/${id}/save` + (token ? `?token=${encodeURIComponent(token)}` : "");
+  if (data) show(data); else refresh();
+}
+
+async function refresh() {
+  if (!S.id) return;
+  try {
+    show(await api("GET", `/api/games/${S.id}` + (S.whole ? "?all=1" : "")));
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+// Every change goes through here: the step number and revision shown, so a page that is behind
+// another device is refused (and reloaded) instead of stepping over it.
+async function act(path, extra) {
+  if (S.busy || !S.game) return;
+  S.busy = true;
+  document.body.classList.add("busy");
+  try {
+    const b = S.game.board;
+    const g = await api("POST", `/api/games/${S.id}/${path}` + (S.whole ? "?all=1" : ""),
+      { at: b.steps, rev: b.revision, ...extra });
+    const moved = g.board.revision !== b.revision;
+    show(g);
+    showError("");
+    if (moved) window.scrollTo({ top: 0 }); // what happened, and the new table
+  } catch (e) {
+    showError(e.message);
+    if (e.status === 409) refresh();
+  } finally {
+    S.busy = false;
+    document.body.classList.remove("busy");
+  }
+}
+
+const step = (line) => act("step", { line });
+
+function show(g) {
+  S.game = g;
+  const b = g.board;
+  if (S.padRev !== b.revision) {
+    S.padRev = b.revision;
+    S.sel = { hand: [], reserve: [], wolf: [], member: null };
+    S.pad = { player: [], wolf: [] };
+    S.allPlays = false;
+  }
+  const key = JSON.stringify({ ...g, job: g.job && { state: g.job.state, message: g.job.message } });
+  if (key !== S.key) {
+    S.key = key;
+    setTitle(g.title, g.short_title);
+    document.body.dataset.steps = String(b.steps);
+    document.body.dataset.phase = b.phase;
+    document.title = `${g.title} · lobo-hint`;
+    drawTable(b);
+    drawNotes(g.notes);
+    drawAction(b);
+    drawHint(g);
+    $("history").replaceChildren(...b.history.map((line) => h("li", {}, line)));
+    $("undo").disabled = b.steps === 0;
+  }
+  drawJob(g.job);
+  schedule();
+}
+
+function schedule() {
+  clearTimeout(S.timer);
+  if (!S.id) return;
+  const running = S.game && S.game.job && S.game.job.state === "running";
+  S.timer = setTimeout(() => { if (!document.hidden) refresh(); else schedule(); }, running ? 250 : 2000);
+}
+
+function cardsRow(values, where) {
+  if (!values || !values.length) return h("span", { class: "none" }, "—");
+  return h("span", { class: "cards" }, values.map((v, i) => {
+    if (!where) return h("span", { class: "card" }, String(v));
+    const on = S.sel[where].includes(i);
+    return h("button", {
+      class: "card" + (on ? " on" : ""), "data-where": where, "data-value": v, "aria-pressed": on ? "true" : "false",
+      onclick: () => { toggle(where, i); },
+    }, String(v));
+  }));
+}
+
+function toggle(where, i) {
+  const list = S.sel[where];
+  const at = list.indexOf(i);
+  if (at >= 0) list.splice(at, 1); else list.push(i);
+  S.key = null;
+  show(S.game);
+}
+
+function row(label, ...content) {
+  return h("div", { class: "row" }, h("span", { class: "label" }, label), h("span", { class: "value" }, ...content));
+}
+
+function drawTable(b) {
+  const playing = b.phase === "play";
+  const rows = [];
+  if (b.over) rows.push(h("p", { class: "result " + b.result, id: "result" }, b.result_text));
+  rows.push(row("Wolf", b.wolf ? [cardsRow(b.wolf, playing ? "wolf" : null), total(b.wolf)] : h("span", { class: "none" }, "—")));
+  rows.push(row("You", b.hand.length ? [cardsRow(b.hand, playing ? "hand" : null), total(b.hand, b.winning_hand ? "winning hand" : "")]
+    : h("span", { class: "none" }, "—")));
+  if (b.game === "vanguard") {
+    rows.push(row("Reserve", cardsRow(b.reserve, playing ? "reserve" : null)));
+    rows.push(row("Party", h("span", { class: "cards" }, ["J", "Q", "K"].map((m) => {
+      const up = b.party.up.includes(m);
+      if (!playing || !up) return h("span", { class: "card member" + (up ? "" : " down"), title: up ? "face up" : "face down" }, m);
+      const on = S.sel.member === m;
+      return h("button", { class: "card member" + (on ? " on" : ""), "data-member": m, "aria-pressed": on ? "true" : "false",
+        onclick: () => { S.sel.member = on ? null : m; S.key = null; show(S.game); } }, m);
+    })), h("span", { class: "quiet" }, b.party_text)));
+  } else {
+    rows.push(row("Score", `you ${b.points.you}, the Wolf ${b.points.wolf} (first to ${b.points.target})`));
+  }
+  rows.push(row("Pile", `${b.pile.size} card${b.pile.size === 1 ? "" : "s"}` + (b.pile.top.length ? `, known top: ${b.pile.top.join(" ")}` : ""),
+    h("span", { class: "quiet" }, `· ${b.discards.length} discarded`)));
+  const unseen = b.unseen.map((n, i) => [i + 1, n]).filter(([, n]) => n > 0);
+  rows.push(row("Unseen", h("span", { class: "unseen" }, unseen.map(([v, n]) => h("span", { class: "count" }, h("b", {}, String(v)), `×${n}`))),
+    h("span", { class: "quiet" }, ` ${unseen.reduce((a, [, n]) => a + n, 0)} cards`)));
+  rows.push(row("Round", `${b.round}` + (b.to_be_dealt ? " (to be dealt)" : "") + (b.reshuffles ? ` (${b.reshuffles} reshuffle(s))` : "")));
+  if (b.final) rows.push(row("Final round", h("span", { class: b.final.in_play ? "final" : "" }, b.final.status)));
+  rows.push(row("Next", h("strong", { id: "next" }, b.next)));
+  $("table").replaceChildren(...rows);
+}
+
+function total(values, what) {
+  const sum = values.reduce((a, v) => a + v, 0);
+  return h("span", { class: "quiet" }, ` (${what ? what + ", " : ""}total ${sum})`);
+}
+
+function drawNotes(notes) {
+  $("notes").replaceChildren(...notes.map((n) => h("li", { class: n.kind }, n.text)));
+  $("notes-panel").hidden = notes.length === 0;
+}
+
+// -- what the table waits for -----------------------------------------------------------------
+
+function drawAction(b) {
+  const box = $("action");
+  const parts = [];
+  if (b.over) {
+    parts.push(h("h2", {}, "The game"));
+    parts.push(h("ul", { class: "summary", id: "summary" }, b.summary.map((l) => h("li", {}, l))));
+  } else if (b.phase === "play") {
+    parts.push(...playChoices(b));
+  } else if (b.phase === "reward") {
+    parts.push(h("h2", {}, "Choose a reward"));
+    parts.push(h("div", { class: "choices" }, b.rewards.map((r) =>
+      h("button", { class: "choice-btn primary", "data-line": r.text, onclick: () => step(r.text) }, r.text))));
+    parts.push(h("p", { class: "quiet" }, "Hint ranks the rewards by the chance to win the game."));
+  } else if (b.mode === "physical" && b.phase === "reshuffle") {
+    parts.push(h("p", {}, b.prompts.join(" ")));
+    parts.push(h("button", { class: "primary", "data-line": "reshuffle", onclick: () => step("reshuffle") }, "The discards are shuffled in"));
+  } else if (b.mode === "physical" && (b.phase === "deal" || b.phase === "draw")) {
+    parts.push(...keypad(b));
+  } else {
+    parts.push(h("p", {}, b.next));
+  }
+  box.replaceChildren(...parts);
+}
+
+function counts(values) {
+  const c = new Map();
+  for (const v of values) c.set(v, (c.get(v) || 0) + 1);
+  return c;
+}
+
+function within(want, have) { // every card of `want` is among `have` (multisets)
+  const c = counts(have);
+  for (const [v, n] of counts(want)) if ((c.get(v) || 0) < n) return false;
+  return true;
+}
+
+function same(a, b) { return a.length === b.length && within(a, b); }
+
+function playChoices(b) {
+  const pick = (where) => S.sel[where].map((i) => b[where][i]);
+  const sel = { hand: pick("hand"), reserve: pick("reserve"), wolf: pick("wolf"), member: S.sel.member };
+  const any = sel.hand.length || sel.reserve.length || sel.wolf.length || sel.member;
+  const fits = (p) => within(sel.hand, p.hand) && within(sel.reserve, p.reserve) && within(sel.wolf, p.wolf) &&
+    (!sel.member || p.member === sel.member);
+  const exact = (p) => same(sel.hand, p.hand) && same(sel.reserve, p.reserve) && same(sel.wolf, p.wolf) &&
+    (sel.member || null) === (p.member || null);
+  const fitting = b.plays.filter(fits);
+  const shown = any || S.allPlays || fitting.length <= FEW + 1 ? fitting : fitting.slice(0, FEW);
+  const parts = [h("h2", {}, any ? "Plays with the cards you tapped" : `Your play (${b.plays.length} legal)`)];
+  parts.push(h("p", { class: "quiet" }, any ? "Tap a play to make it, or tap more cards."
+    : "Tap your cards and the Wolf's to find a play, or tap one below."));
+  if (any) parts.push(h("button", { class: "link", onclick: () => { S.sel = { hand: [], reserve: [], wolf: [], member: null }; S.key = null; show(S.game); } }, "clear the cards tapped"));
+  const list = h("ul", { class: "plays", id: "plays" }, shown.map((p) =>
+    h("li", {}, h("button", { class: "play" + (any && exact(p) ? " exact" : ""), "data-line": p.text, onclick: () => step(p.text) },
+      h("strong", {}, p.text), h("span", { class: "then" }, p.then || "")))));
+  parts.push(shown.length ? list : h("p", { class: "quiet" }, "No legal play uses exactly those cards."));
+  if (shown.length < fitting.length) {
+    parts.push(h("button", { class: "link", id: "all-plays", onclick: () => { S.allPlays = true; S.key = null; show(S.game); } },
+      `show all ${fitting.length} plays`));
+  }
+  const form = h("form", { class: "typed", onsubmit: (ev) => { ev.preventDefault(); const v = ev.target.line.value.trim(); if (v) step(v); } },
+    h("input", { name: "line", id: "typed", placeholder: "or type a play: 4+2=6, 9>6, 7r=7, K=8, fold", autocomplete: "off", autocapitalize: "off" }),
+    h("button", { type: "submit" }, "Play"));
+  parts.push(form);
+  return parts;
+}
+
+function keypad(b) {
+  const parts = [];
+  const deal = b.phase === "deal";
+  const owed = b.owed || { who: "", count: 0 };
+  const need = deal ? { player: b.deal[0], wolf: b.deal[1] } : { player: owed.count, wolf: 0 };
+  const side = deal ? (S.pad.player.length < need.player ? "player" : "wolf") : "player";
+  const chosen = [...S.pad.player, ...S.pad.wolf];
+  let title;
+  if (deal) title = `Deal round ${b.round}: ${need.player} card(s) to you, ${need.wolf} to the Wolf`;
+  else if (owed.who === "reveal") title = "The new top card of the pile";
+  else title = `${owed.who === "player" ? "You draw" : "The Wolf draws"} ${owed.count} card(s)`;
+  parts.push(h("h2", {}, title));
+  const slots = (who, label) => h("div", { class: "slots" + (side === who ? " current" : "") },
+    h("span", { class: "label" }, label),
+    Array.from({ length: need[who] }, (_, i) => {
+      const v = S.pad[who][i];
+      return h("button", { class: "slot" + (v ? " filled" : ""), "data-slot": `${who}-${i}`,
+        onclick: () => { if (v) { S.pad[who].splice(i, 1); S.key = null; show(S.game); } } }, v ? String(v) : "·");
+    }));
+  if (deal) {
+    parts.push(slots("player", "You"));
+    parts.push(slots("wolf", "Wolf"));
+  } else {
+    parts.push(slots("player", owed.who === "reveal" ? "Top" : owed.who === "player" ? "You" : "Wolf"));
+  }
+  const full = S.pad.player.length === need.player && S.pad.wolf.length === need.wolf;
+  const used = counts(chosen);
+  parts.push(h("div", { class: "keypad" }, Array.from({ length: b.top }, (_, i) => {
+    const v = i + 1;
+    const left = b.unseen[i] + b.pile.top.filter((x) => x === v).length - (used.get(v) || 0);
+    return h("button", { class: "key", "data-key": v, disabled: full || left <= 0,
+      onclick: () => { S.pad[side].push(v); S.key = null; show(S.game); } },
+    h("b", {}, v === 1 ? "A" : String(v)), h("small", {}, left > 0 ? `${left} left` : "none left"));
+  })));
+  const line = deal ? `deal ${S.pad.player.join(" ")} / ${S.pad.wolf.join(" ")}`
+    : `${owed.who === "reveal" ? "reveal" : "draw"} ${S.pad.player.join(" ")}`;
+  parts.push(h("button", { class: "primary", id: "confirm", disabled: !full, onclick: () => step(line) },
+    full ? `Confirm: ${line}` : "Tap the cards as they come"));
+  return parts;
+}
+
+// -- hints --------------------------------------------------------------------------------------
+
+function drawJob(job) {
+  const box = $("job");
+  const running = job && job.state === "running";
+  box.hidden = !running;
+  $("hint").disabled = running || !S.game || !["play", "reward"].includes(S.game.board.phase);
+  if (!running) return;
+  const started = job.started;
+  const frac = job.kind === "hint" ? Math.min(1, job.elapsed / job.seconds) : null;
+  $("bar").style.width = frac === null ? "100%" : `${Math.round(100 * frac)}%`;
+  $("bar").className = frac === null ? "busy" : "";
+  $("job-text").textContent = !started ? "loading the engine…"
+    : job.kind === "hint" ? `thinking… ${job.elapsed.toFixed(1)} s of at most ${job.seconds} s`
+      : `weighing the rewards… ${job.elapsed.toFixed(1)} s`;
+}
+
+function drawHint(g) {
+  const out = $("hint-out");
+  const parts = [];
+  const job = g.job;
+  if (job && job.state !== "running" && job.state !== "done" && job.message) {
+    parts.push(h("p", { class: job.state === "failed" ? "warn" : "quiet", id: "job-end" },
+      job.state === "cancelled" ? `Hint stopped (${job.message}): nothing changed.` : `Hint failed: ${job.message}`));
+  }
+  const x = g.hint;
+  if (x && x.kind === "advice") {
+    parts.push(h("p", { class: "best" }, x.verdict));
+    parts.push(h("div", { class: "hint-wrap" }, h("table", { class: "hint", id: "hint-table" },
+      h("thead", {}, h("tr", {}, ["Reward", "Win", "95% interval", "vs best"].map((c) => h("th", {}, c)))),
+      h("tbody", {}, x.rewards.map((r, i) => h("tr", {},
+        h("td", {}, h("button", { class: "play", "data-line": r.reward, onclick: () => step(r.reward) }, r.reward)),
+        h("td", {}, r.win_text), h("td", {}, r.interval_text), h("td", {}, i === 0 ? "best" : r.vs_text)))))));
+    parts.push(h("p", { class: "quiet" }, `${x.samples} continuations each, policy ${x.policy}`));
+  } else if (x) {
+    parts.push(h("p", { class: "best", id: "hint-best" }, `Best play: ${x.best || "fold"}`, h("span", { class: "status " + x.status }, ` ${x.status_text}`),
+      x.exact ? null : h("span", { class: "warn" }, " (not exact: the budget ran out)")));
+    if (x.reason) parts.push(h("p", {}, x.reason));
+    if (x.finish) parts.push(h("p", {}, `Best finish: ${x.finish.join(", ")} → score ${x.finish_score}`));
+    if (x.line) parts.push(h("p", {}, `Best line (the pile is known): ${x.line.join(", ")}`));
+    if (x.note) parts.push(h("p", { class: "warn" }, x.note));
+    parts.push(h("div", { class: "hint-wrap" }, h("table", { class: "hint", id: "hint-table" },
+      h("thead", {}, h("tr", {}, h("th", {}, "Play"), x.columns.map((c) => h("th", {}, c)), h("th", {}, ""))),
+      h("tbody", {}, x.rows.map((r) => h("tr", { class: r.best ? "top" : "" },
+        h("td", {}, h("button", { class: "play", "data-line": r.text, onclick: () => step(r.text) }, r.text)),
+        r.cells.map((c) => h("td", { class: "num" }, c)),
+        h("td", { class: "marks" }, r.best ? "best" : r.tied ? "≈ best" : "",
+          r.blunder ? h("span", { class: "bad" }, "blunder: throws away a certain win") : null)))))));
+    if (x.left_out) parts.push(h("button", { class: "link", id: "hint-all", onclick: () => { S.whole = true; refresh(); } }, `… and ${x.left_out} more plays: show them all`));
+    if (x.estimates_note) parts.push(h("p", { class: "quiet" }, x.estimates_note));
+    parts.push(h("details", {}, h("summary", {}, "Why"), h("ul", {}, x.why.map((l) => h("li", {}, l)))));
+  }
+  out.replaceChildren(...parts);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Start
+
+function route() {
+  showError("");
+  const m = location.pathname.match(/^\/g\/([A-Za-z0-9_-]+)$/);
+  if (m) openGame(m[1]); else showGames().catch((e) => showError(e.message));
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  for (const s of [5, 10, 30, 60]) $("seconds").append(h("option", { value: s }, `${s} s`));
+  api("GET", "/api/games").then((d) => {
+    S.seconds = d.seconds;
+    if (![...$("seconds").options].some((o) => Number(o.value) === d.seconds)) $("seconds").prepend(h("option", { value: d.seconds }, `${d.seconds} s`));
+    $("seconds").value = String(d.seconds);
+  }).catch(() => {});
+  $("new-game").addEventListener("submit", newGame);
+  $("new-game").addEventListener("change", formChoices);
+  $("upload").addEventListener("change", upload);
+  $("hint").addEventListener("click", () => act("hint", { seconds: Number($("seconds").value) }));
+  $("stop").addEventListener("click", () => api("POST", `/api/games/${S.id}/hint/cancel`, {}).then(show).catch((e) => showError(e.message)));
+  $("undo").addEventListener("click", () => act("undo", { count: 1 }));
+  $("home").addEventListener("click", (ev) => { ev.preventDefault(); history.pushState(null, "", "/"); clearTimeout(S.timer); route(); });
+  $("games").addEventListener("click", (ev) => {
+    const a = ev.target.closest("a.game");
+    if (!a) return;
+    ev.preventDefault();
+    history.pushState(null, "", a.getAttribute("href"));
+    route();
+  });
+  window.addEventListener("popstate", route);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
+  route();
+});

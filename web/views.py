@@ -1,0 +1,132 @@
+"""What the page shows of a game, as JSON: the companion's board as data (solver/play/board.py)
+with the words and numbers the terminal shows, made by the same functions (cli/render.py), so a
+hint reads the same on the phone as in `lobo-hint play`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cli import render
+from solver.play.board import board, current_hint, hint_data, play_options
+from solver.play.companion import HINT_ROWS, hint_rows, round_number, summary_lines
+from solver.play.driver import PLAY, waiting_for
+from web.hints import Job
+from web.store import Entry
+
+TITLES = {"vanguard": "Lobo: The Vanguard", "lobo": "Lobo"}
+STATUS = {"open": "open", "proven_won": "proven won", "proven_lost": "proven lost"}
+VALUE_TITLES = {
+    "win": "Win probability",
+    "party": "Party members (−lost)",
+    "points": "Points (you − Wolf)",
+    "score": "Score of the best finish",
+}
+
+
+def title(entry: Entry) -> str:
+    s = entry.session
+    setup = s.setup
+    mode = f"virtual, seed {s.seed}" if s.virtual else "physical"
+    return f"{TITLES[setup.game]} · {setup.difficulty} (A..{setup.top}) · {mode}"
+
+
+def short_title(entry: Entry) -> str:
+    """The title for a phone's narrow bar."""
+    s = entry.session
+    mode = f"seed {s.seed}" if s.virtual else "real cards"
+    return f"{'Vanguard' if s.setup.game == 'vanguard' else 'Lobo'} · {s.setup.difficulty} · {mode}"
+
+
+def game_view(entry: Entry, job: Job | None, whole: bool = False) -> dict[str, Any]:
+    """The whole page of one game: the table, what the last change said, the hint and its job."""
+    session = entry.session
+    t = session.table
+    data = board(session)
+    if t.setup.game == "vanguard":
+        data["party_text"] = render.party_text(t.party)
+    if t.phase == PLAY and t.round is not None:
+        for row, option in zip(data["plays"], play_options(t), strict=True):
+            row["then"] = render.effect_text(option.effect, t.round)
+    return {
+        "id": entry.id,
+        "title": title(entry),
+        "short_title": short_title(entry),
+        "board": data,
+        "notes": [{"kind": n.kind, "text": n.text} for n in entry.notes],
+        "hint": hint_view(entry, whole),
+        "job": None if job is None else job.to_json(),
+    }
+
+
+def hint_view(entry: Entry, whole: bool) -> dict[str, Any] | None:
+    """The current hint with the terminal's columns: the value (fractions, percentages, scores as
+    the CLI writes them), the 95% interval of estimates, the win chance, the bounds, the marks."""
+    session = entry.session
+    data = hint_data(session, whole)
+    note = current_hint(session)
+    if data is None or note is None:
+        return None
+    if note.advice is not None:
+        for row in data["rewards"]:
+            lo, hi = row["interval"]
+            dlo, dhi = row["difference_interval"]
+            row["win_text"] = f"{100 * row['win_rate']:.1f}%"
+            row["interval_text"] = f"{100 * lo:.1f}–{100 * hi:.1f}%"
+            row["vs_text"] = f"{100 * row['difference']:+.1f} pts [{100 * dlo:+.1f}, {100 * dhi:+.1f}]"
+        return data
+    r = note.result
+    assert r is not None
+    moves, _ = hint_rows(r, None if whole else HINT_ROWS)
+    objective = r.objective if r.finish is None else ("party" if r.objective == "party" else "score")
+    if objective == "score" and r.finish is None:
+        objective = "win"  # as the CLI: `score` outside a final round is valued by the win probability
+    sampled = any(m.samples for m in r.moves)
+    columns = [VALUE_TITLES[objective]]
+    if sampled:
+        columns.append("95% interval")
+    show_win = session.setup.game == "vanguard" and objective != "win"
+    if show_win:
+        columns.append("Win")
+    if not r.exact:
+        columns.append("Bounds")
+    from solver.search.hint import number_text
+
+    values = render._value_texts(objective, moves)
+    for row, m, value in zip(data["rows"], moves, values, strict=True):
+        cells = [value]
+        if sampled:
+            cells.append(render._interval_text(objective, m.interval) if m.samples and m.bounds is not None else "")
+        if show_win:
+            cells.append(render._win_text(m))
+        if not r.exact:
+            cells.append(
+                "exact"
+                if m.bounds is None
+                else f"[{number_text(m.bounds[0], '.3g')}, {number_text(m.bounds[1], '.3g')}]"
+            )
+        row["cells"] = cells
+    data["columns"] = columns
+    data["status_text"] = STATUS[r.status]
+    data["estimates_note"] = render.estimates_note(moves)
+    return data
+
+
+def summary_view(entry: Entry, job: Job | None) -> dict[str, Any]:
+    """A game in the list of games."""
+    s = entry.session
+    t = s.table
+    return {
+        "id": entry.id,
+        "title": title(entry),
+        "round": round_number(t),
+        "phase": t.phase,
+        "next": waiting_for(t) if not t.over else f"nothing: the game is {t.result}",
+        "steps": len(s.game.steps),
+        "over": t.over,
+        "result": summary_lines(s.game)[0] if t.over else None,
+        "updated": entry.updated,
+        "thinking": job is not None and job.state == "running",
+    }
+
+
+__all__ = ["game_view", "hint_view", "short_title", "summary_view", "title"]
