@@ -9,6 +9,9 @@ of every end of a round is written once for every objective, in compiled-friendl
   points  lobo: the Player's points minus the Wolf's this round
   score   a vanguard final round: the best finish's score (the finisher's; a round that is not
           final is valued by its win probability)
+  game    both games: the chance to win the whole game (RULES.md §7): every end of the round is
+          valued by what comes after it (the next deal, or lobo's race), exactly where the rest of
+          the game can be searched, else by the evaluator (solver/search/evaluator.py)
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ if TYPE_CHECKING:
     from solver.core.rules import State
 
 # The search's codes (solver/search/expectimax.py).
-WIN_CODE, PARTY_CODE, POINTS_CODE = 0, 1, 2
+WIN_CODE, PARTY_CODE, POINTS_CODE, GAME_CODE = 0, 1, 2, 3
 
 
 @dataclass(frozen=True)
@@ -52,8 +55,9 @@ WIN = Objective("win", ("vanguard",), WIN_CODE, merges_reserve=True, sure_bounds
 PARTY = Objective("party", ("vanguard",), PARTY_CODE, merges_reserve=True)
 POINTS = Objective("points", ("lobo",), POINTS_CODE)
 SCORE = Objective("score", ("vanguard",), None, searched_as="win")
+GAME = Objective("game", ("vanguard", "lobo"), GAME_CODE)
 
-OBJECTIVES = {o.name: o for o in (WIN, PARTY, POINTS, SCORE)}
+OBJECTIVES = {o.name: o for o in (GAME, WIN, PARTY, POINTS, SCORE)}
 
 
 def objective(name: str) -> Objective:
@@ -70,4 +74,4 @@ def searched(name: str) -> Objective:
     return objective(o.searched_as) if o.searched_as else o
 
 
-__all__ = ["OBJECTIVES", "PARTY", "POINTS", "SCORE", "WIN", "Objective", "objective", "searched"]
+__all__ = ["GAME", "OBJECTIVES", "PARTY", "POINTS", "SCORE", "WIN", "Objective", "objective", "searched"]

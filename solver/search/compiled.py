@@ -123,14 +123,16 @@ def warm_up() -> None:
         fpar = np.array([0.0, 1.0])
         tk, tv = hashtable.new_table(64, kernel.KEY_WORDS)
         mk, mv = hashtable.new_table(64, 2)
+        dk, dv = hashtable.new_table(64, 3)
+        ev = np.zeros(expectimax.EV_SIZE, np.float64)
         ctr = np.zeros(expectimax.COUNTERS, np.int64)
         ctr[expectimax.LIMIT] = 100
-        for code in (expectimax.WIN, expectimax.PARTY, expectimax.POINTS):
+        for code in (expectimax.WIN, expectimax.PARTY, expectimax.POINTS, expectimax.GAME):
             par[expectimax.P_OBJECTIVE] = code
-            expectimax.search(st, 0.0, 1.0, par, fpar, tk, tv, mk, mv, ctr)
-        expectimax.cheap(st, par, fpar, tk, tv, mk, mv, ctr)
-        expectimax.bounds(st, par, fpar, tk, tv)
-        expectimax.terminal(st, par)
+            expectimax.search(st, 0.0, 1.0, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
+        expectimax.cheap(st, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
+        expectimax.bounds(st, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
+        expectimax.terminal(st, par, mk, mv, dk, dv, ev, ctr)
         expectimax.final_value(st, par, mk, mv, ctr)
         hashtable.grown(tk, tv)
     finally:

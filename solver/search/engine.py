@@ -29,11 +29,11 @@ from typing import Any, NoReturn
 from solver.core import kernel
 from solver.core.cover import counts as _counts
 from solver.core.cover import min_sacrifices, sure_cover
-from solver.core.objectives import Objective, searched
+from solver.core.objectives import GAME_CODE, Objective, searched
 from solver.core.plays import Play
 from solver.core.rules import LOST, WON, State, apply, apply_outcome, chance_outcomes, legal_plays, vector
 from solver.search import expectimax as plain
-from solver.search import memory
+from solver.search import evaluator, memory
 
 EPS = 1e-12
 # A table entry with its share of the caches it fills: measured at about 600 bytes for the
@@ -127,6 +127,9 @@ class Search:
     max_states: int | None = None
     deadline: float | None = None
     stats: Stats = field(default_factory=Stats)
+    # lobo under `game`: the points each side has scored so far, and the target of the race.
+    scores: tuple[int, int] = (0, 0)
+    target: int = 100
 
     def __post_init__(self) -> None:
         self.goal: Objective = searched(self.objective)
@@ -150,6 +153,9 @@ class Search:
             self.tv: Any = [self.max_entries]
             self.mk: Any = {}
             self.mv: Any = [self.max_entries]
+            self.dk: Any = {}
+            self.dv: Any = [self.max_entries]
+            self.ev: Any = evaluator.table() if self.goal.code == GAME_CODE else [0.0]
         else:
             import numpy as np
 
@@ -165,11 +171,15 @@ class Search:
             want = min(21, max(16, 20 + 2 * (self.root.unknown_draws - 12)))
             self.tk, self.tv = hashtable.new_table(_affordable(1 << want, room // 4, self.words), self.words)
             self.mk, self.mv = hashtable.new_table(_affordable(1 << 12, room // 16, 2), 2)
+            self.dk, self.dv = hashtable.new_table(_affordable(1 << 10, room // 16, 3), 3)
+            self.ev = np.array(evaluator.table() if self.goal.code == GAME_CODE else [0.0], np.float64)
             self.max_entries = self.tk.shape[0]
         self.par[plain.P_OBJECTIVE] = self.goal.code
         self.par[plain.P_ROOT_ACTIVE] = len(self.root.party)
         self.par[plain.P_MERGE] = int(self.goal.merges_reserve)
         self.par[plain.P_WORDS] = self.words
+        self.par[plain.P_SCORE_P], self.par[plain.P_SCORE_W] = self.scores
+        self.par[plain.P_TARGET] = self.target
         self._seen = (0, 0, 0, 0)
 
     # -- the state as the search sees it -----------------------------------------------------------
@@ -231,11 +241,23 @@ class Search:
                 c[plain.MEMO_FIXED] = 1
             else:
                 self.mk, self.mv = bigger
+        if 2 * c[plain.DEAL_FILLED] > self.dk.shape[0] and not c[plain.DEAL_FIXED]:
+            bigger = _doubled(self.dk, self.dv)
+            if bigger is None:
+                c[plain.DEAL_FIXED] = 1
+            else:
+                self.dk, self.dv = bigger
 
     @property
     def table(self) -> Any:
         """The transposition table: a dict in plain mode, (keys, values) arrays compiled."""
         return self.tk if self.mode == "plain" else (self.tk, self.tv)
+
+    @property
+    def estimated(self) -> bool:
+        """Whether some end of a round was valued by the evaluator (objective `game` beyond the
+        exact horizon): the values are then estimates, however far the search went."""
+        return bool(self.ctr[plain.ESTIMATED])
 
     @property
     def fixed(self) -> bool:
@@ -252,25 +274,40 @@ class Search:
 
     # -- values ------------------------------------------------------------------------------------
 
+    def _tables(self) -> tuple[Any, ...]:
+        return self.tk, self.tv, self.mk, self.mv, self.dk, self.dv, self.ev, self.ctr
+
     def terminal(self, s: State) -> float:
         """The value of an ended round."""
-        return float(plain.terminal(vector(s), self.par))
+        v = self.x.terminal(self._vec(s), self.par, *self._tables()[2:])
+        self._after()
+        return float(v)
 
     def final_value(self, s: State) -> float:
         """A vanguard final round at a decision point: nothing more is drawn."""
-        return float(plain.final_value(vector(s), self.par, {}, [1 << 12], [0] * plain.COUNTERS))
+        v = self.x.final_value(self._vec(s), self.par, self.mk, self.mv, self.ctr)
+        self._after()
+        return float(v)
 
     def bounds(self, s: State) -> tuple[float, float]:
         """What is known of a state's value: its end, or the table's bounds, or the whole range."""
-        lo, hi = self.x.bounds(self._vec(s), self.par, self.fpar, self.tk, self.tv)
+        lo, hi = self.x.bounds(self._vec(s), self.par, self.fpar, *self._tables())
+        self._after()
         return float(lo), float(hi)
 
     def cheap(self, s: State) -> tuple[float, float]:
         """Bounds on a state's value without searching it (expectimax.cheap)."""
-        lo, hi = self.x.cheap(self._vec(s), self.par, self.fpar, self.tk, self.tv, self.mk, self.mv, self.ctr)
+        lo, hi = self.x.cheap(self._vec(s), self.par, self.fpar, *self._tables())
+        self._after()
+        return float(lo), float(hi)
+
+    def _after(self) -> None:
+        """After a call outside the search proper: a table that asked to grow does (compiled), a
+        full dict is cleared of its request (plain: it simply took no more)."""
         if self.mode == "compiled":
             self._grow()
-        return float(lo), float(hi)
+        else:
+            self.ctr[plain.GROW] = 0
 
     def value(self, s: State, alpha: float | None = None, beta: float | None = None) -> float:
         """The state's value if it lies inside (alpha, beta) by more than EPS; otherwise a bound on
@@ -298,7 +335,7 @@ class Search:
             c[plain.LIMIT] = limit
             c[plain.STOPPED] = 0
             try:
-                v = self.x.search(st, a, b, self.par, self.fpar, self.tk, self.tv, self.mk, self.mv, c)
+                v = self.x.search(st, a, b, self.par, self.fpar, *self._tables())
             except (MemoryError, SystemError) as e:
                 # An allocation inside the compiled search failed (an address-space cap the budget
                 # did not leave room under): what the tables hold is sound, so the search stops as
@@ -370,6 +407,7 @@ def evaluate_moves(
     max_states: int | None = None,
     time_limit: float | None = None,
     progress: Callable[[int, int], None] | None = None,
+    scores: tuple[int, int] = (0, 0),
 ) -> tuple[list[MoveValue], Search]:
     """The value of every legal play at a decision node: exact, or sound bounds where a budget cut
     the search short. With a time limit, a first pass gives each play a fair share of the time
@@ -377,7 +415,7 @@ def evaluate_moves(
     table keeps every finished subtree between the passes."""
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
-    search = Search(root, objective, max_states, deadline)
+    search = Search(root, objective, max_states, deadline, scores=scores)
     plays = ordered(legal_plays(root))
     children = {p: apply(root, p) for p in plays}
     values: dict[Play, float] = {}

@@ -36,6 +36,7 @@ from solver.search.rollout import rollout
 
 CLAIRVOYANT = "sampled clairvoyant play"
 ROLLOUTS = "greedy rollouts"
+EVALUATED = "search to the round's end, evaluator beyond"
 
 
 Z95 = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
@@ -126,6 +127,7 @@ def sampled(
     states_per_deal: int = 20_000,
     max_deals: int | None = None,
     win: bool = False,
+    scores: tuple[int, int] = (0, 0),
 ) -> dict[Play, Estimate]:
     """Average clairvoyant value of each play over random deals of the unknown cards, until the
     deadline (or max_deals deals). A deal too big to solve within states_per_deal is left out.
@@ -143,7 +145,7 @@ def sampled(
         for v in order:
             left[v - 1] -= 1
         dealt = root._replace(pile_top=root.pile_top + order, unseen=tuple(left), reveal=False)
-        search = Search(dealt, objective, states_per_deal, deadline)
+        search = Search(dealt, objective, states_per_deal, deadline, scores=scores)
         # Nothing is left to chance in a dealt pile: "some line wins" is the deal's win value.
         check = WinCheck(states_per_deal, deadline) if win else None
         for play in plays:
@@ -169,6 +171,7 @@ def rolled_out(
     min_deals: int = 64,
     max_deals: int = 4000,
     win: bool = False,
+    scores: tuple[int, int] = (0, 0),
 ) -> dict[Play, Estimate]:
     """Average value of each play when the rest of the round is played by the greedy rule, over
     random deals of the unknown cards, until the deadline (but at least min_deals deals: a
@@ -176,7 +179,7 @@ def rolled_out(
     also says whether the greedy line won."""
     orders = _orders(root, seed)
     lo, hi = value_range(root, objective)
-    judge = Search(root, objective)
+    judge = Search(root, objective, scores=scores)
     children = {p: apply(root, p, check=False) for p in plays}
     values: dict[Play, list[float]] = {p: [] for p in plays}
     wins: dict[Play, list[float]] = {p: [] for p in plays}
@@ -190,3 +193,14 @@ def rolled_out(
             if win:
                 wins[play].append(_won(end))
     return {p: _estimate(values[p], wins[p] if win else None, ROLLOUTS, lo, hi) for p in plays}
+
+
+def evaluated(value: float) -> Estimate:
+    """A value searched to the end of the round whose ends the evaluator valued (objective `game`
+    beyond the exact horizon): nothing sampled here; its interval is ± 1.96 × the largest standard
+    error of the evaluator's tables (their sampling error: solver/search/evaluator.py)."""
+    from solver.search import evaluator
+
+    errors = evaluator.about().get("largest_standard_error", {})
+    half = Z95 * max([float(e) for e in errors.values()] or [0.0])
+    return Estimate(value, 0, EVALUATED, (max(0.0, value - half), min(1.0, value + half)))

@@ -27,7 +27,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from solver.core.kernel import jit as plain_jit
-from solver.core.objectives import PARTY_CODE, POINTS_CODE, WIN_CODE
+from solver.core.objectives import GAME_CODE, PARTY_CODE, POINTS_CODE, WIN_CODE
 
 K: Any
 T: Any
@@ -47,27 +47,41 @@ Vec = Any
 
 EPS = 1e-12
 
-# Counters shared with the caller.
+# Counters shared with the caller. ESTIMATED counts the ends of rounds valued by the evaluator
+# (objective `game` beyond the exact horizon): a search that met one is not exact.
 STATES, HITS, CHANCE, CUTOFFS, LIMIT, STOPPED, OUTCOMES, GROW, FILLED, MEMO_FILLED, FIXED, MEMO_FIXED = range(12)
-COUNTERS = 12
+ESTIMATED, DEAL_FILLED, DEAL_FIXED = range(12, 15)
+COUNTERS = 15
 
 # The search's parameters (ints): the objective, the party the round started with, whether hand
-# and reserve are one for it, the key's words.
-P_OBJECTIVE, P_ROOT_ACTIVE, P_MERGE, P_WORDS = range(4)
-PARAMS = 4
+# and reserve are one for it, the key's words; lobo's race: the points each side has and the
+# target.
+P_OBJECTIVE, P_ROOT_ACTIVE, P_MERGE, P_WORDS, P_SCORE_P, P_SCORE_W, P_TARGET = range(7)
+PARAMS = 7
 # ... and (floats) the objective's value range.
 F_LO, F_HI = range(2)
 FPARAMS = 2
 
 # Objectives (solver/core/objectives.py holds what each means).
-WIN, PARTY, POINTS = WIN_CODE, PARTY_CODE, POINTS_CODE
+WIN, PARTY, POINTS, GAME = WIN_CODE, PARTY_CODE, POINTS_CODE, GAME_CODE
+
+# The evaluator (solver/search/evaluator.py): the chance to win the game from the deal of a round
+# that is not surely final, vanguard by (the deck's top value, cards in the pile, active members,
+# reserve cards), lobo by (the deck's top value, the Player's points, the Wolf's), read off tables
+# in one float array.
+EV_PILES = 64
+EV_RESERVE = 8
+EV_VANGUARD = EV_PILES * 4 * EV_RESERVE  # one difficulty's table
+EV_LOBO = 3 * EV_VANGUARD
+EV_TARGET = 100
+EV_SIZE = EV_LOBO + 3 * EV_TARGET * EV_TARGET
 
 # Moves per decision node before the buffer is made bigger (most have a dozen or two).
 ROOM = 48
 
 
 @jit()
-def terminal(st: Vec, par: Vec) -> float:
+def terminal(st: Vec, par: Vec, mk: Any, mv: Any, dk: Any, dv: Any, ev: Vec, ctr: Vec) -> float:
     """The value of an ended round."""
     obj = par[P_OBJECTIVE]
     won = st[K.OUTCOME] == K.WON
@@ -75,12 +89,147 @@ def terminal(st: Vec, par: Vec) -> float:
         return 1.0 if won else 0.0
     if obj == POINTS:
         return float(K.value_of(st, K.HAND)) if won else -float(K.value_of(st, K.WOLF))
+    if obj == GAME:
+        if st[K.GAME] == K.LOBO:
+            return lobo_game(st, par, ev, ctr)
+        return vanguard_game(st, mk, mv, dk, dv, ev, ctr)
     # PARTY: minus the members this round costs
     if won:
         return -float(par[P_ROOT_ACTIVE] - K.active(st))
     if st[K.FINAL] == 1:
         return -float(par[P_ROOT_ACTIVE])
     return -float(min(K.cards_in(st, K.WOLF), K.active(st)))
+
+
+@jit()
+def lobo_game(st: Vec, par: Vec, ev: Vec, ctr: Vec) -> float:
+    """lobo under `game`: the round's points go to the side that scores them (RULES.md §3); a side
+    at the target has won; otherwise the race goes on from the new scores (the evaluator's)."""
+    sp = par[P_SCORE_P]
+    sw = par[P_SCORE_W]
+    if st[K.OUTCOME] == K.WON:
+        sp += K.value_of(st, K.HAND)
+    else:
+        sw += K.value_of(st, K.WOLF)
+    if sp >= par[P_TARGET]:
+        return 1.0
+    if sw >= par[P_TARGET]:
+        return 0.0
+    ctr[ESTIMATED] += 1
+    return ev[EV_LOBO + ((st[K.TOPV] - 8) * EV_TARGET + sp) * EV_TARGET + sw]
+
+
+@jit()
+def vanguard_game(st: Vec, mk: Any, mv: Any, dk: Any, dv: Any, ev: Vec, ctr: Vec) -> float:
+    """vanguard under `game` (RULES.md §7): a final round won is the game won, lost the game lost;
+    a regular round lost turns min(k, active) members face down (the game is lost with the last)
+    and the next round is dealt; a regular round won gives the best of its rewards (a card of
+    the winning hand to the reserve, or a member revived), then the next deal."""
+    if st[K.FINAL] == 1:
+        return 1.0 if st[K.OUTCOME] == K.WON else 0.0
+    act = K.active(st)
+    if st[K.OUTCOME] != K.WON:
+        left = act - min(K.cards_in(st, K.WOLF), act)
+        if left <= 0:
+            return 0.0
+        return next_deal(st, left, 0, mk, mv, dk, dv, ev, ctr)
+    best = -1.0
+    for v in range(1, 11):
+        if st[K.HAND + v - 1] > 0:
+            best = max(best, next_deal(st, act, v, mk, mv, dk, dv, ev, ctr))
+    if act < 3:
+        best = max(best, next_deal(st, act + 1, 0, mk, mv, dk, dv, ev, ctr))
+    if best < 0.0:  # neither reward is possible
+        best = next_deal(st, act, 0, mk, mv, dk, dv, ev, ctr)
+    return best
+
+
+@jit()
+def next_deal(st: Vec, act: int, kept: int, mk: Any, mv: Any, dk: Any, dv: Any, ev: Vec, ctr: Vec) -> float:
+    """The chance to win the game from the next deal, after a regular round that ends in st, with
+    act members active and the card `kept` (0: none) put into the reserve. The deal comes from the
+    pile as it is: its known top cards first, the rest uniformly from the unseen cards (§5, §7).
+    Exact when the deal surely makes the final round (pile <= 2 × hand_size + final_threshold):
+    every deal of the two hands is enumerated and the final round is won if the Wolf's cards can
+    be covered (§4). Beyond that, the evaluator's estimate (counted in ctr[ESTIMATED])."""
+    h = st[K.HAND_SIZE]
+    n = st[K.PILE]
+    reserve = 0
+    for i in range(10):
+        reserve += st[K.RESERVE + i]
+    if kept > 0:
+        reserve += 1
+    if n > 2 * h + st[K.FINAL_THRESHOLD]:
+        ctr[ESTIMATED] += 1
+        at = (st[K.TOPV] - 8) * EV_VANGUARD + (min(n, EV_PILES - 1) * 4 + act) * EV_RESERVE
+        return ev[at + min(reserve, EV_RESERVE - 1)]
+    # Remembered by what decides the deal's value: the party, the reserve with the card kept, the
+    # pile, the unseen cards and the known top cards that will be dealt.
+    kb = K.ints(3)
+    k0 = act | (n << 2)
+    k1 = 0
+    for i in range(10):
+        k0 |= (st[K.RESERVE + i] + (1 if kept == i + 1 else 0)) << (8 + 3 * i)
+        k1 |= st[K.UNSEEN + i] << (3 * i)
+    dealt_tops = min(st[K.NTOP], 2 * h, 14)
+    k2 = dealt_tops
+    for j in range(dealt_tops):
+        k2 |= st[K.TOPS + j] << (6 + 4 * j)
+    kb[0] = k0
+    kb[1] = k1
+    kb[2] = k2
+    found, x, _ = T.tt_get(dk, dv, kb)
+    if found:
+        return x
+    # Who gets each card of the deal: the first hand_size the Player, the next the Wolf; a pile
+    # too short for both hands is dealt one card at a time, Player first (§2).
+    d = min(2 * h, n)
+    deal = K.ints(K.STATE)  # the final round's hands, built in a state vector for the cover
+    for i in range(10):
+        deal[K.RESERVE + i] = st[K.RESERVE + i]
+    if kept > 0:
+        deal[K.RESERVE + kept - 1] += 1
+    up = 0
+    uw = 0
+    for j in range(d):
+        to_player = j < h if n >= 2 * h else j % 2 == 0
+        if j < st[K.NTOP]:
+            deal[(K.HAND if to_player else K.WOLF) + st[K.TOPS + j] - 1] += 1
+        elif to_player:
+            up += 1
+        else:
+            uw += 1
+    allowed = max(0, act - 1)
+    unseen = K.ints(10)
+    for i in range(10):
+        unseen[i] = st[K.UNSEEN + i]
+    na = K.draw_count(unseen, 0, up)
+    rows_a = K.ints(na * 10)
+    prob_a = K.floats(na)
+    K.draws(unseen, 0, up, rows_a, prob_a)
+    rest = K.ints(10)
+    total = 0.0
+    for ra in range(na):
+        for i in range(10):
+            rest[i] = unseen[i] - rows_a[ra * 10 + i]
+            deal[K.HAND + i] += rows_a[ra * 10 + i]
+        nb = K.draw_count(rest, 0, uw)
+        rows_b = K.ints(nb * 10)
+        prob_b = K.floats(nb)
+        K.draws(rest, 0, uw, rows_b, prob_b)
+        won = 0.0
+        for rb in range(nb):
+            for i in range(10):
+                deal[K.WOLF + i] += rows_b[rb * 10 + i]
+            if K.cards_in(deal, K.WOLF) == 0 or cover(deal, allowed, mk, mv, ctr) >= 0:
+                won += prob_b[rb]
+            for i in range(10):
+                deal[K.WOLF + i] -= rows_b[rb * 10 + i]
+        total += prob_a[ra] * won
+        for i in range(10):
+            deal[K.HAND + i] -= rows_a[ra * 10 + i]
+    T.put(dk, dv, kb, total, 0.0, ctr, DEAL_FILLED, GROW, DEAL_FIXED)
+    return total
 
 
 @jit()
@@ -120,20 +269,22 @@ def _is_final_decision(st: Vec) -> bool:
 
 
 @jit()
-def cheap(st: Vec, par: Vec, fpar: Vec, tk: Any, tv: Any, mk: Any, mv: Any, ctr: Vec) -> tuple[float, float]:
+def cheap(
+    st: Vec, par: Vec, fpar: Vec, tk: Any, tv: Any, mk: Any, mv: Any, dk: Any, dv: Any, ev: Vec, ctr: Vec
+) -> tuple[float, float]:
     """Bounds on a state's value without searching it: an end of the round, the final round's
     cover, a chance node that wins whatever comes, the table, and under `win` a sure loss, a dead
     end or a sure cover."""
     if st[K.OUTCOME] != 0:
-        v = terminal(st, par)
+        v = terminal(st, par, mk, mv, dk, dv, ev, ctr)
         return v, v
     obj = par[P_OBJECTIVE]
     if _is_final_decision(st):
         v = final_value(st, par, mk, mv, ctr)
         return v, v
-    if obj != POINTS and K.cards_in(st, K.WOLF) == 0 and st[K.OWED_W] == 0:
+    if (obj == WIN or obj == PARTY) and K.cards_in(st, K.WOLF) == 0 and st[K.OWED_W] == 0:
         # The Wolf's hand is empty, the Player still draws: won whatever is drawn (under points
-        # the drawn card would count).
+        # and game the drawn card counts: it scores, or may be kept).
         won = 1.0 if obj == WIN else -float(par[P_ROOT_ACTIVE] - K.active(st))
         return won, won
     kb = K.ints(par[P_WORDS])
@@ -153,10 +304,12 @@ def cheap(st: Vec, par: Vec, fpar: Vec, tk: Any, tv: Any, mk: Any, mv: Any, ctr:
 
 
 @jit()
-def bounds(st: Vec, par: Vec, fpar: Vec, tk: Any, tv: Any) -> tuple[float, float]:
+def bounds(
+    st: Vec, par: Vec, fpar: Vec, tk: Any, tv: Any, mk: Any, mv: Any, dk: Any, dv: Any, ev: Vec, ctr: Vec
+) -> tuple[float, float]:
     """What the table knows of a state's value (the whole range when nothing)."""
     if st[K.OUTCOME] != 0:
-        v = terminal(st, par)
+        v = terminal(st, par, mk, mv, dk, dv, ev, ctr)
         return v, v
     kb = K.ints(par[P_WORDS])
     K.key(st, kb, par[P_WORDS], par[P_MERGE] == 1)
@@ -186,7 +339,19 @@ def _likeliest_first(prob: Vec, clo: Vec, chi: Vec, n: int) -> Vec:
 
 @jit()
 def search(
-    st: Vec, a: float, b: float, par: Vec, fpar: Vec, tk: Any, tv: Any, mk: Any, mv: Any, ctr: Vec
+    st: Vec,
+    a: float,
+    b: float,
+    par: Vec,
+    fpar: Vec,
+    tk: Any,
+    tv: Any,
+    mk: Any,
+    mv: Any,
+    dk: Any,
+    dv: Any,
+    ev: Vec,
+    ctr: Vec,
 ) -> float:  # pragma: no cover - compiled, and run plain by the tests
     """The value of a state that has not ended, if it lies inside (a, b) by more than EPS;
     otherwise a bound on the side it fell (an upper bound at or below a + EPS, a lower bound at
@@ -232,7 +397,7 @@ def search(
         rest_hi = 0.0
         for j in range(n):
             K.apply_draw(st, outs, j * 10, kid)
-            lo_j, hi_j = cheap(kid, par, fpar, tk, tv, mk, mv, ctr)
+            lo_j, hi_j = cheap(kid, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
             clo[j] = lo_j
             chi[j] = hi_j
             rest_lo += prob[j] * lo_j
@@ -265,10 +430,10 @@ def search(
             wa = max(clo[j], ca)
             wb = min(chi[j], cb)
             K.apply_draw(st, outs, j * 10, kid)
-            cv = search(kid, wa, wb, par, fpar, tk, tv, mk, mv, ctr)
+            cv = search(kid, wa, wb, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
             if ctr[STOPPED]:
                 # Every child before this one is exact (a bound would have returned already).
-                blo, bhi = bounds(kid, par, fpar, tk, tv)
+                blo, bhi = bounds(kid, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
                 cut_lo = done + pf * max(clo[j], blo) + rest_lo
                 cut_hi = done + pf * min(chi[j], bhi) + rest_hi
                 T.put(tk, tv, kb, max(lo, cut_lo), min(hi, cut_hi), ctr, FILLED, GROW, FIXED)
@@ -312,13 +477,13 @@ def search(
             K.apply_move(st, buf, g * K.MOVE, child)
             low = max(a, best)
             if child[K.OUTCOME] != 0:
-                cv = terminal(child, par)
+                cv = terminal(child, par, mk, mv, dk, dv, ev, ctr)
             elif obj == WIN and K.sure_loss(child):
                 cv = 0.0  # known without a search (and not worth a table entry: the test is cheaper)
             else:
-                cv = search(child, low, b, par, fpar, tk, tv, mk, mv, ctr)
+                cv = search(child, low, b, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
                 if ctr[STOPPED]:
-                    blo, _ = bounds(child, par, fpar, tk, tv)
+                    blo, _ = bounds(child, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
                     T.put(tk, tv, kb, max(lo, max(proven, blo)), hi, ctr, FILLED, GROW, FIXED)
                     return np_nan()
             if cv > low + EPS:

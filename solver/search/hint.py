@@ -16,7 +16,7 @@ from solver.core.position import Position
 from solver.core.rules import WON, State, apply, final_score, initial_state, legal_plays
 from solver.finish.finisher import Finish, solve_finish
 from solver.search.engine import Budget, MoveValue, Search, WinCheck, evaluate_moves, prepare, principal_line
-from solver.search.estimate import Estimate, rolled_out, sampled
+from solver.search.estimate import EVALUATED, Estimate, evaluated, rolled_out, sampled
 
 EPS = 1e-9
 SEARCH_SHARE = 0.7  # of a time limit, for the exact search; the rest for sampled estimates
@@ -175,7 +175,9 @@ def _final_round(state: State, objective: str, time_limit: float | None) -> Hint
             exact = exact and f.exact
             won = f.status == "win"
         value: float | None
-        if by == "score":
+        if objective == "game":
+            value = 1.0 if won else 0.0  # the final round won is the game won (RULES.md §7)
+        elif by == "score":
             score = final_score(after) if f is None else f.score
             value = float(score) if won and score is not None else None
         else:
@@ -191,6 +193,8 @@ def _final_round(state: State, objective: str, time_limit: float | None) -> Hint
     best_value = next((m.value for m in ordered if m.play == best), None)
     if by == "party" and not won:
         best_value = float(-active)
+    if objective == "game":
+        best_value = 1.0 if won else 0.0
     if not won:
         best = next(m.play for m in ordered if m.play.kind == "fold")
     status = "proven_won" if won and root.exact else "proven_lost" if root.status == "lost" else "open"
@@ -227,7 +231,8 @@ def _search(
     # Loading the compiled search (once per process) is not the search's time: a time limit
     # counts from after it.
     prepare(state, "win" if pos.objective == "score" else pos.objective)
-    apart = pos.game == "vanguard" and pos.objective == "party"  # the win probability is searched apart
+    # The chance to win the round is searched apart where it is not the value itself.
+    apart = pos.objective == "game" or (pos.game == "vanguard" and pos.objective == "party")
     if apart:
         prepare(state, "win")
     t0 = time.perf_counter()
@@ -239,27 +244,36 @@ def _search(
     deadline = None if time_limit is None else t0 + time_limit
     # With a time limit, keep a share of it for sampled estimates in case the exact search fails.
     exact_limit = None if time_limit is None else SEARCH_SHARE * time_limit
-    values, search = evaluate_moves(state, objective, max_states=max_states, time_limit=exact_limit, progress=progress)
+    values, search = evaluate_moves(
+        state, objective, max_states=max_states, time_limit=exact_limit, progress=progress, scores=pos.scores
+    )
     found = {m.play: m for m in values}
     # Every vanguard play's win probability, whatever the objective: under `win` it is the value;
     # otherwise a search of its own, with a share of what is left (the rest for estimates).
     wins: dict[Play, MoveValue] = {}
-    if pos.game == "vanguard":
+    if pos.game == "vanguard" or apart:
         if apart:
             remaining = None if deadline is None else max(0.001, WIN_SHARE * (deadline - time.perf_counter()))
             wv, _ = evaluate_moves(state, "win", max_states=max_states, time_limit=remaining)
             wins = {m.play: m for m in wv}
         else:
             wins = found
-    exact = all(m.exact for m in values) and all(m.exact for m in wins.values())
+    exact = all(m.exact for m in values) and all(m.exact for m in wins.values()) and not search.estimated
     estimates: dict[Play, Estimate] = {}
+    if search.estimated:
+        # Searched to the end of the round, every end valued for the game; beyond the exact horizon
+        # that value is the evaluator's: an estimate, with the evaluator's own error.
+        estimates = {m.play: evaluated(m.value) for m in values if m.exact}
     if not exact and deadline is not None:
         open_plays = [m.play for m in values if not m.exact or not wins.get(m.play, m).exact]
         now = time.perf_counter()
-        estimates = sampled(state, objective, open_plays, deadline=now + max(0.0, deadline - now) / 3, win=apart)
-        if len(estimates) < len(open_plays) or min(e.samples for e in estimates.values()) < MIN_SAMPLES:
+        sampled_estimates = sampled(
+            state, objective, open_plays, deadline=now + max(0.0, deadline - now) / 3, win=apart, scores=pos.scores
+        )
+        if len(sampled_estimates) < len(open_plays) or min(e.samples for e in sampled_estimates.values()) < MIN_SAMPLES:
             # Far from the end of a round, few deals are small enough to solve: play them out instead.
-            estimates = rolled_out(state, objective, open_plays, deadline=deadline, win=apart)
+            sampled_estimates = rolled_out(state, objective, open_plays, deadline=deadline, win=apart, scores=pos.scores)
+        estimates.update(sampled_estimates)
     stats = search.stats.to_json()
     win_values = {p: w.value for p, w in wins.items() if w.exact}
     # A run cut short by its budget claims no proof at all, even one the status search could finish.
@@ -319,7 +333,9 @@ def _move(play: Play, m: MoveValue, w: MoveValue | None, e: Estimate | None, apa
     the middle of the bounds; the same for the win probability (vanguard; w is None for lobo)."""
     value, interval = m.value, None
     samples, method = None, None
-    if not m.exact:
+    if m.exact and e is not None and e.method == EVALUATED:
+        interval, samples, method = e.interval, e.samples, e.method  # searched, but its ends estimated
+    elif not m.exact:
         if e is not None:
             value, interval, samples, method = _clamp(e.value, m.lo, m.hi), e.interval, e.samples, e.method
         else:

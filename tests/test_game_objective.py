@@ -1,0 +1,68 @@
+"""The `game` objective (RULES.md §7): exact where the next deal is surely the final round, against
+the plain reference (tests/reference/game.py), every move, in both modes of the search."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from conftest import examples, sample_sizes
+from gen import random_game_position
+from reference.game import game_values
+from reference.legal import play_key
+from reference.test_reference_examples import normalize
+from solver.core.position import parse_position
+from solver.core.rules import initial_state
+from solver.search.engine import evaluate_moves
+
+
+def _engine(raw: dict[str, Any]) -> tuple[list[Any], Any]:
+    root = initial_state(parse_position({**raw, "objective": "win"}))
+    return evaluate_moves(root, "game")
+
+
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+@sample_sizes(250, 1500)
+def test_exact_game_values_agree_with_the_reference(monkeypatch: pytest.MonkeyPatch, engine: str, n: int) -> None:
+    monkeypatch.setenv("LOBO_HINT_ENGINE", engine)
+    rng = random.Random(f"game-objective-{engine}")
+    checked = regular = 0
+    while checked < n:
+        raw = random_game_position(rng, objective=None, final=rng.choice([False, False, None]))
+        moves, search = _engine(raw)
+        if initial_state(parse_position({**raw, "objective": "win"})).outcome is not None:
+            continue
+        want_value, want = game_values(normalize(raw, objective="game"))
+        assert not search.estimated  # within the exact horizon: no value was estimated
+        assert len(moves) == len(want)
+        for m in moves:
+            assert m.exact
+            w = want[play_key(m.play.to_json())]
+            assert abs(m.value - float(w)) < 1e-9, (raw, str(m.play), m.value, w)
+        assert abs(max(m.value for m in moves) - float(want_value)) < 1e-9
+        checked += 1
+        regular += not parse_position({**raw, "objective": "win"}).final
+    assert regular > n // 2  # most were regular rounds, valued by their next deal
+
+
+def test_the_worked_examples_exactly() -> None:
+    import json
+
+    for path in examples("game"):
+        case = json.loads(path.read_text())
+        moves, search = _engine(case["position"])
+        assert not search.estimated
+        got = {play_key(m.play.to_json()): m.value for m in moves}
+        for m in case["expect"]["moves"]:
+            assert abs(got[play_key(m["play"])] - m["value"]) < 1e-9, (path.name, m)
+
+
+def test_beyond_the_horizon_the_values_are_estimates() -> None:
+    """A pile bigger than 2 × hand_size + final_threshold: the next deal is not surely final, so
+    some end of the round is valued by the evaluator, and the search says so."""
+    raw = {"player": [3, 7], "wolf": [6], "discard": [1, 1, 2, 2, 3, 4, 4, 5], "draw_pile": {"size": 17}, "final": False}
+    moves, search = _engine(raw)
+    assert search.estimated
+    assert all(0.0 <= m.value <= 1.0 for m in moves)
