@@ -207,7 +207,7 @@ def estimates_note(moves: Sequence[MoveResult]) -> str:
     return ". ".join(parts) + ("." if parts else "")
 
 
-def _value_texts(objective: str, moves: Sequence[MoveResult]) -> list[str]:
+def value_texts(objective: str, moves: Sequence[MoveResult]) -> list[str]:
     """The value column, one rule for the whole table: under `win` every exact value shows its
     fraction when every one has a small one, else none does; under the other objectives every
     value is a whole number or every value has four decimals."""
@@ -235,7 +235,7 @@ def _value_texts(objective: str, moves: Sequence[MoveResult]) -> list[str]:
     return texts
 
 
-def _interval_text(objective: str, iv: tuple[float, float] | None) -> str:
+def interval_text(objective: str, iv: tuple[float, float] | None) -> str:
     from solver.search.hint import number_text
 
     if iv is None:
@@ -245,7 +245,7 @@ def _interval_text(objective: str, iv: tuple[float, float] | None) -> str:
     return f"[{_signed(iv[0], '+.2f')}, {_signed(iv[1], '+.2f')}]"
 
 
-def _win_text(m: MoveResult) -> str:
+def win_text(m: MoveResult) -> str:
     from solver.search.hint import number_text
 
     if m.win_probability is None:
@@ -287,7 +287,7 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
     if not result.exact:
         t.add_column("Bounds", justify="right")
     t.add_column("")
-    for m, value_text in zip(result.moves, _value_texts(objective, result.moves), strict=True):
+    for m, value_text in zip(result.moves, value_texts(objective, result.moves), strict=True):
         marks = []
         if m.play == result.best:
             marks.append("[green]best[/green]")
@@ -297,9 +297,9 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
             marks.append("[red]blunder: throws away a certain win[/red]")
         row = [str(m.play), value_text]
         if sampled:
-            row.append(_interval_text(objective, m.interval) if m.samples and m.bounds is not None else "")
+            row.append(interval_text(objective, m.interval) if m.samples and m.bounds is not None else "")
         if show_win:
-            row.append(_win_text(m))
+            row.append(win_text(m))
         if not result.exact:
             row.append(
                 "exact"

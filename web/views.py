@@ -91,13 +91,13 @@ def hint_view(entry: Entry, whole: bool) -> dict[str, Any] | None:
         columns.append("Bounds")
     from solver.search.hint import number_text
 
-    values = render._value_texts(objective, moves)
+    values = render.value_texts(objective, moves)
     for row, m, value in zip(data["rows"], moves, values, strict=True):
         cells = [value]
         if sampled:
-            cells.append(render._interval_text(objective, m.interval) if m.samples and m.bounds is not None else "")
+            cells.append(render.interval_text(objective, m.interval) if m.samples and m.bounds is not None else "")
         if show_win:
-            cells.append(render._win_text(m))
+            cells.append(render.win_text(m))
         if not r.exact:
             cells.append(
                 "exact"
