@@ -19,7 +19,9 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from solver.core import jsonio
-from solver.core.cards import DIFFICULTIES, GAMES
+from solver.core.cards import DIFFICULTIES
+from solver.core.games import GAMES
+from solver.core.games import game as game_of
 from solver.core.position import load_position
 from solver.core.rules import rewards
 from solver.core.status import WON
@@ -170,16 +172,19 @@ def summary_view(s: Summary, seed: int) -> Group:
     lo, hi = s.interval
     t.add_row("won", f"{s.wins} ({100 * s.win_rate:.1f}%, 95% interval {100 * lo:.1f}% – {100 * hi:.1f}%)")
     sc = js["score"]
-    what = "score (won games)" if s.setup.game == "vanguard" else "your points at the end"
+    g = game_of(s.setup.game)
+    what = "your points at the end" if g.is_race else "score (won games)"
     if sc["mean"] is not None:
         t.add_row(what, f"mean {sc['mean']:.1f}, quartiles {sc['q1']:g} / {sc['median']:g} / {sc['q3']:g}")
     else:
         t.add_row(what, "—")
     r = js["rounds"]
     t.add_row("rounds per game", f"mean {r['mean']:.2f}, quartiles {r['q1']:g} / {r['median']:g} / {r['q3']:g}")
-    if s.setup.game == "vanguard":
+    if g.has_party:
         t.add_row("party members lost", f"mean {js['members_lost']['mean']:.2f}")
+    if g.has_final_round:
         t.add_row("final round reached", f"{s.final_reached} ({100 * js['final_round_reached_rate']:.1f}%)")
+    if g.has_rewards:
         total = sum(s.rewards.values())
         taken = ", ".join(
             f"{k} {100 * v / total:.0f}%" for k, v in sorted(s.rewards.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -272,7 +277,7 @@ def game_view(g: Game, record: GameRecord) -> Group:
             lines.append(Text(_round_end(after), style="dim"))
     end = g.table
     verdict = f"Game {end.result}" + (f", score {end.score}" if end.score is not None and end.result == WON else "")
-    if record.setup.game == "lobo":
+    if game_of(record.setup.game).is_race:
         verdict += f" — points: you {end.points[0]}, Wolf {end.points[1]}"
     lines.append(
         Text(
@@ -285,7 +290,7 @@ def game_view(g: Game, record: GameRecord) -> Group:
 
 def _round_end(t: Any) -> str:
     s = t.round
-    if s.game == "lobo":
+    if game_of(s.game).is_race:
         return f"  round {'won' if s.outcome == WON else 'lost'}: points you {t.points[0]}, Wolf {t.points[1]}"
     if s.outcome == WON:
         return f"  round won with {_cards(s.hand)}" + (" (the final round)" if s.final else "")

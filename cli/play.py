@@ -20,7 +20,9 @@ from rich.panel import Panel
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from solver.core.cards import DIFFICULTIES, GAMES
+from solver.core.cards import DIFFICULTIES
+from solver.core.games import GAMES
+from solver.core.games import game as game_of
 from solver.core.rules import legal_plays
 from solver.play.companion import (
     HELP,
@@ -50,7 +52,6 @@ from .games import advice_view
 
 app = typer.Typer()
 
-TITLES = {"vanguard": "Lobo: The Vanguard", "lobo": "Lobo"}
 NOTE_STYLES = {"event": "cyan", "info": "", "warn": "yellow", "error": "bold red"}
 NOTE_MARKS = {"event": "•", "info": " ", "warn": "!", "error": "✗"}
 
@@ -74,10 +75,12 @@ def board(session: Session) -> Panel:
     grid.add_row("Wolf", f"{_cards(t.wolf)}   (total {sum(t.wolf)})" if in_round else "—")
     mine = "winning hand, " if t.phase == REWARD else ""
     grid.add_row("You", f"{_cards(t.hand)}   ({mine}total {sum(t.hand)})" if t.hand else "—")
-    if setup.game == "vanguard":
+    g = game_of(setup.game)
+    if g.has_reserve:
         grid.add_row("Reserve", _cards(t.reserve))
+    if g.has_party:
         grid.add_row("Party", render.party_text(t.party))
-    else:
+    if g.is_race:
         p, w = t.points
         grid.add_row("Score", f"you {p}, the Wolf {w}   (first to {setup.target})")
     pile = f"{t.pile_size} card{'s' if t.pile_size != 1 else ''}"
@@ -91,11 +94,11 @@ def board(session: Session) -> Panel:
     grid.add_row(
         "Round", f"{round_number(t)}{before_deal}" + (f"   ({t.reshuffles} reshuffle(s))" if t.reshuffles else "")
     )
-    if setup.game == "vanguard":
+    if g.has_final_round:
         grid.add_row("Final round", escape(final_status(session)))
     grid.add_row("Next", escape(waiting_for(t)) if not t.over else f"nothing: the game is {t.result}")
     mode = f"virtual, seed {session.seed}" if session.virtual else "physical"
-    title = f"{TITLES[setup.game]} · {setup.difficulty} (A..{setup.top}) · {mode}"
+    title = f"{g.title} · {setup.difficulty} (A..{setup.top}) · {mode}"
     return Panel(grid, title=escape(title), title_align="left", expand=False)
 
 
@@ -313,7 +316,7 @@ def play(
         difficulty = difficulty or "standard"
         if difficulty not in DIFFICULTIES:
             fail(f"--difficulty: {difficulty!r} is not one of {', '.join(DIFFICULTIES)}")
-        if target is not None and game != "lobo":
+        if target is not None and not game_of(game).is_race:
             fail("--target: only lobo is a race to a score")
         try:
             setup = Setup(game, difficulty, target=target or 100)

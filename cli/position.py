@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from solver.core.games import GAMES
 from solver.core.position import Position, Rules, load_position
 from solver.core.rules import initial_state, legal_plays
 from solver.core.schema import position_schema
@@ -69,6 +70,6 @@ def rules(
     if position is not None:
         pos = load_position(position)
         game, in_force = pos.game, pos.rules
-    if game not in ("vanguard", "lobo"):
-        fail(f"--game: {game!r} is not one of vanguard, lobo")
+    if game not in GAMES:
+        fail(f"--game: {game!r} is not one of {', '.join(GAMES)}")
     render.console().print(render.rules_group(game, rules_summary(game, in_force)))

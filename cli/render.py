@@ -24,6 +24,7 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.core.cards import MEMBERS
+from solver.core.games import game
 from solver.core.plays import Play
 from solver.core.position import Position
 from solver.core.rules import Effect, State, play_effect
@@ -57,7 +58,7 @@ def party_text(party: Sequence[str]) -> str:
 
 
 def final_reason(pos: Position) -> str:
-    if pos.game == "lobo":
+    if not game(pos.game).has_final_round:
         return "lobo has no final round"
     if not pos.final and pos.pile_size > pos.rules.final_threshold:
         return f"no: the pile holds {pos.pile_size}, more than {pos.rules.final_threshold}; it turns final when the pile empties"
@@ -77,8 +78,10 @@ def position_panel(pos: Position, title: str = "Position") -> Panel:
     t.add_row("Game", f"{pos.game}, {pos.difficulty} (A..{pos.top})")
     t.add_row("Wolf", cards_text(pos.wolf) + f"   (total {sum(pos.wolf)})")
     t.add_row("You", cards_text(pos.player) + f"   (total {sum(pos.player)})")
-    if pos.game == "vanguard":
+    g = game(pos.game)
+    if g.has_reserve:
         t.add_row("Reserve", cards_text(pos.reserve))
+    if g.has_party:
         t.add_row("Party", party_text(pos.party))
     pile = f"{pos.pile_size} card{'s' if pos.pile_size != 1 else ''}"
     if pos.pile_top:
@@ -88,7 +91,7 @@ def position_panel(pos: Position, title: str = "Position") -> Panel:
     t.add_row("Unseen", "  ".join(f"{v}×{n}" for v, n in enumerate(unseen, start=1) if n) + f"   ({sum(unseen)} cards)")
     if pos.discard:
         t.add_row("Discards", cards_text(pos.discard))
-    if pos.game == "vanguard":
+    if g.has_final_round:
         t.add_row("Final round", final_reason(pos))
     t.add_row("Objective", pos.objective)
     return Panel(t, title=title, expand=False)
@@ -110,7 +113,7 @@ def effect_text(e: Effect, state: State) -> str:
     if e.wins:
         parts.append("wins the round")
     if e.loses:
-        if state.game == "lobo":
+        if game(state.game).is_race:
             parts.append(f"round lost: Wolf scores {sum(state.wolf)}")
         elif state.final:
             parts.append("final round lost: the game is lost")
@@ -204,7 +207,7 @@ def estimates_note(moves: Sequence[MoveResult]) -> str:
     return ". ".join(parts) + ("." if parts else "")
 
 
-def _value_texts(objective: str, moves: Sequence[MoveResult]) -> list[str]:
+def value_texts(objective: str, moves: Sequence[MoveResult]) -> list[str]:
     """The value column, one rule for the whole table: under `win` every exact value shows its
     fraction when every one has a small one, else none does; under the other objectives every
     value is a whole number or every value has four decimals."""
@@ -232,7 +235,7 @@ def _value_texts(objective: str, moves: Sequence[MoveResult]) -> list[str]:
     return texts
 
 
-def _interval_text(objective: str, iv: tuple[float, float] | None) -> str:
+def interval_text(objective: str, iv: tuple[float, float] | None) -> str:
     from solver.search.hint import number_text
 
     if iv is None:
@@ -242,7 +245,7 @@ def _interval_text(objective: str, iv: tuple[float, float] | None) -> str:
     return f"[{_signed(iv[0], '+.2f')}, {_signed(iv[1], '+.2f')}]"
 
 
-def _win_text(m: MoveResult) -> str:
+def win_text(m: MoveResult) -> str:
     from solver.search.hint import number_text
 
     if m.win_probability is None:
@@ -278,12 +281,13 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
     sampled = any(m.samples for m in result.moves)
     if sampled:
         t.add_column("95% interval", justify="right")
-    if pos.game == "vanguard" and objective != "win":
+    show_win = game(pos.game).win_probability and objective != "win"
+    if show_win:
         t.add_column("Win", justify="right")
     if not result.exact:
         t.add_column("Bounds", justify="right")
     t.add_column("")
-    for m, value_text in zip(result.moves, _value_texts(objective, result.moves), strict=True):
+    for m, value_text in zip(result.moves, value_texts(objective, result.moves), strict=True):
         marks = []
         if m.play == result.best:
             marks.append("[green]best[/green]")
@@ -293,9 +297,9 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
             marks.append("[red]blunder: throws away a certain win[/red]")
         row = [str(m.play), value_text]
         if sampled:
-            row.append(_interval_text(objective, m.interval) if m.samples and m.bounds is not None else "")
-        if pos.game == "vanguard" and objective != "win":
-            row.append(_win_text(m))
+            row.append(interval_text(objective, m.interval) if m.samples and m.bounds is not None else "")
+        if show_win:
+            row.append(win_text(m))
         if not result.exact:
             row.append(
                 "exact"

@@ -217,3 +217,65 @@ def test_the_greedy_policy_and_the_rollouts_play_one_rule() -> None:
     assert estimate.rollout is rollout.rollout and policies.rollout is rollout.rollout
     assert policies.greedy_play is rollout.greedy_play and policies.greedy_key is rollout.greedy_key
     assert policies.GREEDY_RULE.startswith(rollout.GREEDY_PLAY_RULE + " Reward: ")
+
+
+# ---------------------------------------------------------------------------------------------
+# A module's private names (a leading underscore) are its own: another module that needs one asks
+# for it to be made public (web/ used cli.render's and solver.batch.workers' once)
+
+PACKAGES = ("solver", "cli", "web")
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_names_used(path: Path, here: str | None = None) -> list[str]:
+    """Private names of other project modules that the file imports (`from m import _x`) or reads
+    off a module it imported (`from pkg import m` / `import pkg.m as m`, then `m._x`)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    modules: dict[str, str] = {}
+    used = [f"{m}.{n}" for m, n in imports(path, here) if m.split(".")[0] in PACKAGES and n and _private(n)]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules.update((a.asname, a.name) for a in node.names if a.asname and a.name.split(".")[0] in PACKAGES)
+    for module, name in imports(path, here):
+        if name and module.split(".")[0] in PACKAGES and (ROOT / module.replace(".", "/") / f"{name}.py").exists():
+            modules[name] = f"{module}.{name}"
+    used += [
+        f"{modules[node.value.id]}.{node.attr}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+        and node.value.id in modules and _private(node.attr)
+    ]  # fmt: skip
+    return sorted(used)
+
+
+def test_the_private_name_finder_sees_both_kinds(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from cli import render\n"
+        "import solver.batch.workers as w\n"
+        "from solver.core.cover import counts as _counts\n"
+        "from solver.search.hint import _final_round\n"
+        "render._value_texts('win', [])\n"
+        "w._end_with_parent(None)\n"
+        "render.value_texts('win', [])\n",
+        encoding="utf-8",
+    )
+    assert private_names_used(probe, "web.probe") == [
+        "cli.render._value_texts",
+        "solver.batch.workers._end_with_parent",
+        "solver.search.hint._final_round",
+    ]
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_module_uses_another_modules_private_names(package: str) -> None:
+    found = {}
+    for path in sorted((ROOT / package).rglob("*.py")):
+        here = module_name(path)
+        theirs = [u for u in private_names_used(path) if not u.startswith(f"{here}.")]
+        if theirs:
+            found[path.relative_to(ROOT).as_posix()] = theirs
+    assert found == {}

@@ -16,7 +16,8 @@ from matplotlib.transforms import Bbox
 from typer.testing import CliRunner
 
 from cli.main import app
-from solver.core.cards import DIFFICULTIES, GAMES
+from solver.core.cards import DIFFICULTIES
+from solver.core.games import GAMES
 from solver.play.driver import Setup
 from solver.play.policies import POLICIES
 from solver.play.report import PLOT_SIZE, scores_figure, survival_figure, win_rates_figure

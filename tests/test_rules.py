@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 
 from conftest import play_texts, state
-from solver.core.cards import deck_counts, parse_value
+from solver.core.cards import parse_value
+from solver.core.games import game as game_of
 from solver.core.plays import Play, parse_play
 from solver.core.position import parse_position
 from solver.core.rules import (
@@ -64,7 +65,7 @@ def test_suits_never_matter() -> None:
     ],
 )
 def test_deck_sizes(game: str, difficulty: str, size: int) -> None:
-    assert sum(deck_counts(game, difficulty)) == size
+    assert sum(game_of(game).deck_counts(difficulty)) == size
     # The party is never in the draw pile: a fresh vanguard position's pile is value cards only.
     pos = parse_position({"game": game, "difficulty": difficulty, "player": [], "wolf": [1]})
     assert pos.pile_size == size - 1

@@ -306,7 +306,26 @@ def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Pa
     d.switch_to.window(first)
 
 
+def lobo_game_with_its_target(d: WebDriver, server: str) -> None:
+    """The form asks for a target only for a race (lobo), sends it, and lobo's board has the
+    score and neither reserve nor party."""
+    d.get(server)
+    wait(d, lambda d: d.find_element(By.ID, "games-view").is_displayed())
+    assert not d.find_element(By.ID, "f-target").is_displayed()
+    tap(d, "input[value=lobo] + span")
+    assert d.find_element(By.ID, "f-target").is_displayed()
+    tap(d, "input[value=vanguard] + span")
+    assert not d.find_element(By.ID, "f-target").is_displayed()
+    tap(d, "input[value=lobo] + span")
+    d.find_element(By.CSS_SELECTOR, "input[name=target]").send_keys("30")
+    after(d, lambda: tap(d, "#start"))
+    table = text(d, "#table")
+    assert "you 0, the Wolf 0 (first to 30)" in table
+    assert "Party" not in table and "Reserve" not in table and "Final round" not in table
+
+
 def test_the_page_at_a_table(server: str, browser: WebDriver, tmp_path: Path) -> None:
     # One test, so a parallel run never starts a second Chromium for this module.
     physical_game_on_the_keypad(browser, server, tmp_path)
     whole_game_with_hint_undo_and_reward(browser, server, tmp_path)
+    lobo_game_with_its_target(browser, server)

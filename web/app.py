@@ -30,8 +30,10 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from solver.core.cards import DIFFICULTIES, GAMES
-from solver.play.driver import LOBO_TARGET, PLAY, REWARD, GameError, Setup, waiting_for
+from solver.core.cards import DIFFICULTIES
+from solver.core.games import GAMES, LOBO_TARGET
+from solver.core.games import game as game_of
+from solver.play.driver import PLAY, REWARD, GameError, Setup, waiting_for
 from web.hints import DONE, HintService
 from web.store import Entry, Store, WebError, save_text
 from web.views import game_view, summary_view
@@ -158,7 +160,7 @@ def create_app(
             if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
                 raise WebError(400, "seed: a whole number, 0 or more")
         target = data.get("target")
-        if target is not None and game != "lobo":
+        if target is not None and not game_of(game).is_race:
             raise WebError(400, "target: only lobo is a race to a score")
         if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
             raise WebError(400, "target: a whole number, the score that wins")

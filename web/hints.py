@@ -35,10 +35,10 @@ def main(argv: list[str]) -> None:
     """A worker process (python -m web.hints FD PARENT): load the engine, say so, then run the
     hints sent through the socket FD until told to stop."""
     # The batch workers' start: ignore Ctrl-C (the server stops us) and end with the server.
-    from solver.batch.workers import _end_with_parent
+    from solver.batch.workers import end_with_parent
 
     fd, parent = int(argv[0]), int(argv[1])
-    _end_with_parent(parent)
+    end_with_parent(parent)
     conn = Connection(fd)
     _warm()
     conn.send(("ready", None))

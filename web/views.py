@@ -7,13 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from cli import render
+from solver.core.games import game
 from solver.play.board import board, current_hint, hint_data, play_options
 from solver.play.companion import HINT_ROWS, hint_rows, round_number, summary_lines
 from solver.play.driver import PLAY, waiting_for
 from web.hints import Job
 from web.store import Entry
 
-TITLES = {"vanguard": "Lobo: The Vanguard", "lobo": "Lobo"}
 STATUS = {"open": "open", "proven_won": "proven won", "proven_lost": "proven lost"}
 VALUE_TITLES = {
     "win": "Win probability",
@@ -27,14 +27,14 @@ def title(entry: Entry) -> str:
     s = entry.session
     setup = s.setup
     mode = f"virtual, seed {s.seed}" if s.virtual else "physical"
-    return f"{TITLES[setup.game]} · {setup.difficulty} (A..{setup.top}) · {mode}"
+    return f"{game(setup.game).title} · {setup.difficulty} (A..{setup.top}) · {mode}"
 
 
 def short_title(entry: Entry) -> str:
     """The title for a phone's narrow bar."""
     s = entry.session
     mode = f"seed {s.seed}" if s.virtual else "real cards"
-    return f"{'Vanguard' if s.setup.game == 'vanguard' else 'Lobo'} · {s.setup.difficulty} · {mode}"
+    return f"{game(s.setup.game).label} · {s.setup.difficulty} · {mode}"
 
 
 def game_view(entry: Entry, job: Job | None, whole: bool = False) -> dict[str, Any]:
@@ -42,7 +42,7 @@ def game_view(entry: Entry, job: Job | None, whole: bool = False) -> dict[str, A
     session = entry.session
     t = session.table
     data = board(session)
-    if t.setup.game == "vanguard":
+    if game(t.setup.game).has_party:
         data["party_text"] = render.party_text(t.party)
     if t.phase == PLAY and t.round is not None:
         for row, option in zip(data["plays"], play_options(t), strict=True):
@@ -84,20 +84,20 @@ def hint_view(entry: Entry, whole: bool) -> dict[str, Any] | None:
     columns = [VALUE_TITLES[objective]]
     if sampled:
         columns.append("95% interval")
-    show_win = session.setup.game == "vanguard" and objective != "win"
+    show_win = game(session.setup.game).win_probability and objective != "win"
     if show_win:
         columns.append("Win")
     if not r.exact:
         columns.append("Bounds")
     from solver.search.hint import number_text
 
-    values = render._value_texts(objective, moves)
+    values = render.value_texts(objective, moves)
     for row, m, value in zip(data["rows"], moves, values, strict=True):
         cells = [value]
         if sampled:
-            cells.append(render._interval_text(objective, m.interval) if m.samples and m.bounds is not None else "")
+            cells.append(render.interval_text(objective, m.interval) if m.samples and m.bounds is not None else "")
         if show_win:
-            cells.append(render._win_text(m))
+            cells.append(render.win_text(m))
         if not r.exact:
             cells.append(
                 "exact"

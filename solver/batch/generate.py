@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.core.cards import DIFFICULTIES
+from solver.core.games import game as game_of
 from solver.core.position import parse_position
 from solver.core.rules import initial_state
 from solver.core.status import FinishStatus, Outcome
@@ -31,7 +32,7 @@ class Puzzle:
 
 
 def _deal(rng: random.Random, difficulty: str, game: str) -> list[int]:
-    deck = [v for v in range(1, DIFFICULTIES[difficulty] + 1) for _ in range(5 if game == "lobo" else 4)]
+    deck = [v for v in range(1, DIFFICULTIES[difficulty] + 1) for _ in range(game_of(game).copies)]
     rng.shuffle(deck)
     return deck
 
@@ -68,8 +69,10 @@ def _midround(rng: random.Random, difficulty: str, known: bool) -> dict[str, Any
         raw["discard"] += unseen[pile:]
     else:
         raw["draw_pile"] = {"size": pile}
-    if game == "vanguard":
+    g = game_of(game)
+    if g.has_final_round:
         raw["final"] = False
+    if g.has_party:
         raw["party"] = rng.sample(["J", "Q", "K"], rng.randint(1, 3))
     return raw
 
@@ -135,7 +138,7 @@ def _one(kind: str, difficulty: str, rng: random.Random, ident: str) -> Puzzle |
     h = hint(parse_position(raw), time_limit=20)
     if not h.exact or h.value is None:
         return None
-    key = "win_probability" if raw["game"] == "vanguard" else "value"
+    key = "win_probability" if game_of(raw["game"]).win_probability else "value"
     best_value = h.win_probability if key == "win_probability" else h.value
     valued = [(m.play, (m.win_probability if key == "win_probability" else m.value) or 0.0) for m in h.moves]
     moves: list[dict[str, Any]] = [{"play": p.to_json(), "value": v} for p, v in valued]

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.batch.workers import stop_workers, worker_pool
+from solver.core.games import game
 from solver.core.jsonio import HugeNumber, loads
 from solver.core.plays import PlayError, from_json, parse_plays
 from solver.core.position import PositionError, parse_position
@@ -150,7 +151,7 @@ def solve_one(job: Job, time_limit: float | None = None, max_memory: int | None 
             state, _ = final_state(pos, force=True)
             verdict = judge_finish(state, tuple(parse_plays(str(puzzle["plays"]))), time_limit=time_limit or 10.0)
             record.update(kind="check", status=RecordStatus.CHECKED, answer=verdict.to_json(), exact=verdict.best.exact)
-        elif pos.game == "vanguard" and pos.final:
+        elif game(pos.game).has_final_round and pos.final:
             f = solve_finish(initial_state(pos), time_limit=time_limit or 10.0)
             answer = f.to_json()
             record["stats"] = answer.pop("stats", {})

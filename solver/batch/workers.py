@@ -25,10 +25,11 @@ from typing import Any
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
-def _end_with_parent(parent: int | None) -> None:
-    """Worker initializer: a worker ends when the batch that started it dies, even by SIGKILL, so
+def end_with_parent(parent: int | None) -> None:
+    """A worker's start (the pool's initializer; web/hints.py's hint worker calls it too): the
+    worker ignores Ctrl-C and ends when the process that started it dies, even by SIGKILL, so
     orphans never keep solving (and competing for the cores with a resumed batch). `parent` is the
-    batch's pid, or None when a fork server started the worker (the server ends with the batch)."""
+    starter's pid, or None when a fork server started the worker (the server ends with the batch)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     watched = os.getppid() if parent is None else parent
     if not _death_signal():
@@ -58,7 +59,7 @@ def _watch_parent(parent: int, every: float = 1.0, end: Callable[[int], Any] = o
 def worker_pool(n: int) -> ProcessPoolExecutor:
     context = multiprocessing.get_context()
     parent = None if context.get_start_method() == "forkserver" else os.getpid()
-    return ProcessPoolExecutor(max_workers=n, mp_context=context, initializer=_end_with_parent, initargs=(parent,))
+    return ProcessPoolExecutor(max_workers=n, mp_context=context, initializer=end_with_parent, initargs=(parent,))
 
 
 def stop_workers(pool: ProcessPoolExecutor) -> None:
@@ -73,4 +74,4 @@ def stop_workers(pool: ProcessPoolExecutor) -> None:
 
 
 
-__all__ = ["stop_workers", "worker_pool"]
+__all__ = ["end_with_parent", "stop_workers", "worker_pool"]

@@ -1,4 +1,5 @@
-"""Card values, the spellings FORMAT.md accepts, and the deck of each game and difficulty.
+"""Card values, the spellings FORMAT.md accepts, and the top value of each difficulty (the deck of
+each game is its Game's: solver/core/games.py).
 
 Only a card's value takes part in play, so everything past parsing works on plain ints
 (1..10) and on the party letters "J", "Q", "K".
@@ -12,10 +13,8 @@ from collections.abc import Iterable
 
 from solver.core.jsonio import HugeNumber
 
-GAMES = ("vanguard", "lobo")
 DIFFICULTIES = {"easy": 8, "standard": 9, "hard": 10}
 MEMBERS = ("J", "Q", "K")
-COPIES = {"lobo": 5, "vanguard": 4}
 
 _VALUE_RE = re.compile(r"^(A|T|10|[1-9])([SHDC♠♥♦♣])?$", re.IGNORECASE)
 _MEMBER_RE = re.compile(r"^([JQK])([S♠])?$", re.IGNORECASE)
@@ -64,11 +63,6 @@ def parse_member(raw: object) -> str:
 
 def top_value(difficulty: str) -> int:
     return DIFFICULTIES[difficulty]
-
-
-def deck_counts(game: str, difficulty: str) -> tuple[int, ...]:
-    """Copies of each value 1..top in the draw deck (index 0 is the Ace)."""
-    return (COPIES[game],) * top_value(difficulty)
 
 
 def counts_of(values: Iterable[int], top: int) -> tuple[int, ...]:

@@ -14,23 +14,23 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from solver.core.cards import (
-    COPIES,
     DIFFICULTIES,
-    GAMES,
     MEMBERS,
     CardError,
     counts_of,
-    deck_counts,
     member_order,
     parse_member,
     parse_value,
     top_value,
 )
+from solver.core.games import GAMES
+from solver.core.games import game as game_of
 from solver.core.jsonio import HugeNumber, loads, shown
+from solver.core.objectives import OBJECTIVES
 
-OBJECTIVES = {"vanguard": ("win", "party", "score"), "lobo": ("points",)}
 TOP_KEYS = frozenset(
-    {"game", "difficulty", "player", "wolf", "reserve", "party", "discard", "draw_pile", "final", "objective", "rules"}
+    {"game", "difficulty", "player", "wolf", "reserve", "party", "discard", "draw_pile", "final", "objective", "scores",
+     "rules"}
 )
 # The project's own documented extensions (docs/formats.md): labels that never change play, and
 # `phase` ("reward": the round was just won and the reward is still to choose; `lobo-hint reward`).
@@ -84,6 +84,7 @@ class Position:
     rules: Rules = field(default_factory=Rules)
     label: str | None = None
     phase: str = "play"
+    scores: tuple[int, int] = (0, 0)  # lobo: the points the Player and the Wolf have so far
 
     @property
     def top(self) -> int:
@@ -93,7 +94,7 @@ class Position:
     def unseen(self) -> tuple[int, ...]:
         """Counts by value (index 0 = Ace) of the cards nobody has seen: the pool unknown draws come from."""
         used = counts_of(self.player + self.wolf + self.reserve + self.discard + self.pile_top, self.top)
-        return tuple(d - u for d, u in zip(deck_counts(self.game, self.difficulty), used, strict=True))
+        return tuple(d - u for d, u in zip(game_of(self.game).deck_counts(self.difficulty), used, strict=True))
 
     @property
     def unknown_in_pile(self) -> int:
@@ -101,20 +102,24 @@ class Position:
 
     def to_json(self) -> dict[str, Any]:
         """The normalized FORMAT.md form, every key present (lobo omits reserve, party and final)."""
+        g = game_of(self.game)
         out: dict[str, Any] = {
             "game": self.game,
             "difficulty": self.difficulty,
             "player": list(self.player),
             "wolf": list(self.wolf),
         }
-        if self.game == "vanguard":
+        if g.has_reserve:
             out["reserve"] = list(self.reserve)
+        if g.has_party:
             out["party"] = list(self.party)
         out["discard"] = list(self.discard)
         out["draw_pile"] = {"size": self.pile_size, "top": list(self.pile_top)}
-        if self.game == "vanguard":
+        if g.has_final_round:
             out["final"] = self.final
         out["objective"] = self.objective
+        if g.is_race:
+            out["scores"] = {"player": self.scores[0], "wolf": self.scores[1]}
         out["rules"] = self.rules.to_json()
         if self.phase != "play":
             out["phase"] = self.phase
@@ -218,13 +223,14 @@ def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
         raise PositionError(f"a position must be a JSON object, not {_type_name(raw)}", "wrong_type")
     _unknown_keys(raw, TOP_KEYS | EXTENSION_KEYS, "")
     game = _choice(raw, "game", GAMES, "vanguard")
+    g = game_of(game)
     phase = _choice(raw, "phase", PHASES, "play")
     reward = phase == "reward"
     if reward and not allow_reward:
         raise PositionError(
             'phase: a "reward" position (a round just won) is read by `lobo-hint reward`, not here', "bad_phase"
         )
-    if reward and game != "vanguard":
+    if reward and not g.has_rewards:
         raise PositionError('phase: "reward" is for vanguard positions (lobo has no rewards)', "bad_phase")
     difficulty = _choice(raw, "difficulty", tuple(DIFFICULTIES), "standard")
     top = top_value(difficulty)
@@ -233,12 +239,11 @@ def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
             raise PositionError(
                 f"{key}: missing (the {'Player' if key == 'player' else 'Wolf'}'s hand is required)", "missing_key"
             )
-    if game == "lobo":
-        for key in ("reserve", "party", "final"):
-            if key in raw:
-                raise PositionError(
-                    f"{key}: lobo has no reserve, party or final round; remove the key", "lobo_reserve_or_party"
-                )
+    for key, has in (("reserve", g.has_reserve), ("party", g.has_party), ("final", g.has_final_round)):
+        if not has and key in raw:
+            raise PositionError(
+                f"{key}: lobo has no reserve, party or final round; remove the key", "lobo_reserve_or_party"
+            )
     label = raw.get("id", raw.get("note"))
     if isinstance(label, HugeNumber):
         label = label.text  # a label, never a number to compute with
@@ -251,7 +256,7 @@ def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
     discard = _cards(raw.get("discard", []), "discard", top)
 
     party: tuple[str, ...] = ()
-    if game == "vanguard":
+    if g.has_party:
         raw_party = raw.get("party", list(MEMBERS))
         if not isinstance(raw_party, list):
             raise PositionError(f"party: must be a list of members, not {_type_name(raw_party)}", "wrong_type")
@@ -291,7 +296,7 @@ def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
 
     # Copies: every seen card of a value together must fit in the deck.
     seen = Counter(player + wolf + reserve + discard + pile_top)
-    copies = COPIES[game]
+    copies = g.copies
     for v in sorted(seen):
         if seen[v] > copies:
             places = [
@@ -309,7 +314,7 @@ def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
                 f"card {v}: {seen[v]} copies seen (in {', '.join(places)}) but the {game} deck holds {copies}",
                 "too_many_copies",
             )
-    unseen_total = sum(deck_counts(game, difficulty)) - sum(seen.values())
+    unseen_total = g.deck_size(difficulty) - sum(seen.values())
     if size_given is None:
         pile_size = len(pile_top) + unseen_total
     else:
@@ -328,28 +333,29 @@ def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
         final = _bool(raw["final"], "final")
     else:
         # A round just won with a reward to come was not final, whatever the pile holds now.
-        final = game == "vanguard" and pile_size <= rules.final_threshold and not reward
+        final = g.has_final_round and pile_size <= rules.final_threshold and not reward
     if reward and (final or pile_size == 0):
         raise PositionError(
             'phase: a won final round ends the game with no reward; a "reward" position has "final": false '
             "and cards in the pile",
             "bad_phase",
         )
-    if game == "vanguard" and pile_size == 0:
+    if g.has_final_round and pile_size == 0:
         final = True  # an empty pile makes the round final whatever the flag says
 
-    default_objective = "points" if game == "lobo" else ("score" if final else "win")
-    objective = raw.get("objective", default_objective)
-    if not isinstance(objective, str) or objective not in ("win", "party", "points", "score"):
+    objective = raw.get("objective", g.default_objective(final))
+    if not isinstance(objective, str) or objective not in OBJECTIVES:
         raise PositionError(
-            f"objective: {shown(objective)} is not one of win, party, points, score",
+            f"objective: {shown(objective)} is not one of {', '.join(OBJECTIVES)}",
             "bad_objective",
         )
-    if objective not in OBJECTIVES[game]:
+    if not g.allows(objective):
         raise PositionError(
-            f"objective: {objective!r} does not fit {game} (its objectives: {', '.join(OBJECTIVES[game])})",
+            f"objective: {objective!r} does not fit {game} (its objectives: {', '.join(g.objectives)})",
             "bad_objective",
         )
+
+    scores = _scores(raw, g)
 
     if reward and wolf:
         raise PositionError('wolf: a "reward" position comes after a won round: the Wolf\'s hand is empty', "bad_phase")
@@ -375,7 +381,35 @@ def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
         rules=rules,
         label=None if label is None else str(label),
         phase=phase,
+        scores=scores,
     )
+
+
+SCORE_KEYS = frozenset({"player", "wolf"})
+
+
+def _scores(raw: dict[str, Any], g: Any) -> tuple[int, int]:
+    """lobo's race so far: `scores` {"player": P, "wolf": W}, each 0..target-1 (FORMAT.md)."""
+    if "scores" not in raw:
+        return 0, 0
+    if not g.is_race:
+        raise PositionError(f"scores: {g.name} has no race to 100; remove the key", "scores_for_vanguard")
+    obj = raw["scores"]
+    if not isinstance(obj, dict):
+        raise PositionError(f"scores: must be an object {{\"player\": P, \"wolf\": W}}, not {_type_name(obj)}", "wrong_type")
+    _unknown_keys(obj, SCORE_KEYS, "scores.")
+    out = []
+    for side in ("player", "wolf"):
+        v = obj.get(side, 0)
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise PositionError(f"scores.{side}: must be a whole number, not {shown(v)}", "wrong_type")
+        if not 0 <= v < g.target:
+            raise PositionError(
+                f"scores.{side}: {shown(v)} is out of range (0..{g.target - 1}: a side at {g.target} has won)",
+                "out_of_range",
+            )
+        out.append(v)
+    return out[0], out[1]
 
 
 def load_position(path: str | Path, *, allow_reward: bool = False) -> Position:
@@ -414,11 +448,12 @@ def with_objective(pos: Position, objective: str | None) -> Position:
     """The position valued under another objective (a command-line choice), checked against the game."""
     if objective is None:
         return pos
-    if objective not in ("win", "party", "points", "score"):
-        raise PositionError(f"--objective: {objective!r} is not one of win, party, points, score", "bad_objective")
-    if objective not in OBJECTIVES[pos.game]:
+    if objective not in OBJECTIVES:
+        raise PositionError(f"--objective: {objective!r} is not one of {', '.join(OBJECTIVES)}", "bad_objective")
+    g = game_of(pos.game)
+    if not g.allows(objective):
         raise PositionError(
-            f"--objective: {objective!r} does not fit {pos.game} (its objectives: {', '.join(OBJECTIVES[pos.game])})",
+            f"--objective: {objective!r} does not fit {pos.game} (its objectives: {', '.join(g.objectives)})",
             "bad_objective",
         )
     return replace(pos, objective=objective)
@@ -426,7 +461,7 @@ def with_objective(pos: Position, objective: str | None) -> Position:
 
 def as_final(pos: Position, force: bool) -> tuple[Position, bool]:
     """The position as a final round: (position, whether it was forced). Refuses what cannot be one."""
-    if pos.game != "vanguard":
+    if not game_of(pos.game).has_final_round:
         raise PositionError("game: lobo has no final round; finishing is for vanguard positions", "not_final")
     if pos.final:
         return pos, False

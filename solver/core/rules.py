@@ -18,6 +18,7 @@ from typing import NamedTuple
 from solver.core import kernel
 from solver.core.caches import weighted_cache
 from solver.core.cards import MEMBERS, member_order
+from solver.core.games import game
 from solver.core.plays import FOLD, Play
 from solver.core.position import Position, Rules
 from solver.core.status import LOST as LOST
@@ -120,7 +121,7 @@ def vector(s: State) -> list[int]:
     st[kernel.REVEAL] = int(s.reveal)
     st[kernel.OUTCOME] = _OUTCOME[s.outcome]
     st[kernel.TOPV] = len(s.unseen)
-    st[kernel.GAME] = kernel.LOBO if s.game == "lobo" else kernel.VANGUARD
+    st[kernel.GAME] = game(s.game).code
     st[kernel.HAND_SIZE] = s.rules.hand_size
     st[kernel.FINAL_THRESHOLD] = s.rules.final_threshold
     st[kernel.RESERVE_SCORES] = int(s.rules.reserve_scores)
@@ -236,7 +237,7 @@ def _reason(state: State, play: Play) -> str | None:
         absent = _absent(state, play)
         if absent is not None:
             return absent
-        if state.game != "vanguard":
+        if not game(state.game).has_sacrifices:
             return "lobo has no party to sacrifice"
         if not state.final:
             return "a sacrifice is only allowed in the final round"
@@ -499,10 +500,11 @@ def play_effect(state: State, play: Play) -> Effect:
             player_draws=n,
             known=state.pile_top[:n],
             wins=len(state.wolf) == 1,
-            makes_final=state.game == "vanguard" and n > 0 and state.pile_size == n,
+            makes_final=game(state.game).has_final_round and n > 0 and state.pile_size == n,
         )
     n = 1 if play.kind == "split" else play.mine[0] - play.wolf[0]
-    return Effect(wolf_draws=n, known=state.pile_top[:n], makes_final=state.game == "vanguard" and state.pile_size == n)
+    makes_final = game(state.game).has_final_round and state.pile_size == n
+    return Effect(wolf_draws=n, known=state.pile_top[:n], makes_final=makes_final)
 
 
 def final_state(pos: Position, force: bool = False) -> tuple[State, bool]:

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from solver.core.games import GAMES, LOBO, VANGUARD
+from solver.core.objectives import OBJECTIVES
+
 _VALUE = {
     "oneOf": [
         {"type": "integer", "minimum": 1, "maximum": 10},
@@ -29,7 +32,7 @@ def position_schema() -> dict[str, Any]:
         "required": ["player", "wolf"],
         "$defs": {"card": _VALUE},
         "properties": {
-            "game": {"enum": ["vanguard", "lobo"], "default": "vanguard"},
+            "game": {"enum": list(GAMES), "default": VANGUARD.name},
             "difficulty": {"enum": ["easy", "standard", "hard"], "default": "standard"},
             "player": {**_CARDS, "description": "the Player's hand (may be empty)"},
             "wolf": {**_CARDS, "minItems": 1, "description": "the Wolf's hand"},
@@ -57,7 +60,7 @@ def position_schema() -> dict[str, Any]:
                 ]
             },
             "final": {"type": "boolean", "description": "vanguard only: whether this round is the final round"},
-            "objective": {"enum": ["win", "party", "points", "score"]},
+            "objective": {"enum": list(OBJECTIVES)},
             "rules": {
                 "type": "object",
                 "additionalProperties": False,
@@ -79,12 +82,13 @@ def position_schema() -> dict[str, Any]:
         },
         "allOf": [
             {
-                "if": {"properties": {"game": {"const": "lobo"}}, "required": ["game"]},
+                # A position without "game" is a vanguard one.
+                "if": {"properties": {"game": {"const": LOBO.name}}, "required": ["game"]},
                 "then": {
                     "not": {"anyOf": [{"required": ["reserve"]}, {"required": ["party"]}, {"required": ["final"]}]},
-                    "properties": {"objective": {"const": "points"}},
+                    "properties": {"objective": {"const": LOBO.objective}},
                 },
-                "else": {"properties": {"objective": {"enum": ["win", "party", "score"]}}},
+                "else": {"properties": {"objective": {"enum": list(VANGUARD.objectives)}}},
             }
         ],
     }

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from solver.core.cards import COPIES, DIFFICULTIES
+from solver.core.cards import DIFFICULTIES
+from solver.core.games import game as game_of
 from solver.core.position import Rules
 
 _PLAYS = [
@@ -17,14 +18,15 @@ _PLAYS = [
 def rules_summary(game: str, rules: Rules | None = None) -> list[tuple[str, list[str]]]:
     """Sections of (heading, lines)."""
     r = rules or Rules()
-    decks = ", ".join(f"{d} A..{t} ({COPIES[game] * t} cards)" for d, t in DIFFICULTIES.items())
+    g = game_of(game)
+    decks = ", ".join(f"{d} A..{t} ({g.deck_size(d)} cards)" for d, t in DIFFICULTIES.items())
     cards = [
-        f"Only values count (A=1 .. 10); suits never matter. {COPIES[game]} copies of each value: {decks}.",
+        f"Only values count (A=1 .. 10); suits never matter. {g.copies} copies of each value: {decks}.",
         f"Deal {r.hand_size} to you, then {r.hand_size} to the Wolf; a short pile deals one at a time, you first [ruling].",
         "The Wolf never acts. You win the round the moment the Wolf's hand is empty (after the play's draw).",
         "Every card played is discarded. Drawn cards go to your hand.",
     ]
-    if game == "vanguard":
+    if g.has_party:
         cards.insert(1, "Plus the party: J, Q, K of spades, never in the pile.")
     plays = [f"{name}: {cond}; {then}." for name, cond, then in _PLAYS]
     plays.append(
@@ -32,17 +34,17 @@ def rules_summary(game: str, rules: Rules | None = None) -> list[tuple[str, list
     )
     plays.append("With no legal play but Fold, you must fold.")
     sections = [("Cards and the round", cards), ("Plays", plays)]
-    if game == "lobo":
+    if g.is_race:
         sections.append(
             (
                 "Scoring",
                 [
                     "Won round: you score your hand's total. Lost round: the Wolf scores its hand's total.",
-                    "First to 100 wins. A pile too short for a new round is refilled from the shuffled discards [ruling].",
+                    f"First to {g.target} wins. A pile too short for a new round is refilled from the shuffled discards [ruling].",
                 ],
             )
         )
-    else:
+    if g.has_party:
         sections.append(
             (
                 "Party, reserve, rewards",
@@ -54,6 +56,7 @@ def rules_summary(game: str, rules: Rules | None = None) -> list[tuple[str, list
                 ],
             )
         )
+    if g.has_final_round:
         reserve_note = "reserve cards score too" if r.reserve_scores else "reserve cards do not score [ruling]"
         sections.append(
             (

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solver.core.cards import MEMBERS
+from solver.core.games import game
 from solver.core.plays import Play, to_text
 from solver.core.rules import Effect, Reward, legal_plays, play_effect, rewards
 from solver.play.companion import (
@@ -131,11 +132,14 @@ def board(session: Session) -> dict[str, Any]:
         "summary": summary,
         "history": history_lines(session.game),
     }
-    if setup.game == "vanguard":
+    g = game(setup.game)
+    if g.has_reserve:
         out["reserve"] = list(t.reserve)
+    if g.has_party:
         out["party"] = {"up": [m for m in MEMBERS if m in t.party], "down": [m for m in MEMBERS if m not in t.party]}
+    if g.has_final_round:
         out["final"] = {"in_play": t.final, "status": final_status(session)}
-    else:
+    if g.is_race:
         out["points"] = {"you": t.points[0], "wolf": t.points[1], "target": setup.target}
     return out
 

@@ -25,7 +25,9 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from solver.core.cards import DIFFICULTIES, GAMES, MEMBERS, counts_of, deck_counts, member_order, values_of
+from solver.core.cards import DIFFICULTIES, MEMBERS, counts_of, member_order, values_of
+from solver.core.games import GAMES, LOBO_TARGET
+from solver.core.games import game as game_of
 from solver.core.plays import Play, PlayError, from_json, to_text
 from solver.core.position import Position, Rules, parse_rules
 from solver.core.rules import (
@@ -37,7 +39,6 @@ from solver.core.rules import (
     apply_outcome,
     apply_reward,
     deal,
-    final_score,
     initial_state,
     party_after_loss,
     rewards,
@@ -55,8 +56,6 @@ DRAW = "draw"  # cards owed to the Player or the Wolf, or a top card to reveal (
 REWARD = "reward"  # the reward after a won regular round (a Take step)
 RESHUFFLE = "reshuffle"  # lobo: the pile cannot deal a round; the discards go back in (a Reshuffle step)
 OVER = "over"  # the game has ended
-
-LOBO_TARGET = 100
 
 
 class GameError(ValueError):
@@ -87,11 +86,11 @@ class Setup:
     @property
     def deck(self) -> tuple[int, ...]:
         """Copies of each value in the draw deck (index 0 is the Ace)."""
-        return deck_counts(self.game, self.difficulty)
+        return game_of(self.game).deck_counts(self.difficulty)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"game": self.game, "difficulty": self.difficulty, "rules": self.rules.to_json()}
-        if self.game == "lobo":
+        if game_of(self.game).is_race:
             out["target"] = self.target
         return out
 
@@ -293,7 +292,7 @@ class Table:
         if s is None or self.phase not in (PLAY, REWARD):
             raise GameError(f"there is no position to show while the table waits for a {self.phase}")
         reward = self.phase == REWARD
-        objective = "points" if s.game == "lobo" else ("score" if s.final and not reward else "win")
+        objective = game_of(s.game).default_objective(s.final and not reward)
         return Position(
             game=s.game,
             difficulty=self.setup.difficulty,
@@ -332,7 +331,7 @@ def new_table(setup: Setup) -> Table:
         DEAL,
         None,
         (),
-        MEMBERS if setup.game == "vanguard" else (),
+        MEMBERS if game_of(setup.game).has_party else (),
         (),
         sum(deck),
         (),
@@ -454,7 +453,7 @@ def _deal(t: Table, step: Deal) -> Table:
             pile_size,
             t.pile_top[n:],
             unseen,
-            t.setup.game == "vanguard" and pile_size <= t.setup.rules.final_threshold,
+            game_of(t.setup.game).has_final_round and pile_size <= t.setup.rules.final_threshold,
             t.setup.rules,
         )
     )
@@ -502,22 +501,22 @@ def _enter(t: Table, s: State) -> Table:
 def _end_round(t: Table, s: State) -> Table:
     """A finished round: scores, party losses, the reward or the end of the game."""
     setup = t.setup
-    if setup.game == "lobo":
-        p, w = t.points
-        if s.outcome == WON:
-            p += sum(s.hand)
-        else:
-            w += sum(s.wolf)
+    g = game_of(setup.game)
+    if g.is_race:
+        (p, w), (dp, dw) = t.points, g.round_points(s)
+        p, w = p + dp, w + dw
         t = replace(t, points=(p, w), discards=tuple(sorted(t.discards + s.hand + s.wolf)), round=s)
-        if p >= setup.target or w >= setup.target:
-            return replace(t, phase=OVER, result="won" if p >= setup.target else "lost", score=p)
+        result = g.race_result((p, w), setup.target)
+        if result is not None:
+            return replace(t, phase=OVER, result=result, score=p)
         return _between(t)
+    # Not a race (vanguard): the final round ends the game, and so does a party all face down.
     if s.outcome == WON:
         if s.final:
             # The winning hand scores, and then it is out of play like every other card.
             discards = tuple(sorted(t.discards + s.hand))
             return replace(
-                t, round=s, discards=discards, phase=OVER, result="won", score=final_score(s), final_reached=True
+                t, round=s, discards=discards, phase=OVER, result="won", score=g.final_score(s), final_reached=True
             )
         if rewards(s.hand, s.party):
             return replace(t, round=s, phase=REWARD)
@@ -536,7 +535,7 @@ def _end_round(t: Table, s: State) -> Table:
 def _between(t: Table) -> Table:
     """After a round that did not end the game: the next deal, or first a reshuffle (lobo)."""
     short = t.pile_size < 2 * t.setup.rules.hand_size
-    if t.setup.game == "lobo" and short:
+    if game_of(t.setup.game).reshuffles and short:
         return replace(t, phase=RESHUFFLE)
     if t.pile_size == 0:  # pragma: no cover - a vanguard round that empties the pile is final
         raise GameError("the pile is empty but the game is not over")
@@ -690,14 +689,16 @@ class SeededDeck:
 def deck_check(t: Table) -> None:
     """Rule invariants of any table: raises AssertionError naming the first one broken."""
     setup = t.setup
+    g = game_of(setup.game)
     assert t.cards_in_view() == setup.deck, f"cards are not conserved: {t.cards_in_view()} != {setup.deck}"
     assert t.pile_size == len(t.pile_top) + sum(t.unseen), "the pile size does not match its cards"
     assert all(n >= 0 for n in t.unseen), "negative unseen count"
-    if setup.game == "vanguard":
+    if g.has_party:
         assert set(t.party) <= set(MEMBERS) and tuple(t.party) == member_order(t.party), "bad party"
         assert t.party or t.over, "an empty party outside a lost game"
     else:
         assert not t.reserve and not t.party, "lobo has no reserve and no party"
+    if g.is_race:
         assert max(t.points) < setup.target or t.over, "a score past the target but the game goes on"
     if t.phase in (PLAY, DRAW):
         assert t.round is not None and t.round.outcome is None

@@ -18,6 +18,7 @@ from typing import Protocol
 
 from solver.core.cards import values_of
 from solver.core.cover import counts, min_sacrifices
+from solver.core.games import game
 from solver.core.plays import FOLD, Play
 from solver.core.rules import WON, Reward, State, apply, legal_plays, rewards
 from solver.core.status import FinishStatus
@@ -108,7 +109,7 @@ class BestPolicy:
 
     def play(self, table: Table, rng: random.Random) -> Play:
         s = _round(table, PLAY)
-        if s.game == "vanguard" and s.final:
+        if game(s.game).has_final_round and s.final:
             return self._finish(s)
         plays = legal_plays(s)
         if len(plays) == 1:
@@ -146,8 +147,10 @@ class BestPolicy:
 
 def round_value(end: State) -> float:
     """What the end of a simulated round is worth (BEST_RULE)."""
-    if end.game == "lobo":
-        return float(sum(end.hand)) if end.outcome == WON else -float(sum(end.wolf))
+    g = game(end.game)
+    if g.is_race:
+        player, wolf = g.round_points(end)
+        return float(player - wolf)
     if end.final:
         if end.outcome is None:
             won = min_sacrifices(end.wolf, counts(end.hand + end.reserve), max(0, len(end.party) - 1)) is not None

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from solver.core.cards import DIFFICULTIES, GAMES
+from solver.core.cards import DIFFICULTIES
+from solver.core.games import GAMES, VANGUARD
+from solver.core.games import game as game_of
 from solver.play.driver import Setup
 from solver.play.policies import BEST_RULE, GREEDY_RULE, POLICIES
 from solver.play.simulate import Summary, simulate, summarize
@@ -84,7 +86,7 @@ def build_report(
     files += [
         _save(scores_figure(summaries, game, difficulties, policies), out / f"scores_{game}.png") for game in game_names
     ]
-    if "vanguard" in game_names:
+    if any(game_of(g).has_party for g in game_names):
         files.append(_save(survival_figure(summaries, difficulties, policies), out / "party_survival.png"))
     md = out / "report.md"
     _atomic_write(md, _markdown(summaries, files, games, seed, samples))
@@ -198,7 +200,7 @@ def scores_figure(
     summaries: Sequence[Summary], game: str, difficulties: Sequence[str], policies: Sequence[str]
 ) -> Figure:
     """One game's score distributions, a panel a difficulty, one outline a policy."""
-    vanguard = game == "vanguard"
+    vanguard = not game_of(game).is_race  # a vanguard game scores only when it is won
     rows = [s for s in summaries if s.setup.game == game]
     what = "score of the won games" if vanguard else "your points at the end of each game"
     fig, axes = _figure(len(difficulties), f"{game}: {what} ({_games_each(rows)})")
@@ -227,11 +229,11 @@ def scores_figure(
 
 def survival_figure(summaries: Sequence[Summary], difficulties: Sequence[str], policies: Sequence[str]) -> Figure:
     """Vanguard: the mean number of party members face up after each round (an ended game keeps its last party)."""
-    rows = [s for s in summaries if s.setup.game == "vanguard"]
+    rows = [s for s in summaries if game_of(s.setup.game).has_party]
     fig, axes = _figure(len(difficulties), f"vanguard: party members face up, round by round ({_games_each(rows)})")
     for ax, difficulty in zip(axes, difficulties, strict=True):
         for policy in policies:
-            s = _find(summaries, "vanguard", difficulty, policy)
+            s = _find(summaries, VANGUARD.name, difficulty, policy)
             if s is not None and s.survival:
                 rounds = range(0, len(s.survival) + 1)
                 ax.plot(list(rounds), [3.0, *s.survival], marker="o", color=COLOURS.get(policy))
@@ -253,7 +255,7 @@ def _caption(stem: str) -> str:
             "counts with its last party."
         )
     game = stem.removeprefix("scores_")
-    what = "the score of each won game" if game == "vanguard" else "your points at the end of each game"
+    what = "your points at the end of each game" if game_of(game).is_race else "the score of each won game"
     return f"{game.capitalize()}: {what}, by difficulty; the policies' bars side by side in each bin."
 
 
@@ -271,8 +273,9 @@ def _markdown(summaries: Sequence[Summary], files: Sequence[Path], games: int, s
     ]
     for game in dict.fromkeys(s.setup.game for s in summaries):
         rows = [s for s in summaries if s.setup.game == game]
+        g = game_of(game)
         lines += [f"## {game}", ""]
-        if game == "vanguard":
+        if g.has_party:  # and a final round: members lost, final round reached
             lines += [
                 "| difficulty | policy | win rate | 95% interval | score of won games: mean (q1 / median / q3) "
                 "| rounds (mean) | members lost (mean) | final round reached | games/s |",
@@ -296,12 +299,12 @@ def _markdown(summaries: Sequence[Summary], files: Sequence[Path], games: int, s
                 score,
                 f"{js['rounds']['mean']:.2f}",
             ]
-            if game == "vanguard":
+            if g.has_party:
                 cells += [f"{js['members_lost']['mean']:.2f}", _pct(js["final_round_reached_rate"])]
             cells.append(f"{js['games_per_second']:.1f}" if js["games_per_second"] else "—")
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
-        if game == "vanguard":
+        if g.has_rewards:
             lines += ["### Rewards taken", "", "| difficulty | policy | rewards (how often) |", "|---|---|---|"]
             for s in rows:
                 taken = ", ".join(f"{k}: {v}" for k, v in sorted(s.rewards.items(), key=lambda kv: -kv[1])) or "—"

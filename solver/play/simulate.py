@@ -25,6 +25,7 @@ import numpy.random  # numpy loads it on first use; here, so that it loads befor
 
 from solver.batch.runner import run_on_dask
 from solver.batch.workers import stop_workers, worker_pool
+from solver.core.games import game as game_of
 from solver.play.driver import (
     DRAW,
     PLAY,
@@ -110,11 +111,14 @@ class GameRecord:
             "rounds": self.rounds,
             "final_reached": self.final_reached,
         }
-        if self.setup.game == "vanguard":
+        g = game_of(self.setup.game)
+        if g.has_party:
             out["party_by_round"] = list(self.party_by_round)
+        if g.has_rewards:
             out["rewards"] = list(self.rewards)
-        else:
+        if g.is_race:
             out["points"] = list(self.points)
+        if g.reshuffles:
             out["reshuffles"] = self.reshuffles
         out["seconds"] = round(self.seconds, 4)
         out["steps"] = [step_to_json(s) for s in self.steps]
@@ -156,6 +160,7 @@ def play_game(setup: Setup, policy: Policy, seed: int, index: int, start: Table 
     steps: list[Step] = []
     party_by_round: list[int] = []
     rewards: list[str] = []
+    has_party = game_of(setup.game).has_party
     while not table.over:
         step = deck.next_step(table)
         if step is None:
@@ -165,7 +170,7 @@ def play_game(setup: Setup, policy: Policy, seed: int, index: int, start: Table 
         before = table
         table = advance(table, step)
         steps.append(step)
-        if before.phase in (PLAY, DRAW) and table.phase not in (PLAY, DRAW) and setup.game == "vanguard":
+        if before.phase in (PLAY, DRAW) and table.phase not in (PLAY, DRAW) and has_party:
             party_by_round.append(len(table.party))
         elif before.phase == REWARD and party_by_round:
             party_by_round[-1] = len(table.party)  # a revived member counts for the round it was won
@@ -322,6 +327,8 @@ class Summary:
         return self.wins / self.games if self.games else 0.0
 
     def to_json(self) -> dict[str, Any]:
+        g = game_of(self.setup.game)
+
         def dist(xs: Sequence[int]) -> dict[str, float | None]:
             if not xs:
                 return {"mean": None, "q1": None, "median": None, "q3": None}
@@ -337,14 +344,17 @@ class Summary:
             "win_rate": round(self.win_rate, 6),
             "win_rate_95": [round(self.interval[0], 6), round(self.interval[1], 6)],
             "score": dist(self.scores),
-            "score_of": "won games" if self.setup.game == "vanguard" else "the Player's points at the end",
+            "score_of": "the Player's points at the end" if g.is_race else "won games",
             "rounds": dist(self.rounds),
         }
-        if self.setup.game == "vanguard":
+        if g.has_party:
             out["members_lost"] = dist(self.members_lost)
+        if g.has_final_round:
             out["final_round_reached"] = self.final_reached
             out["final_round_reached_rate"] = round(self.final_reached / self.games, 6) if self.games else 0.0
+        if g.has_rewards:
             out["rewards"] = dict(sorted(self.rewards.items()))
+        if g.has_party:
             out["party_by_round"] = [round(x, 4) for x in self.survival]
         out["seconds"] = round(self.seconds, 3)
         out["games_per_second"] = round(self.games / self.seconds, 3) if self.seconds else None
@@ -356,8 +366,9 @@ def summarize(records: Sequence[GameRecord], seconds: float = 0.0) -> Summary:
         raise ValueError("no games to sum up")
     setup, policy = records[0].setup, records[0].policy
     wins = sum(r.won for r in records)
-    vanguard = setup.game == "vanguard"
-    scores = tuple(r.score for r in records if r.score is not None and (r.won or not vanguard))
+    # A race scores every game (the Player's points at the end); vanguard only its won games.
+    race = game_of(setup.game).is_race
+    scores = tuple(r.score for r in records if r.score is not None and (r.won or race))
     longest = max((len(r.party_by_round) for r in records), default=0)
     survival = tuple(
         mean(r.party_by_round[k] if k < len(r.party_by_round) else (r.party_by_round[-1] if r.party_by_round else 0)

@@ -29,11 +29,12 @@ from typing import Any, NoReturn
 from solver.core import kernel
 from solver.core.cover import counts as _counts
 from solver.core.cover import min_sacrifices, sure_cover
+from solver.core.games import game
 from solver.core.objectives import GAME_CODE, Objective, searched
 from solver.core.plays import Play
 from solver.core.rules import LOST, WON, State, apply, apply_outcome, chance_outcomes, legal_plays, vector
-from solver.search import expectimax as plain
 from solver.search import evaluator, memory
+from solver.search import expectimax as plain
 
 EPS = 1e-12
 # A table entry with its share of the caches it fills: measured at about 600 bytes for the
@@ -460,7 +461,7 @@ def principal_line(search: Search, root: State, first: Play, limit: int = 200) -
     while len(line) < limit:
         if s.is_chance:
             return None
-        if s.is_terminal or (s.game == "vanguard" and s.final):
+        if s.is_terminal or (game(s.game).has_final_round and s.final):
             return line
         target = search.value(s)
         for play in ordered(legal_plays(s)):
@@ -505,7 +506,7 @@ class WinCheck:
         if s.is_chance:
             children = (self.won(apply_outcome(s, v), surely) for v, _ in chance_outcomes(s))
             r = all(children) if surely else any(children)
-        elif s.game == "vanguard" and s.final:
+        elif game(s.game).has_final_round and s.final:
             r = min_sacrifices(s.wolf, _counts(s.hand + s.reserve), max(0, len(s.party) - 1)) is not None
         elif sure_cover(s.wolf, _counts(s.hand + s.reserve)):
             r = True

@@ -37,6 +37,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from solver.core.games import LOBO, VANGUARD
 from solver.search.expectimax import EV_LOBO, EV_PILES, EV_RESERVE, EV_SIZE, EV_TARGET, EV_VANGUARD
 
 DATA = Path(__file__).with_name("data") / "game_values.json"
@@ -120,8 +121,8 @@ def _smooth_vanguard(samples: list[tuple[int, int, int, bool]], top: int) -> tup
             prior = (pw + overall * 2) / (ps + 2)
             for reserve in range(EV_RESERVE):
                 n = seen.get((pile, active, reserve), 0)
-                w = won.get((pile, active, reserve), 0)
-                v = (w + strength * prior) / (n + strength)
+                k = won.get((pile, active, reserve), 0)
+                v = (k + strength * prior) / (n + strength)
                 if n:
                     worst = max(worst, math.sqrt(max(v * (1 - v), 1e-4) / (n + strength)))
                 values[(pile * 4 + active) * EV_RESERVE + reserve] = v
@@ -185,13 +186,13 @@ def build(games: int, seed: int, policy: str, jobs: int | None) -> dict[str, Any
     for top in TOPS:
         difficulty = DIFFICULTY[top]
         records: list[Any] = []
-        simulate(Setup("vanguard", difficulty), policy, games, seed, workers=jobs, on_record=records.append)
+        simulate(Setup(VANGUARD.name, difficulty), policy, games, seed, workers=jobs, on_record=records.append)
         samples = _vanguard_samples(records)
         table_v, worst = _smooth_vanguard(samples, top)
         values[(top - 8) * EV_VANGUARD : (top - 7) * EV_VANGUARD] = table_v
         errors[f"vanguard {difficulty}"] = round(worst, 4)
         records = []
-        simulate(Setup("lobo", difficulty), policy, max(1, games // 4), seed, workers=jobs, on_record=records.append)
+        simulate(Setup(LOBO.name, difficulty), policy, max(1, games // 4), seed, workers=jobs, on_record=records.append)
         race = _lobo_race(_lobo_rounds(records))
         start = lobo_index(top, 0, 0)
         values[start : start + EV_TARGET * EV_TARGET] = race

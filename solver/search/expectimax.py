@@ -282,7 +282,7 @@ def cheap(
     if _is_final_decision(st):
         v = final_value(st, par, mk, mv, ctr)
         return v, v
-    if (obj == WIN or obj == PARTY) and K.cards_in(st, K.WOLF) == 0 and st[K.OWED_W] == 0:
+    if (obj == WIN or obj == PARTY) and K.cards_in(st, K.WOLF) == 0 and st[K.OWED_W] == 0:  # noqa: SIM109
         # The Wolf's hand is empty, the Player still draws: won whatever is drawn (under points
         # and game the drawn card counts: it scores, or may be kept).
         won = 1.0 if obj == WIN else -float(par[P_ROOT_ACTIVE] - K.active(st))

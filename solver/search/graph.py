@@ -12,6 +12,7 @@ from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from solver.core.games import game
 from solver.core.position import Position
 from solver.core.rules import State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays
 from solver.search import memory
@@ -43,7 +44,7 @@ def _kind(s: State) -> str:
         return s.outcome
     if s.is_chance:
         return "chance"
-    if s.game == "vanguard" and s.final:
+    if game(s.game).has_final_round and s.final:
         return "final"
     return "decision"
 
@@ -67,6 +68,7 @@ def lookahead_graph(
     deadline = None if time_limit is None else t0 + time_limit
     obj = objective or ("win" if pos.objective == "score" else pos.objective)
     root = initial_state(pos)
+    final_round = game(pos.game).has_final_round
     g: nx.DiGraph[str] = nx.DiGraph(objective=obj, depth=depth)
     ids: dict[State, str] = {}
     order: list[State] = []
@@ -100,7 +102,7 @@ def lookahead_graph(
         while frontier:
             s, level = frontier.popleft()
             here = ids[s]
-            if s.is_terminal or (s.game == "vanguard" and s.final and not s.is_chance):
+            if s.is_terminal or (final_round and s.final and not s.is_chance):
                 continue
             if s.is_chance:
                 for values, p in chance_outcomes(s):

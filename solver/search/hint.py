@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from solver.core.games import game
 from solver.core.plays import Play
 from solver.core.position import Position
 from solver.core.rules import WON, State, apply, final_score, initial_state, legal_plays
@@ -150,7 +151,7 @@ def hint(
 ) -> HintResult:
     """Value every legal play of the position (see RULES.md §6 for the objectives)."""
     state = initial_state(pos)
-    if pos.game == "vanguard" and state.final:
+    if game(pos.game).has_final_round and state.final:
         return _final_round(state, pos.objective, time_limit)
     return _search(state, pos, time_limit, max_states, progress)
 
@@ -231,8 +232,9 @@ def _search(
     # Loading the compiled search (once per process) is not the search's time: a time limit
     # counts from after it.
     prepare(state, "win" if pos.objective == "score" else pos.objective)
+    g = game(pos.game)
     # The chance to win the round is searched apart where it is not the value itself.
-    apart = pos.objective == "game" or (pos.game == "vanguard" and pos.objective == "party")
+    apart = pos.objective == "game" or (g.win_probability and pos.objective == "party")
     if apart:
         prepare(state, "win")
     t0 = time.perf_counter()
@@ -251,7 +253,7 @@ def _search(
     # Every vanguard play's win probability, whatever the objective: under `win` it is the value;
     # otherwise a search of its own, with a share of what is left (the rest for estimates).
     wins: dict[Play, MoveValue] = {}
-    if pos.game == "vanguard" or apart:
+    if g.win_probability or apart:
         if apart:
             remaining = None if deadline is None else max(0.001, WIN_SHARE * (deadline - time.perf_counter()))
             wv, _ = evaluate_moves(state, "win", max_states=max_states, time_limit=remaining)
@@ -313,7 +315,7 @@ def _search(
         exact,
         best.play,
         best.value,
-        best.win_probability if pos.game == "vanguard" else None,
+        best.win_probability if g.win_probability else None,
         ordered,
         proof,
         None,
@@ -373,7 +375,7 @@ def _known_line(search: Search, state: State, first: Play) -> tuple[Play, ...] |
     end = state
     for p in line:
         end = apply(end, p)
-    if end.outcome is None and end.game == "vanguard" and end.final:
+    if end.outcome is None and game(end.game).has_final_round and end.final:
         f = solve_finish(end)
         if f.status == "win":
             line += list(f.plays)

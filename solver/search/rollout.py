@@ -7,6 +7,7 @@ One rule, no lookahead, never a look at the pile: the simulator's greedy policy 
 
 from __future__ import annotations
 
+from solver.core.games import game
 from solver.core.plays import Play
 from solver.core.rules import State, apply, apply_outcome, legal_plays
 
@@ -39,12 +40,13 @@ def rollout(s: State, order: list[int]) -> State:
     """The round played on by the greedy rule with the unknown draws in this order, until it ends or
     (vanguard) turns final; known top cards are drawn first by the rules themselves."""
     i = 0
+    final_round = game(s.game).has_final_round
     while s.outcome is None:
         if s.is_chance:
             d = s.owed_player + s.owed_wolf or 1
             s = apply_outcome(s, tuple(sorted(order[i : i + d])), check=False)
             i += d
-        elif s.game == "vanguard" and s.final:
+        elif final_round and s.final:
             return s
         else:
             s = apply(s, greedy_play(s), check=False)

@@ -9,8 +9,10 @@ estimate beyond (solver/search/evaluator.py), and each says which.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from solver.core import kernel
+from solver.core.games import game
 from solver.core.rules import WON, Reward, State, rewards, vector
 from solver.search import evaluator
 from solver.search import expectimax as x
@@ -22,7 +24,8 @@ class RoundEndValue:
     exact: bool  # False: the evaluator's estimate
 
 
-def _memos() -> tuple[dict[tuple[int, ...], tuple[float, float]], list[int], dict[tuple[int, ...], tuple[float, float]], list[int], list[int]]:
+def _memos() -> tuple[Any, ...]:
+    """The plain search's memos: covers and deals (dicts, with their room), and the counters."""
     return {}, [1 << 20], {}, [1 << 20], [0] * x.COUNTERS
 
 
@@ -34,14 +37,15 @@ def exact_horizon(s: State) -> bool:
 def reward_values(s: State) -> list[tuple[Reward | None, RoundEndValue]]:
     """After a regular vanguard round won in s: each reward on offer (None: there is none) and the
     chance to win the game when it is taken, best first (RULES.md §4, §7)."""
-    if s.game != "vanguard" or s.outcome != WON or s.final:
+    if not game(s.game).has_rewards or s.outcome != WON or s.final:
         raise ValueError("rewards follow a regular vanguard round that was just won")
     st = vector(s)
     ev = evaluator.table() if not exact_horizon(s) else [0.0]
     mk, mv, dk, dv, ctr = _memos()
     act = kernel.active(st)
     out: list[tuple[Reward | None, RoundEndValue]] = []
-    for r in rewards(s.hand, s.party) or [None]:
+    offered: list[Reward | None] = [*rewards(s.hand, s.party)] or [None]
+    for r in offered:
         before = ctr[x.ESTIMATED]
         if r is None:
             v = x.next_deal(st, act, 0, mk, mv, dk, dv, ev, ctr)

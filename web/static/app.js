@@ -80,7 +80,13 @@ async function showGames() {
 function formChoices() {
   const f = $("new-game");
   $("f-seed").hidden = f.mode.value !== "virtual";
-  $("f-target").hidden = f.game.value !== "lobo";
+  $("f-target").hidden = !isRace(f);
+}
+
+// Whether the game chosen is a race to a target score (its radio button says: data-race).
+function isRace(f) {
+  const chosen = f.querySelector('input[name="game"]:checked');
+  return chosen !== null && chosen.hasAttribute("data-race");
 }
 
 async function newGame(ev) {
@@ -88,7 +94,7 @@ async function newGame(ev) {
   const f = $("new-game");
   const body = { game: f.game.value, difficulty: f.difficulty.value, mode: f.mode.value };
   if (body.mode === "virtual" && f.seed.value !== "") body.seed = Number(f.seed.value);
-  if (body.game === "lobo" && f.target.value !== "") body.target = Number(f.target.value);
+  if (isRace(f) && f.target.value !== "") body.target = Number(f.target.value);
   try {
     const g = await api("POST", "/api/games", body);
     history.pushState(null, "", `/g/${g.id}`);
@@ -220,8 +226,9 @@ function drawTable(b) {
   rows.push(row("Wolf", b.wolf ? [cardsRow(b.wolf, playing ? "wolf" : null), total(b.wolf)] : h("span", { class: "none" }, "—")));
   rows.push(row("You", b.hand.length ? [cardsRow(b.hand, playing ? "hand" : null), total(b.hand, b.winning_hand ? "winning hand" : "")]
     : h("span", { class: "none" }, "—")));
-  if (b.game === "vanguard") {
-    rows.push(row("Reserve", cardsRow(b.reserve, playing ? "reserve" : null)));
+  // The board has what the game has: a reserve and a party (vanguard), or points (lobo).
+  if (b.reserve) rows.push(row("Reserve", cardsRow(b.reserve, playing ? "reserve" : null)));
+  if (b.party) {
     rows.push(row("Party", h("span", { class: "cards" }, ["J", "Q", "K"].map((m) => {
       const up = b.party.up.includes(m);
       if (!playing || !up) return h("span", { class: "card member" + (up ? "" : " down"), title: up ? "face up" : "face down" }, m);
@@ -229,7 +236,8 @@ function drawTable(b) {
       return h("button", { class: "card member" + (on ? " on" : ""), "data-member": m, "aria-pressed": on ? "true" : "false",
         onclick: () => { S.sel.member = on ? null : m; S.key = null; show(S.game); } }, m);
     })), h("span", { class: "quiet" }, b.party_text)));
-  } else {
+  }
+  if (b.points) {
     rows.push(row("Score", `you ${b.points.you}, the Wolf ${b.points.wolf} (first to ${b.points.target})`));
   }
   rows.push(row("Pile", `${b.pile.size} card${b.pile.size === 1 ? "" : "s"}` + (b.pile.top.length ? `, known top: ${b.pile.top.join(" ")}` : ""),

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from solver.core.games import game as game_of
 from solver.core.plays import to_text
 from solver.core.rules import rewards
 from solver.core.status import LOST, WON, FinishStatus, HintStatus
@@ -153,7 +154,7 @@ def events(before: Table, step: Step, after: Table, *, virtual: bool) -> list[st
                 f"round {after.rounds} dealt: you {_cards_text(player)}, the Wolf {_cards_text(wolf)}; "
                 f"{after.pile_size} card(s) left in the pile"
             )
-            if after.round is not None and after.round.final and after.setup.game == "vanguard":
+            if after.round is not None and after.round.final and game_of(after.setup.game).has_final_round:
                 out.append(f"this is the final round: {final_reason(after, dealt=True)}")
         case Draw(cards):
             who = before.owed()[0]
@@ -185,7 +186,7 @@ def round_end(before: Table, after: Table) -> list[str]:
     assert s is not None
     n = after.rounds
     out: list[str] = []
-    if after.setup.game == "lobo":
+    if game_of(after.setup.game).is_race:
         p, w = after.points
         if s.outcome == WON:
             out.append(f"round {n} won: you score {sum(s.hand)} ({_cards_text(s.hand)}); you {p}, the Wolf {w}")
@@ -213,7 +214,7 @@ def round_end(before: Table, after: Table) -> list[str]:
 
 
 def game_result(t: Table) -> str:
-    if t.setup.game == "lobo":
+    if game_of(t.setup.game).is_race:
         p, w = t.points
         return f"game {'won' if t.result == WON else 'lost'}: you {p}, the Wolf {w} (first to {t.setup.target})"
     if t.result == WON:
@@ -267,7 +268,7 @@ def final_reason(t: Table, *, dealt: bool = False) -> str:
 def final_status(session: Session) -> str:
     """Whether the final round has begun, and why (vanguard)."""
     t = session.table
-    if t.setup.game != "vanguard":
+    if not game_of(t.setup.game).has_final_round:
         return "lobo has no final round"
     threshold = t.setup.rules.final_threshold
     if t.phase in (PLAY, DRAW) and t.final:
@@ -323,7 +324,7 @@ def rounds(game: Game) -> list[RoundRecord]:
         current.append(step)
         if isinstance(step, (Deal, Draw, Move)) and after.phase not in (PLAY, DRAW) and after.round is not None:
             s = after.round
-            pts = (sum(s.hand) if s.outcome == WON else sum(s.wolf)) if after.setup.game == "lobo" else 0
+            pts = sum(game_of(after.setup.game).round_points(s))  # the side that scored: the outcome says
             fallen = tuple(m for m in party_before if m not in after.party)
             out.append(RoundRecord(number, tuple(current), s.outcome, s.final, None, fallen, pts))
         elif isinstance(step, Take) and out:
@@ -356,17 +357,20 @@ def summary_lines(game: Game) -> list[str]:
     kinds = Counter(s.play.kind for s in game.steps if isinstance(s, Move))
     if kinds:
         lines.append("plays: " + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1])))
-    if t.setup.game == "vanguard":
+    g = game_of(t.setup.game)
+    if g.has_party:
         fallen = [f"{' '.join(r.fallen)} in round {r.number}" for r in rs if r.fallen]
         lines.append("turned face down: " + (", ".join(fallen) if fallen else "none"))
+    if g.has_rewards:
         taken = [f"{r.reward} (round {r.number})" for r in rs if r.reward]
         lines.append("rewards: " + (", ".join(taken) if taken else "none"))
+    if g.has_final_round:
         lines.append("final round reached: " + ("yes" if t.final_reached else "no"))
-    else:
+    if g.is_race:
         lines.append(
             "points by round: "
             + ", ".join(f"{r.number}: {'you' if r.outcome == WON else 'Wolf'} {r.points}" for r in rs)
         )
-        if t.reshuffles:
-            lines.append(f"reshuffles: {t.reshuffles}")
+    if g.reshuffles and t.reshuffles:
+        lines.append(f"reshuffles: {t.reshuffles}")
     return lines

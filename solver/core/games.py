@@ -1,0 +1,174 @@
+"""The two games, lobo and vanguard, as one `Game` each: what the rest of the code asks instead of
+comparing the game's name (issue 14).
+
+A position, a rules State and a game's Setup keep the game as its name (the JSON form, FORMAT.md);
+`game(name)` is the Game of that name. A Game holds what differs between the games and nothing
+of a round in play: the deck, the plays and pieces it has, what a position is valued by, how a
+finished round scores and what ends the game (RULES.md §1, §3, §4, §6). The rules themselves stay
+in rules.py and kernel.py; the scoring methods here hand over to rules.py.
+
+    g = game(pos.game)
+    if g.has_party: ...
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from solver.core import kernel
+from solver.core.cards import top_value
+from solver.core.objectives import OBJECTIVES
+from solver.core.status import LOST, WON
+
+if TYPE_CHECKING:
+    from solver.core.rules import State
+
+# lobo: the first side to this many points wins (RULES.md §3); a game's Setup may change it.
+LOBO_TARGET: Final = 100
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game's rules, as far as they differ from the other's."""
+
+    name: str
+    """The game's name in positions, setups and answers: "vanguard" or "lobo"."""
+    title: str
+    """Its name for people, in a title bar: "Lobo: The Vanguard", "Lobo"."""
+    label: str
+    """Its name in one word, for a narrow title: "Vanguard", "Lobo"."""
+    copies: int
+    """Copies of each value 1..top in the deck (RULES.md §1): 4 (vanguard), 5 (lobo)."""
+    code: int
+    """The rules kernel's code for the game (kernel.VANGUARD, kernel.LOBO), in a state vector."""
+    has_party: bool
+    """A party of three members (J, Q, K of spades, never in the pile) that a lost regular round
+    turns face down; the whole party face down loses the game (vanguard, RULES.md §4)."""
+    has_reserve: bool
+    """A reserve of cards kept across rounds and usable in any play (vanguard)."""
+    has_final_round: bool
+    """A final round (a short or empty pile) in which Split and Over are illegal and nothing is
+    drawn; it ends the game: won, the game is won with a score; lost, the game is lost (vanguard)."""
+    has_sacrifices: bool
+    """Sacrifice is a play (a party member on a Wolf card, in the final round; vanguard)."""
+    has_rewards: bool
+    """A won regular round gives one reward: a hand card to the reserve, or a member revived
+    (vanguard, RULES.md §4)."""
+    reshuffles: bool
+    """When the pile cannot deal a round, the discards are shuffled back into it (lobo, RULES.md §3
+    ruling). In vanguard a short pile makes the final round instead."""
+    target: int | None
+    """A race: the first side to reach this many points wins the game, and every finished round
+    scores points (lobo: 100, RULES.md §3). None: the game is not a race (vanguard)."""
+    win_probability: bool
+    """Hint answers give the probability of winning the round, on the answer and on every play,
+    whatever the objective (FORMAT.md: vanguard; lobo's answers leave it out)."""
+    objective: str
+    """The objective a position is valued by when it names none, outside a final round (RULES.md §6)."""
+    final_objective: str | None
+    """The default objective of a final round; None for a game without one."""
+
+    @property
+    def is_race(self) -> bool:
+        """Whether the game is a race to a target score (lobo)."""
+        return self.target is not None
+
+    @property
+    def objectives(self) -> tuple[str, ...]:
+        """The objectives that fit the game (RULES.md §6), as solver/core/objectives.py says, in its order."""
+        return tuple(name for name, o in OBJECTIVES.items() if o.fits(self.name))
+
+    def allows(self, objective: str) -> bool:
+        return objective in self.objectives
+
+    def default_objective(self, final: bool) -> str:
+        """The objective of a position that names none: a final round's, or a regular round's."""
+        if final and self.final_objective is not None:
+            return self.final_objective
+        return self.objective
+
+    def deck_counts(self, difficulty: str) -> tuple[int, ...]:
+        """Copies of each value 1..top in the draw deck (index 0 is the Ace); the party is not in it."""
+        return (self.copies,) * top_value(difficulty)
+
+    def deck_size(self, difficulty: str) -> int:
+        return self.copies * top_value(difficulty)
+
+    def round_points(self, end: State) -> tuple[int, int]:
+        """The points a finished round scores, (Player's, Wolf's): a race's (rules.lobo_points);
+        (0, 0) in a game that scores no rounds."""
+        if not self.is_race:
+            return 0, 0
+        from solver.core.rules import lobo_points  # rules.py asks this module for the kernel's code
+
+        return lobo_points(end)
+
+    def final_score(self, end: State) -> int:
+        """The game's score when its final round is won (rules.final_score: the hand and 10 per
+        active member, RULES.md §4)."""
+        if not self.has_final_round:
+            raise ValueError(f"{self.name} has no final round")
+        from solver.core.rules import final_score
+
+        return final_score(end)
+
+    def race_result(self, points: tuple[int, int], target: int) -> str | None:
+        """How a race stands with these points (Player's, Wolf's): "won" once the Player has the
+        target, "lost" once the Wolf has it, None while the game goes on."""
+        if points[0] >= target:
+            return WON
+        if points[1] >= target:
+            return LOST
+        return None
+
+
+VANGUARD: Final = Game(
+    name="vanguard",
+    title="Lobo: The Vanguard",
+    label="Vanguard",
+    copies=4,
+    code=kernel.VANGUARD,
+    has_party=True,
+    has_reserve=True,
+    has_final_round=True,
+    has_sacrifices=True,
+    has_rewards=True,
+    reshuffles=False,
+    target=None,
+    win_probability=True,
+    objective="game",
+    final_objective="score",
+)
+
+LOBO: Final = Game(
+    name="lobo",
+    title="Lobo",
+    label="Lobo",
+    copies=5,
+    code=kernel.LOBO,
+    has_party=False,
+    has_reserve=False,
+    has_final_round=False,
+    has_sacrifices=False,
+    has_rewards=False,
+    reshuffles=True,
+    target=LOBO_TARGET,
+    win_probability=False,
+    objective="game",
+    final_objective=None,
+)
+
+_BY_NAME: Final = {g.name: g for g in (VANGUARD, LOBO)}
+GAMES: Final = tuple(_BY_NAME)  # the names, "vanguard" first (the default game)
+
+
+def game(name: str) -> Game:
+    """The game of this name (KeyError names the known ones)."""
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise KeyError(f"{name!r} is not one of {', '.join(GAMES)}") from None
+
+
+__all__ = ["GAMES", "LOBO", "LOBO_TARGET", "VANGUARD", "Game", "game"]
