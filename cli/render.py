@@ -188,7 +188,7 @@ def _estimate_note(m: MoveResult) -> str:
 
 def estimates_note(moves: Sequence[MoveResult]) -> str:
     """What `est.` and `mid` in the table mean: the methods, their deals and what they measure."""
-    from solver.search.estimate import CLAIRVOYANT, ROLLOUTS
+    from solver.search.estimate import CLAIRVOYANT, EVALUATED, ROLLOUTS
     from solver.search.hint import MIDPOINT
 
     leans = {
@@ -202,6 +202,11 @@ def estimates_note(moves: Sequence[MoveResult]) -> str:
             deals = f"{n[0]}" if len(n) == 1 else f"{n[0]}–{n[-1]}"
             what = "greedy rollouts" if method == ROLLOUTS else "solved deals (sampled clairvoyant play)"
             parts.append(f"est.: {deals} {what} a play; {leans[method]}; the 95% interval is of that")
+    if any(m.method == EVALUATED for m in moves):
+        parts.append(
+            "est.: searched to the end of the round, the rounds after it valued by the evaluator's tables "
+            "(solver/search/evaluator.py); the 95% interval is their sampling error"
+        )
     if any(m.method == MIDPOINT for m in moves):
         parts.append("mid: the middle of the sound bounds, nothing sampled")
     return ". ".join(parts) + ("." if parts else "")
@@ -213,7 +218,8 @@ def value_texts(objective: str, moves: Sequence[MoveResult]) -> list[str]:
     value is a whole number or every value has four decimals."""
     from solver.search.hint import as_fraction, number_text
     exact = [m.value for m in moves if m.value is not None and m.bounds is None]
-    fractions = objective == "win" and all(as_fraction(v) is not None for v in exact)
+    chance = objective in ("win", "game")  # a probability: shown in per cent
+    fractions = chance and all(as_fraction(v) is not None for v in exact)
     whole = all(float(m.value).is_integer() for m in moves if m.value is not None and m.bounds is None) and all(
         m.bounds is None for m in moves
     )
@@ -223,15 +229,15 @@ def value_texts(objective: str, moves: Sequence[MoveResult]) -> list[str]:
         if v is None:
             texts.append("lost")
             continue
-        if objective == "win":
+        if chance:
             text = f"{number_text(100 * v, '6.2f')}%"
-            if fractions and m.bounds is None:
+            if fractions and m.bounds is None and m.samples is None:
                 text += f"  ({as_fraction(v)})"
         elif objective == "score":
             text = number_text(v, "g")
         else:
             text = _signed(v, "+.0f" if whole else "+.4f")
-        texts.append(text + (_estimate_note(m) if m.bounds is not None else ""))
+        texts.append(text + (_estimate_note(m) if m.bounds is not None or m.samples is not None else ""))
     return texts
 
 
@@ -240,7 +246,7 @@ def interval_text(objective: str, iv: tuple[float, float] | None) -> str:
 
     if iv is None:
         return ""
-    if objective == "win":
+    if objective in ("win", "game"):
         return f"{number_text(100 * iv[0], '.1f')}–{number_text(100 * iv[1], '.1f')}%"
     return f"[{_signed(iv[0], '+.2f')}, {_signed(iv[1], '+.2f')}]"
 
@@ -256,6 +262,12 @@ def win_text(m: MoveResult) -> str:
     return text
 
 
+def _why_not_exact(result: HintResult) -> str:
+    if result.stats.get("stopped") or any(m.bounds is not None for m in result.moves):
+        return "the budget ran out"
+    return "the rounds after this one are valued by estimates"
+
+
 STATUS_TEXT: dict[str, str] = {
     HintStatus.OPEN: "open",
     HintStatus.PROVEN_WON: "[green]proven won[/green]",
@@ -263,31 +275,64 @@ STATUS_TEXT: dict[str, str] = {
 }
 
 
-def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
-    from solver.search.hint import number_text
+VALUE_TITLES = {
+    "game": "Chance to win the game",
+    "win": "Win probability",
+    "party": "Party members (−lost)",
+    "points": "Points (you − Wolf)",
+    "score": "Score of the best finish",
+}
 
-    objective = result.objective if result.finish is None else ("party" if result.objective == "party" else "score")
+
+def shown_objective(result: HintResult) -> str:
+    """What the value column of a hint shows: its objective, or a final round's score."""
+    objective = result.objective
+    if result.finish is not None and objective not in ("party", "game"):
+        objective = "score"
     if objective == "score" and result.finish is None:
         objective = "win"  # `score` outside a final round is valued by the win probability (the answer's note)
-    title = {
-        "win": "Win probability",
-        "party": "Party members (−lost)",
-        "points": "Points (you − Wolf)",
-        "score": "Score of the best finish",
-    }[objective]
+    return objective
+
+
+def hint_columns(game_name: str, result: HintResult, moves: Sequence[MoveResult]) -> tuple[list[str], list[list[str]]]:
+    """The hint table without its Play and mark columns, one rule for every front end (the CLI
+    here, the web page): the titles, and each move's cells."""
+    from solver.search.hint import number_text
+
+    objective = shown_objective(result)
+    sampled = any(m.samples is not None and m.interval is not None for m in result.moves)
+    show_win = (game(game_name).win_probability or objective == "game") and objective != "win"
+    columns = [VALUE_TITLES[objective]]
+    if sampled:
+        columns.append("95% interval")
+    if show_win:
+        columns.append("Round won" if objective == "game" else "Win")
+    if not result.exact:
+        columns.append("Bounds")
+    rows = []
+    for m, value_text in zip(moves, value_texts(objective, moves), strict=True):
+        cells = [value_text]
+        if sampled:
+            shown = m.samples is not None and m.interval is not None and (m.bounds is not None or m.samples == 0)
+            cells.append(interval_text(objective, m.interval) if shown else "")
+        if show_win:
+            cells.append(win_text(m))
+        if not result.exact:
+            cells.append(
+                "exact" if m.bounds is None else f"[{number_text(m.bounds[0], '.3g')}, {number_text(m.bounds[1], '.3g')}]"
+            )
+        rows.append(cells)
+    return columns, rows
+
+
+def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
+    columns, cells = hint_columns(pos.game, result, result.moves)
     t = Table(title_justify="left")
     t.add_column("Play", style="bold")
-    t.add_column(title, justify="right")
-    sampled = any(m.samples for m in result.moves)
-    if sampled:
-        t.add_column("95% interval", justify="right")
-    show_win = game(pos.game).win_probability and objective != "win"
-    if show_win:
-        t.add_column("Win", justify="right")
-    if not result.exact:
-        t.add_column("Bounds", justify="right")
+    for title in columns:
+        t.add_column(title, justify="right")
     t.add_column("")
-    for m, value_text in zip(result.moves, value_texts(objective, result.moves), strict=True):
+    for m, row in zip(result.moves, cells, strict=True):
         marks = []
         if m.play == result.best:
             marks.append("[green]best[/green]")
@@ -295,25 +340,13 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
             marks.append("[green]≈ best[/green]")
         if m.blunder:
             marks.append("[red]blunder: throws away a certain win[/red]")
-        row = [str(m.play), value_text]
-        if sampled:
-            row.append(interval_text(objective, m.interval) if m.samples and m.bounds is not None else "")
-        if show_win:
-            row.append(win_text(m))
-        if not result.exact:
-            row.append(
-                "exact"
-                if m.bounds is None
-                else f"[{number_text(m.bounds[0], '.3g')}, {number_text(m.bounds[1], '.3g')}]"
-            )
-        row.append(" ".join(marks))
-        t.add_row(*row)
+        t.add_row(str(m.play), *row, " ".join(marks))
     lines: list[Text | Table | str] = []
     best_text = "fold" if result.best is None else str(result.best)
     lines.append(
         Text.from_markup(
             f"[bold]Best play: {escape(best_text)}[/bold]   status: {STATUS_TEXT[result.status]}"
-            + ("" if result.exact else "   [yellow](not exact: the budget ran out)[/yellow]")
+            + ("" if result.exact else f"   [yellow](not exact: {_why_not_exact(result)})[/yellow]")
         )
     )
     if reason:

@@ -240,7 +240,7 @@ def test_fractions_for_every_exact_value_or_for_none() -> None:
     # 0.123456789123 has no small fraction: then no row shows one, not only that row.
     rows = table([13 / 15, 0.123456789123, 0.0])
     assert len(rows) == 3 and not any("/" in row for row in rows), rows
-    assert pos.objective == "win"
+    assert pos.objective == "game"  # (the example names none: the whole game, RULES.md §6)
 
 
 def test_ties_in_exact_answers_are_equal_values() -> None:

@@ -64,6 +64,7 @@ def test_d_one_lobo_round_with_a_known_pile() -> None:
                 "player": [3, 5, 7, 9],
                 "wolf": [1, 4, 7, 8],
                 "draw_pile": [2, 6, 3, 4, 8],
+                "objective": "points",
             }
         )
     )

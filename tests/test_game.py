@@ -228,7 +228,7 @@ def test_reward_positions_parse_only_where_asked() -> None:
     with pytest.raises(PositionError, match="lobo-hint reward"):
         parse_position(raw)
     pos = parse_position(raw, allow_reward=True)
-    assert pos.phase == "reward" and not pos.final and pos.objective == "win"
+    assert pos.phase == "reward" and not pos.final and pos.objective == "game"
     assert pos.to_json()["phase"] == "reward"
     t = table_from_position(pos)
     assert t.phase == REWARD and t.hand == (3, 7) and t.party == ("Q", "K")

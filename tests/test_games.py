@@ -145,28 +145,27 @@ def test_decks_by_difficulty(name: str, difficulty: str, counts: tuple[int, ...]
 
 
 def test_objectives_and_defaults_are_rules_md_section_6() -> None:
-    # §6: win, party, score are vanguard's, points is lobo's; the default of a vanguard round is
-    # win, of its final round score; lobo's is points. (§6's `game` objective, for both games, is
-    # not one the engine values yet: solver/core/objectives.py has no such objective.)
-    assert VANGUARD.objectives == ("win", "party", "score")
-    assert LOBO.objectives == ("points",)
-    assert (VANGUARD.default_objective(False), VANGUARD.default_objective(True)) == ("win", "score")
-    assert (LOBO.default_objective(False), LOBO.default_objective(True)) == ("points", "points")
+    # §6: game is both games'; win, party, score are vanguard's, points is lobo's; the default of
+    # a round that is not final is game, of vanguard's final round score (lobo has none).
+    assert VANGUARD.objectives == ("game", "win", "party", "score")
+    assert LOBO.objectives == ("game", "points")
+    assert (VANGUARD.default_objective(False), VANGUARD.default_objective(True)) == ("game", "score")
+    assert (LOBO.default_objective(False), LOBO.default_objective(True)) == ("game", "game")
     assert VANGUARD.allows("party") and not VANGUARD.allows("points") and not LOBO.allows("win")
 
 
 def test_positions_take_their_default_objective_and_refusals_from_the_game() -> None:
     base = {"player": [1, 2], "wolf": [3]}
-    assert parse_position({**base, "draw_pile": {"size": 20}}).objective == "win"
+    assert parse_position({**base, "draw_pile": {"size": 20}}).objective == "game"
     assert parse_position({**base, "final": True}).objective == "score"
-    assert parse_position({**base, "game": "lobo"}).objective == "points"
+    assert parse_position({**base, "game": "lobo"}).objective == "game"
     with pytest.raises(
-        PositionError, match=r"^objective: 'points' does not fit vanguard \(its objectives: win, party, score\)$"
+        PositionError, match=r"^objective: 'points' does not fit vanguard \(its objectives: game, win, party, score\)$"
     ):
         parse_position({**base, "objective": "points"})
-    with pytest.raises(PositionError, match=r"^--objective: 'win' does not fit lobo \(its objectives: points\)$"):
+    with pytest.raises(PositionError, match=r"^--objective: 'win' does not fit lobo \(its objectives: game, points\)$"):
         with_objective(parse_position({**base, "game": "lobo"}), "win")
-    with pytest.raises(PositionError, match=r'^objective: "best" is not one of win, party, points, score$'):
+    with pytest.raises(PositionError, match=r'^objective: "best" is not one of game, win, party, points, score$'):
         parse_position({**base, "objective": "best"})
 
 

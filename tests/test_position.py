@@ -115,8 +115,8 @@ def test_defaults() -> None:
     assert pos.game == "vanguard" and pos.difficulty == "standard"
     assert pos.party == ("J", "Q", "K") and pos.reserve == ()
     assert pos.pile_size == 36 - 3 and pos.pile_top == () and not pos.final
-    assert pos.objective == "win"
-    assert parse_position({"game": "lobo", "player": [1], "wolf": [6]}).objective == "points"
+    assert pos.objective == "game"  # RULES.md §6: the whole game, outside a final round, both games
+    assert parse_position({"game": "lobo", "player": [1], "wolf": [6]}).objective == "game"
     final = parse_position({"player": [1], "wolf": [6], "draw_pile": {"size": 4}})
     assert final.final and final.objective == "score"
 

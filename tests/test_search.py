@@ -18,6 +18,10 @@ from solver.search.hint import hint
 
 
 def pos(**raw: Any) -> Any:
+    """A position valued by the round (win, lobo's points) unless it names its objective: these
+    tests are about the search of one round."""
+    if "objective" not in raw and raw.get("final") is not True:
+        raw["objective"] = "points" if raw.get("game") == "lobo" else "win"
     return parse_position(raw)
 
 

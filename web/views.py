@@ -15,12 +15,6 @@ from web.hints import Job
 from web.store import Entry
 
 STATUS = {"open": "open", "proven_won": "proven won", "proven_lost": "proven lost"}
-VALUE_TITLES = {
-    "win": "Win probability",
-    "party": "Party members (−lost)",
-    "points": "Points (you − Wolf)",
-    "score": "Score of the best finish",
-}
 
 
 def title(entry: Entry) -> str:
@@ -77,34 +71,9 @@ def hint_view(entry: Entry, whole: bool) -> dict[str, Any] | None:
     r = note.result
     assert r is not None
     moves, _ = hint_rows(r, None if whole else HINT_ROWS)
-    objective = r.objective if r.finish is None else ("party" if r.objective == "party" else "score")
-    if objective == "score" and r.finish is None:
-        objective = "win"  # as the CLI: `score` outside a final round is valued by the win probability
-    sampled = any(m.samples for m in r.moves)
-    columns = [VALUE_TITLES[objective]]
-    if sampled:
-        columns.append("95% interval")
-    show_win = game(session.setup.game).win_probability and objective != "win"
-    if show_win:
-        columns.append("Win")
-    if not r.exact:
-        columns.append("Bounds")
-    from solver.search.hint import number_text
-
-    values = render.value_texts(objective, moves)
-    for row, m, value in zip(data["rows"], moves, values, strict=True):
-        cells = [value]
-        if sampled:
-            cells.append(render.interval_text(objective, m.interval) if m.samples and m.bounds is not None else "")
-        if show_win:
-            cells.append(render.win_text(m))
-        if not r.exact:
-            cells.append(
-                "exact"
-                if m.bounds is None
-                else f"[{number_text(m.bounds[0], '.3g')}, {number_text(m.bounds[1], '.3g')}]"
-            )
-        row["cells"] = cells
+    columns, cells = render.hint_columns(session.setup.game, r, moves)
+    for row, row_cells in zip(data["rows"], cells, strict=True):
+        row["cells"] = row_cells
     data["columns"] = columns
     data["status_text"] = STATUS[r.status]
     data["estimates_note"] = render.estimates_note(moves)

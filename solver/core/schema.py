@@ -61,6 +61,15 @@ def position_schema() -> dict[str, Any]:
             },
             "final": {"type": "boolean", "description": "vanguard only: whether this round is the final round"},
             "objective": {"enum": list(OBJECTIVES)},
+            "scores": {
+                "type": "object",
+                "additionalProperties": False,
+                "description": "lobo only: the points each side has scored so far in the race to 100",
+                "properties": {
+                    "player": {"type": "integer", "minimum": 0, "maximum": 99, "default": 0},
+                    "wolf": {"type": "integer", "minimum": 0, "maximum": 99, "default": 0},
+                },
+            },
             "rules": {
                 "type": "object",
                 "additionalProperties": False,
@@ -86,9 +95,12 @@ def position_schema() -> dict[str, Any]:
                 "if": {"properties": {"game": {"const": LOBO.name}}, "required": ["game"]},
                 "then": {
                     "not": {"anyOf": [{"required": ["reserve"]}, {"required": ["party"]}, {"required": ["final"]}]},
-                    "properties": {"objective": {"const": LOBO.objective}},
+                    "properties": {"objective": {"enum": list(LOBO.objectives)}},
                 },
-                "else": {"properties": {"objective": {"enum": list(VANGUARD.objectives)}}},
+                "else": {
+                    "not": {"required": ["scores"]},
+                    "properties": {"objective": {"enum": list(VANGUARD.objectives)}},
+                },
             }
         ],
     }

@@ -266,8 +266,8 @@ def _search(
         # Searched to the end of the round, every end valued for the game; beyond the exact horizon
         # that value is the evaluator's: an estimate, with the evaluator's own error.
         estimates = {m.play: evaluated(m.value) for m in values if m.exact}
-    if not exact and deadline is not None:
-        open_plays = [m.play for m in values if not m.exact or not wins.get(m.play, m).exact]
+    open_plays = [m.play for m in values if not m.exact or not wins.get(m.play, m).exact]
+    if open_plays and deadline is not None:
         now = time.perf_counter()
         sampled_estimates = sampled(
             state, objective, open_plays, deadline=now + max(0.0, deadline - now) / 3, win=apart, scores=pos.scores
@@ -446,13 +446,16 @@ def explain(result: HintResult) -> str:
             return "loses"
         if result.objective in ("win", "score"):  # `score` outside a final round: the win probability
             return f"wins {number_text(100 * m.value, '.1f')}%"
+        if result.objective == "game":
+            return f"wins the game {number_text(100 * m.value, '.1f')}%"
         if result.objective == "party":
             return f"costs {number_text(-m.value, '.2f')} party members on average"
         return f"scores {number_text(m.value, '+.2f')} on average"
 
     line = f"{best.play} {said(best)}"
     if not result.exact:
-        line += " (estimate: the search was cut short)"
+        cut = result.stats.get("stopped") or any(m.bounds is not None for m in result.moves)
+        line += " (estimate: the search was cut short)" if cut else " (estimate: the rounds after this one are estimated)"
     rival = next((m for m in moves if m.play.kind != "fold"), None)
     if rival is not None:
         tie = rival.tied
