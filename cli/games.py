@@ -26,7 +26,7 @@ from solver.core.position import load_position
 from solver.core.rules import rewards
 from solver.core.status import WON
 from solver.play.driver import DRAW, PLAY, Deal, Draw, Game, GameError, Move, Reshuffle, Setup, Take, step_text
-from solver.play.policies import BEST_RULE, BEST_SAMPLES, GREEDY_RULE, POLICIES
+from solver.play.policies import BEST_RULE, BEST_SAMPLES, GREEDY_RULE, HINT_RULE, POLICIES
 
 from . import render
 from .common import JsonOpt, MemoryOpt, PositionArg, emit_json, fail, input_errors, interrupted, use_memory
@@ -50,6 +50,7 @@ SamplesOpt = Annotated[
 
 POLICY_HELP = (
     "random: uniform over legal plays, never folding while another play exists. " + GREEDY_RULE + " " + BEST_RULE
+    + " " + HINT_RULE
 )
 
 
@@ -104,9 +105,12 @@ def simulate_cmd(
     game: GameOpt = "vanguard",
     difficulty: DifficultyOpt = "standard",
     games: GamesOpt = 1000,
-    policy: Annotated[str, typer.Option("--policy", "-p", help="best, greedy or random (see above)")] = "best",
+    policy: Annotated[str, typer.Option("--policy", "-p", help="hint, best, greedy or random (see above)")] = "best",
     seed: SeedOpt = 1,
     samples: SamplesOpt = None,
+    think: Annotated[
+        float | None, typer.Option("--think", help="the hint policy's seconds a decision (default 0.05)")
+    ] = None,
     jobs: JobsOpt = None,
     cluster: ClusterOpt = None,
     games_out: Annotated[
@@ -121,6 +125,8 @@ def simulate_cmd(
     _choice(difficulty, tuple(DIFFICULTIES), "--difficulty")
     _choice(policy, POLICIES, "--policy")
     _checks(games, jobs, samples)
+    if think is not None and not 0 < think <= 600:
+        fail(f"--think: more than 0 and at most 600 seconds, not {think}")
     use_memory(max_memory)
     sink = None
     if games_out is not None:
@@ -149,6 +155,7 @@ def simulate_cmd(
                 workers=jobs,
                 cluster=cluster,
                 on_record=on_record,
+                think=think,
             )
     except KeyboardInterrupt:
         interrupted()
@@ -315,7 +322,7 @@ def report(
 ) -> None:
     """Simulate every difficulty × policy on the same deals; write report.md with tables and plots.
 
-    Policies best, greedy and random; plots of win rates with intervals, score histograms and
+    Policies hint, best, greedy and random; plots of win rates with intervals, score histograms and
     party survival by round."""
     from solver.play.report import build_report
 
@@ -362,8 +369,14 @@ def reward(
     path: PositionArg,
     samples: Annotated[int, typer.Option("--samples", "-n", help="continuations per reward")] = 200,
     policy: Annotated[
-        str, typer.Option("--policy", "-p", help="who plays the continuations: best, greedy, random")
-    ] = "best",
+        str,
+        typer.Option(
+            "--policy",
+            "-p",
+            help="game: rank by the game values the hint uses (exact near the end, else the evaluator's); "
+            "or play continuations out with a simulator policy: hint, best, greedy, random",
+        ),
+    ] = "game",
     budget: Annotated[int | None, typer.Option("--budget", help="best's samples per move in the continuations")] = None,
     seed: SeedOpt = 1,
     jobs: JobsOpt = None,
@@ -371,13 +384,15 @@ def reward(
     max_memory: MemoryOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Rank the rewards after a won round by the estimated chance to win the game.
+    """Rank the rewards after a won round by the chance to win the game.
 
-    The position has "phase": "reward". Continuations are played out on the same deals for every
-    reward; the answer says when a difference is not significant."""
-    from solver.play.reward import advise_reward
+    The position has "phase": "reward". By default each reward is valued as the hint values the end
+    of a round (exact where the next deal is surely the final round); with a simulator --policy,
+    continuations are played out on the same deals for every reward, and the answer says when a
+    difference is not significant."""
+    from solver.play.reward import GAME_VALUES, advise_reward
 
-    _choice(policy, POLICIES, "--policy")
+    _choice(policy, (GAME_VALUES, *POLICIES), "--policy")
     _checks(None, jobs, budget)
     use_memory(max_memory)
     if samples < 2:
@@ -405,8 +420,9 @@ def reward(
 
 
 def advice_view(a: RewardAdvice) -> Group:
-    t = RichTable(title=f"Rewards by chance to win the game ({a.samples} continuations each, policy {a.policy})",
-                  title_justify="left")  # fmt: skip
+    how = ("the game values of the hint" if a.policy == "game"
+           else f"{a.samples} continuations each, policy {a.policy}")  # fmt: skip
+    t = RichTable(title=f"Rewards by chance to win the game ({how})", title_justify="left")
     t.add_column("Reward", style="bold")
     t.add_column("Win", justify="right")
     t.add_column("95% interval", justify="right")

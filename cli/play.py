@@ -279,11 +279,15 @@ def play(
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="the virtual deck's seed (default: random)")] = None,
     load: Annotated[str | None, typer.Option("--load", "-l", help="resume a game saved with save FILE")] = None,
     target: Annotated[int | None, typer.Option("--target", help="lobo: the score that wins (default 100)")] = None,
-    time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="seconds a hint may take")] = 10.0,
+    time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="seconds a hint may take")] = 2.0,
     samples: Annotated[int, typer.Option("--samples", "-n", help="continuations per reward for reward")] = 200,
     reward_policy: Annotated[
-        str, typer.Option("--reward-policy", help="who plays reward's continuations: greedy, best, random")
-    ] = "greedy",
+        str,
+        typer.Option(
+            "--reward-policy",
+            help="game: rank rewards by the hint's game values; or play continuations with greedy, best, random",
+        ),
+    ] = "game",
     max_memory: MemoryOpt = None,
 ) -> None:
     """Follow a real game at the table (or deal a virtual one): bookkeeping, rules checks, hints."""

@@ -37,12 +37,23 @@ def hint(
     path: PositionArg,
     as_json: JsonOpt = False,
     objective: ObjectiveOpt = None,
-    time_limit: TimeOpt = 60.0,
+    time_limit: TimeOpt = 2.0,
     max_states: Annotated[int | None, typer.Option("--max-states", help="stop after this many search states")] = None,
+    samples: Annotated[
+        int | None,
+        typer.Option(
+            "--samples",
+            help="at most this many random deals a play for estimates (seeded: with --max-states and a "
+            "time limit that does not bind, the same answer every run)",
+        ),
+    ] = None,
     max_memory: MemoryOpt = None,
     verify: VerifyOpt = False,
 ) -> None:
-    """The best play and the value of every legal play (also: lobo-hint POSITION.json)."""
+    """The best play and the value of every legal play (also: lobo-hint POSITION.json).
+
+    Plays are ranked by the chance to win the whole game (objective game) outside a vanguard
+    final round; the answer comes within --time-limit (2 s by default)."""
     from solver.finish.verify import verify_hint
     from solver.search.hint import explain
     from solver.search.hint import hint as solve_hint
@@ -50,9 +61,10 @@ def hint(
     pos = with_objective(load_position(path), objective)
     positive(time_limit, "--time-limit")
     positive(max_states, "--max-states")
+    positive(samples, "--samples")
     use_memory(max_memory)
     with render.progress(enabled=not as_json) as report:
-        result = solve_hint(pos, time_limit=time_limit, max_states=max_states, progress=report)
+        result = solve_hint(pos, time_limit=time_limit, max_states=max_states, samples=samples, progress=report)
     problems = verify_hint(pos, result) if verify else None
     if as_json:
         emit_json(_verdict_keys(result.to_json(), problems))

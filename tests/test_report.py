@@ -48,8 +48,8 @@ def test_report_runs_end_to_end_and_writes_its_plots(tmp_path: Path) -> None:
     r = CliRunner().invoke(app, ["report", "--games", "4", "--samples", "2", "-o", str(out), "-j", "1", "--json"])
     assert r.exit_code == 0, r.output
     numbers = json.loads(r.stdout)
-    assert len(numbers["results"]) == 2 * 3 * 3  # games × difficulties × policies
-    assert {x["policy"] for x in numbers["results"]} == {"best", "greedy", "random"}
+    assert len(numbers["results"]) == 2 * 3 * len(POLICIES)  # games × difficulties × policies
+    assert {x["policy"] for x in numbers["results"]} == set(POLICIES) >= {"hint", "best", "greedy", "random"}
     md = (out / "report.md").read_text()
     for words in ("## vanguard", "## lobo", "| standard | best |", "Wilson", "*Share of games won"):
         assert words in md

@@ -491,14 +491,14 @@ def test_reward_advice_in_the_reward_phase(folder: Path, hints: HintService) -> 
         g = _wait_job(api, gid, 60)
         assert g["job"]["state"] == "done" and g["job"]["kind"] == "reward", g["job"]
         advice = g["hint"]
-        assert advice["kind"] == "advice" and advice["samples"] == 200
+        assert advice["kind"] == "advice" and advice["policy"] == "game"  # the companion's default
         assert {r["reward"] for r in advice["rewards"]} == {r["text"] for r in g["board"]["rewards"]}
         assert advice["rewards"][0]["win_text"].endswith("%")
         # The same advice as the companion's `reward` (same seed of continuations).
         want = hint_data(ask_hint(companion(["9=9", "7=7", "6=6", "2+3+3=8"], seed=6), 10).session)
         assert want is not None
         assert [r["reward"] for r in advice["rewards"]] == [r["reward"] for r in want["rewards"]]
-        assert [r["wins"] for r in advice["rewards"]] == [r["wins"] for r in want["rewards"]]
+        assert [r["win_rate"] for r in advice["rewards"]] == [r["win_rate"] for r in want["rewards"]]
 
 
 def test_a_hint_answers_within_its_budget_and_the_server_stays_responsive(folder: Path, hints: HintService) -> None:

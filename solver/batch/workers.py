@@ -71,7 +71,12 @@ def stop_workers(pool: ProcessPoolExecutor) -> None:
     processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
     for proc in list(processes.values()):
         proc.terminate()
-
+    # Wait for the pool's manager thread to see the dead workers and close its wake-up pipe;
+    # otherwise the interpreter's exit hook may write to that pipe while it is being closed
+    # (EBADF, printed as a traceback after our one-line message).
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(timeout=5)
 
 
 __all__ = ["end_with_parent", "stop_workers", "worker_pool"]

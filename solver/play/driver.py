@@ -307,6 +307,7 @@ class Table:
             objective=objective,
             rules=s.rules,
             phase="reward" if reward else "play",
+            scores=self.points if game_of(s.game).is_race else (0, 0),  # lobo's race, for the game objective
         )
 
     def cards_in_view(self) -> tuple[int, ...]:

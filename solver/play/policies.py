@@ -164,11 +164,20 @@ def round_value(end: State) -> float:
     return ONE_DOWN if down == 1 else TWO_DOWN
 
 
-POLICIES = ("best", "greedy", "random")
+POLICIES = ("hint", "best", "greedy", "random")
+HINT_RULE = (
+    "hint: every play the best play of `lobo-hint` (objective game: the chance to win the whole game) with "
+    "--think seconds a decision; every reward the one with the best chance to win the game."
+)
 
 
-def make_policy(name: str, samples: int | None = None) -> Policy:
-    """A policy by name; `samples` is best's per-move budget (sampled pile orders per play)."""
+def make_policy(name: str, samples: int | None = None, think: float | None = None) -> Policy:
+    """A policy by name; `samples` is best's per-move budget (sampled pile orders per play),
+    `think` the hint policy's seconds a decision."""
+    if name == "hint":
+        from solver.play.hint_policy import THINK, HintPolicy
+
+        return HintPolicy(think or THINK)
     if name == "best":
         return BestPolicy(samples or BEST_SAMPLES)
     if name == "greedy":

@@ -32,9 +32,14 @@ class RewardValue:
     difference: float = 0.0
     difference_interval: tuple[float, float] = (0.0, 0.0)
     significant: bool = False  # worse than the best, beyond chance
+    # Ranked by the game values (policy "game"): the chance itself, and whether it is exact.
+    value: float | None = None
+    exact: bool | None = None
 
     @property
     def win_rate(self) -> float:
+        if self.value is not None:
+            return self.value
         return self.wins / self.samples if self.samples else 0.0
 
     def to_json(self) -> dict[str, Any]:
@@ -49,6 +54,7 @@ class RewardValue:
             "difference_to_best": round(self.difference, 6),
             "difference_95": [round(self.difference_interval[0], 6), round(self.difference_interval[1], 6)],
             "significantly_worse": self.significant,
+            **({} if self.exact is None else {"exact": self.exact}),
         }
 
 
@@ -72,6 +78,16 @@ class RewardAdvice:
         if len(self.ranked) == 1:
             return f"{self.best.reward} is the only reward"
         ties = [str(v.reward) for v in self.ranked[1:] if not v.significant]
+        if self.policy == GAME_VALUES:
+            exact = all(v.exact for v in self.ranked)
+            if not ties:
+                return f"take {self.best.reward}: the best chance to win the game" + (
+                    " (exact)" if exact else " (estimated by the evaluator)"
+                )
+            return (
+                f"{self.best.reward} is best by the game values, but {', '.join(ties)} "
+                + ("is as good" if exact else "cannot be told apart within the evaluator's error")
+            )
         if not ties:
             return f"take {self.best.reward}: better than every other reward beyond chance (95%)"
         return (
@@ -117,9 +133,14 @@ def advise_reward(
     cluster: Any = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> RewardAdvice:
-    """Every reward of a `"phase": "reward"` position, ranked by the win rate of its continuations."""
+    """Every reward of a `"phase": "reward"` position, ranked by the chance to win the game: by the
+    game values the hint uses (policy "game": solver/search/round_end.py, exact where the next deal
+    is surely final, the evaluator's estimate beyond), or by the win rate of continuations played
+    out by a simulator policy."""
     if pos.phase != "reward":
         raise GameError('reward advice needs a position with "phase": "reward" (a round just won)')
+    if policy == GAME_VALUES:
+        return _by_game_values(pos, seed)
     if samples < 2:
         raise GameError(f"--samples: at least 2 continuations are needed, not {samples}")
     make_policy(policy, budget)
@@ -156,6 +177,28 @@ def advise_reward(
             RewardValue(offered[k], wins, samples, wilson(wins, samples), d, (lo, hi), k != order[0] and hi < 0)
         )
     return RewardAdvice(tuple(ranked), policy, samples, seed)
+
+
+GAME_VALUES = "game"
+
+
+def _by_game_values(pos: Position, seed: int) -> RewardAdvice:
+    from solver.search.estimate import evaluated
+    from solver.search.round_end import reward_values
+
+    start = table_from_position(pos)
+    if start.phase != REWARD or start.round is None:
+        raise GameError("no reward to choose here: the hand is empty and the whole party is face up")
+    ranked_values = [(r, v) for r, v in reward_values(start.round) if r is not None]
+    top = ranked_values[0][1].value
+    ranked = []
+    for i, (r, v) in enumerate(ranked_values):
+        band = (v.value, v.value) if v.exact else evaluated(v.value).interval or (v.value, v.value)
+        d = v.value - top
+        half = 0.0 if v.exact else (band[1] - band[0]) / 2
+        worse = i > 0 and d < -1e-9 - 2 * half
+        ranked.append(RewardValue(r, 0, 0, band, d, (d - 2 * half, d + 2 * half), worse, v.value, v.exact))
+    return RewardAdvice(tuple(ranked), GAME_VALUES, 0, seed)
 
 
 def _paired(diffs: Sequence[int]) -> tuple[float, float, float]:

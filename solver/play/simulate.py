@@ -217,10 +217,12 @@ def replay_record(record: GameRecord) -> Game:
 # Many games, in parallel
 
 
-def play_chunk(setup: Setup, policy: str, samples: int, seed: int, indices: Sequence[int]) -> list[GameRecord]:
+def play_chunk(
+    setup: Setup, policy: str, samples: int, seed: int, indices: Sequence[int], think: float = 0.0
+) -> list[GameRecord]:
     """Worker: the records of some games (pickled as they are: parsing JSON in the parent would
     make it the bottleneck of fast policies)."""
-    chosen = make_policy(policy, samples)
+    chosen = make_policy(policy, samples, think or None)
     return [play_game(setup, chosen, seed, i) for i in indices]
 
 
@@ -282,9 +284,11 @@ def simulate(
     workers: int | None = None,
     cluster: Any = None,
     on_record: Callable[[GameRecord], None] | None = None,
+    think: float | None = None,
 ) -> list[GameRecord]:
-    """Play games 0..games-1 of the seed with the policy; on_record sees each record in game order."""
-    make_policy(policy, samples)  # an unknown policy fails here, before any process starts
+    """Play games 0..games-1 of the seed with the policy; on_record sees each record in game order.
+    think: the hint policy's seconds a decision."""
+    make_policy(policy, samples, think)  # an unknown policy fails here, before any process starts
     n = workers or os.cpu_count() or 1
     done: dict[int, GameRecord] = {}
     out: list[GameRecord] = []
@@ -298,7 +302,7 @@ def simulate(
             if on_record:
                 on_record(r)
 
-    tasks = ((setup, policy, samples or 0, seed, idx) for idx in chunks(games, n))
+    tasks = ((setup, policy, samples or 0, seed, idx, think or 0.0) for idx in chunks(games, n))
     run_parallel(play_chunk, tasks, workers=n, cluster=cluster, emit=emit)
     return out
 

@@ -43,6 +43,7 @@ ENTRY_BYTES = 1024
 # States per call of the search while a clock runs: some 0.05 s compiled, so that a deadline is
 # overrun by no more; the plain search is slower a state, so it checks more often.
 CHUNK = {"compiled": 20_000, "plain": 1_000}
+CHUNK_SECONDS = 0.05
 # Below this many unknown cards in the pile the plain search answers before the compiled one
 # would have loaded (about 0.7 s for numba and the cached machine code), unless it is loaded.
 COMPILED_FROM = 8
@@ -140,6 +141,7 @@ class Search:
         self._late_for: float | None = None  # a deadline seen passed: every later call stops at once
         module = _compiled_module() if _wants_compiled(self.root) else None
         self.mode = "plain" if module is None else "compiled"
+        self._chunk = CHUNK[self.mode]  # states per call while a clock runs (paced: _pace)
         self.words = max(kernel.KEY_WORDS, kernel.key_words(vector(self.root)))
         room = memory.room()
         if module is None:
@@ -207,6 +209,9 @@ class Search:
         """Cut the search short (raises Budget), saying why in the stats."""
         self.stats.stopped = why
         raise Budget
+
+    def _pace(self, took: float) -> None:
+        self._chunk = _paced(self._chunk, took, CHUNK[self.mode])
 
     def _count(self) -> int:
         """The search's counts join the stats; returns the states it took since the last count."""
@@ -329,12 +334,13 @@ class Search:
                 self.stop("time")
             if memory.spent():
                 self.stop("memory")
-            limit = int(c[plain.STATES]) + (CHUNK[self.mode] if chunked else 1 << 62)
+            limit = int(c[plain.STATES]) + (self._chunk if chunked else 1 << 62)
             if self.max_states is not None:
                 # With no state left the search still answers from its table (a state it knows).
                 limit = min(limit, int(c[plain.STATES]) + max(0, self.max_states - self.stats.states))
             c[plain.LIMIT] = limit
             c[plain.STOPPED] = 0
+            began = time.perf_counter()
             try:
                 v = self.x.search(st, a, b, self.par, self.fpar, *self._tables())
             except (MemoryError, SystemError) as e:
@@ -346,6 +352,8 @@ class Search:
                 self._count()
                 self.stop("memory")
             self._count()
+            if chunked:
+                self._pace(time.perf_counter() - began)
             if not c[plain.STOPPED]:
                 return float(v)
             if self.max_states is not None and self.stats.states >= self.max_states:
@@ -356,6 +364,16 @@ class Search:
                     self.stop("memory")  # its dict is full: it cannot grow past the budget
                 # A table was half full: doubled (or fixed), and the search goes on where it stopped.
                 self._grow()
+
+
+def _paced(chunk: int, took: float, most: int) -> int:
+    """The next chunk's states: about CHUNK_SECONDS a chunk whatever a state costs (under `game` an
+    end of the round may be worth a whole next deal's search), between 64 and `most`."""
+    if took > 1.5 * CHUNK_SECONDS:
+        return max(64, int(chunk * CHUNK_SECONDS / took))
+    if took < 0.5 * CHUNK_SECONDS:
+        return min(most, 2 * chunk)
+    return chunk
 
 
 def _affordable(capacity: int, nbytes: int, words: int) -> int:

@@ -39,6 +39,8 @@ ROLLOUTS = "greedy rollouts"
 EVALUATED = "search to the round's end, evaluator beyond"
 
 
+MIN_ROLLOUTS = 64  # a rollout takes well under a millisecond: an answer has at least these
+MAX_ROLLOUTS = 4000
 Z95 = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
 
 
@@ -168,8 +170,8 @@ def rolled_out(
     *,
     deadline: float,
     seed: int = 0,
-    min_deals: int = 64,
-    max_deals: int = 4000,
+    min_deals: int = MIN_ROLLOUTS,
+    max_deals: int = MAX_ROLLOUTS,
     win: bool = False,
     scores: tuple[int, int] = (0, 0),
 ) -> dict[Play, Estimate]:

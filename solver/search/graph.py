@@ -120,13 +120,20 @@ def lookahead_graph(
                         frontier.append((child, level + 1))
     except _Full:
         pass
-    search = Search(root, obj, None, deadline)
+    # Valued root first while the clock lasts (a tenth of the limit kept for the bounds of the
+    # nodes left and for writing the graph); after that, every node gets what the table knows.
+    search = Search(root, obj, None, None if deadline is None else deadline - 0.1 * (time_limit or 0.0))
     exact = True
+    late = False
     for s in order:
-        try:
-            lo = hi = search.value(s)
-        except Budget:
+        if late:
             lo, hi = search.bounds(s)
+        else:
+            try:
+                lo = hi = search.value(s)
+            except Budget:
+                lo, hi = search.bounds(s)
+                late = search.stats.stopped == "time"
         attrs = g.nodes[ids[s]]
         attrs["lo"], attrs["hi"] = lo, hi
         if lo == hi:

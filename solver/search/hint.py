@@ -6,6 +6,7 @@ search of search.py. Whatever cuts a search short makes the answer say `exact: f
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -17,9 +18,10 @@ from solver.core.position import Position
 from solver.core.rules import WON, State, apply, final_score, initial_state, legal_plays
 from solver.finish.finisher import Finish, solve_finish
 from solver.search.engine import Budget, MoveValue, Search, WinCheck, evaluate_moves, prepare, principal_line
-from solver.search.estimate import EVALUATED, Estimate, evaluated, rolled_out, sampled
+from solver.search.estimate import EVALUATED, MAX_ROLLOUTS, MIN_ROLLOUTS, Estimate, evaluated, rolled_out, sampled
 
 EPS = 1e-9
+PLANNED = 0.9  # of a time limit, planned for; the rest is the margin for overruns
 SEARCH_SHARE = 0.7  # of a time limit, for the exact search; the rest for sampled estimates
 WIN_SHARE = 0.5  # under `party`, of what is left, for the exact win search; the rest for estimates
 MIN_SAMPLES = 8  # solved deals per play below which clairvoyant estimates give way to rollouts
@@ -147,13 +149,18 @@ def hint(
     *,
     time_limit: float | None = None,
     max_states: int | None = None,
+    samples: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> HintResult:
-    """Value every legal play of the position (see RULES.md §6 for the objectives)."""
+    """Value every legal play of the position (see RULES.md §6 for the objectives).
+
+    Where the search cannot finish, the open plays are estimated over random deals of the unseen
+    cards (seeded: the same deals every time), until the time limit or `samples` deals a play.
+    With `max_states` and `samples` and no time limit binding, the answer is the same every run."""
     state = initial_state(pos)
     if game(pos.game).has_final_round and state.final:
         return _final_round(state, pos.objective, time_limit)
-    return _search(state, pos, time_limit, max_states, progress)
+    return _search(state, pos, time_limit, max_states, samples, progress)
 
 
 def _final_round(state: State, objective: str, time_limit: float | None) -> HintResult:
@@ -227,6 +234,7 @@ def _search(
     pos: Position,
     time_limit: float | None,
     max_states: int | None,
+    samples: int | None,
     progress: Callable[[int, int], None] | None,
 ) -> HintResult:
     # Loading the compiled search (once per process) is not the search's time: a time limit
@@ -243,9 +251,12 @@ def _search(
     if objective == "score":
         objective = "win"
         note = "the score objective is for final rounds; this round is valued by its win probability"
-    deadline = None if time_limit is None else t0 + time_limit
+    # The answer is due within the time limit: plan for a little less (a chunk of states, the
+    # rollouts' minimum and the answer itself overrun a plan by up to a tenth).
+    planned = None if time_limit is None else PLANNED * time_limit
+    deadline = None if planned is None else t0 + planned
     # With a time limit, keep a share of it for sampled estimates in case the exact search fails.
-    exact_limit = None if time_limit is None else SEARCH_SHARE * time_limit
+    exact_limit = None if planned is None else SEARCH_SHARE * planned
     values, search = evaluate_moves(
         state, objective, max_states=max_states, time_limit=exact_limit, progress=progress, scores=pos.scores
     )
@@ -267,14 +278,31 @@ def _search(
         # that value is the evaluator's: an estimate, with the evaluator's own error.
         estimates = {m.play: evaluated(m.value) for m in values if m.exact}
     open_plays = [m.play for m in values if not m.exact or not wins.get(m.play, m).exact]
-    if open_plays and deadline is not None:
+    if open_plays and (deadline is not None or samples):
         now = time.perf_counter()
+        # With a sample budget only, the deals' count is the budget (math.inf: no deadline).
+        until = math.inf if deadline is None else deadline
         sampled_estimates = sampled(
-            state, objective, open_plays, deadline=now + max(0.0, deadline - now) / 3, win=apart, scores=pos.scores
+            state,
+            objective,
+            open_plays,
+            deadline=now + max(0.0, until - now) / 3,
+            max_deals=samples,
+            win=apart,
+            scores=pos.scores,
         )
         if len(sampled_estimates) < len(open_plays) or min(e.samples for e in sampled_estimates.values()) < MIN_SAMPLES:
             # Far from the end of a round, few deals are small enough to solve: play them out instead.
-            sampled_estimates = rolled_out(state, objective, open_plays, deadline=deadline, win=apart, scores=pos.scores)
+            sampled_estimates = rolled_out(
+                state,
+                objective,
+                open_plays,
+                deadline=until,
+                min_deals=MIN_ROLLOUTS if samples is None else min(samples, MIN_ROLLOUTS),
+                max_deals=MAX_ROLLOUTS if samples is None else samples,
+                win=apart,
+                scores=pos.scores,
+            )
         estimates.update(sampled_estimates)
     stats = search.stats.to_json()
     win_values = {p: w.value for p, w in wins.items() if w.exact}

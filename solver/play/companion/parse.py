@@ -12,7 +12,8 @@ from solver.core.plays import PlayError, parse_play
 from solver.core.rules import Reward
 from solver.play.driver import Deal, Draw, Move, Reshuffle, Setup, Step, Take
 
-REWARD_POLICIES = ("greedy", "best", "random")
+# game: ranked by the game values the hint uses; the others play continuations out (reward.py).
+REWARD_POLICIES = ("game", "greedy", "best", "random")
 
 
 class CompanionError(ValueError):

@@ -105,6 +105,18 @@ def why_lines(h: HintNote) -> list[str]:
     if h.advice is not None:
         a = h.advice
         lines = [a.verdict()]
+        from solver.play.reward import GAME_VALUES  # numpy and the simulator: only when advice is shown
+
+        if a.policy == GAME_VALUES:
+            for v in a.ranked:
+                lo, hi = v.interval
+                band = "exact" if v.exact else f"95% {100 * lo:.1f}–{100 * hi:.1f}%, the evaluator's error"
+                lines.append(f"{v.reward}: chance to win the game {100 * v.win_rate:.1f}% ({band})")
+            lines.append(
+                "each reward is valued by the hint's game values: exact where the next deal is surely the "
+                "final round, the evaluator's tables beyond"
+            )
+            return lines
         for v in a.ranked:
             lo, hi = v.interval
             lines.append(

@@ -46,8 +46,8 @@ DECK_INDEX = 0  # a virtual game is game 0 of its seed: the same deal as `simula
 class Settings:
     """How much the engine may spend when asked; not part of the game, never saved."""
 
-    hint_seconds: float = 10.0
-    reward_policy: str = "greedy"
+    hint_seconds: float = 2.0
+    reward_policy: str = "game"
     reward_samples: int = 200
 
 

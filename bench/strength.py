@@ -1,0 +1,134 @@
+"""Strength of the advice, measured in games (issue 15), against the other policies on the same deals.
+
+    python bench/strength.py games [--games 2000] [--game vanguard] [--difficulty standard]
+                                   [--policies hint,best,greedy] [--think 0.05] [--seed 1] [--jobs 2]
+    python bench/strength.py frontier [--count 100] [--budget 2] [--seed 3]
+
+games: every policy plays the same seeded deals (solver/play/simulate.py: game i of a seed has the
+same pile order whatever the policy). Prints each policy's win rate with its 95% Wilson interval,
+its time per game, and for every pair the paired difference (deal by deal: won by one, not the
+other) with a 95% interval: the baseline is measured in the same run.
+
+frontier: positions near the exact frontier (a vanguard round with 12 to 14 unknown cards in the
+pile, so that the next deal is surely the final round and the exact `game` values exist): the
+share where the default answer (--budget seconds) picks a play within 0.5 percentage points of
+the exact best, and how long the exact values took.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from solver.play.driver import Setup
+from solver.play.simulate import simulate, wilson
+
+Z95 = 1.959963984540054
+
+
+def paired(a: list[bool], b: list[bool]) -> tuple[float, float, float]:
+    """Mean of a - b over the same deals and its 95% interval (normal: the differences are -1, 0, 1)."""
+    d = [float(x) - float(y) for x, y in zip(a, b, strict=True)]
+    n = len(d)
+    mean = sum(d) / n
+    var = sum((x - mean) ** 2 for x in d) / max(1, n - 1)
+    half = Z95 * math.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
+def games(args: argparse.Namespace) -> None:
+    setup = Setup(args.game, args.difficulty)
+    results: dict[str, list[bool]] = {}
+    for policy in args.policies.split(","):
+        t0 = time.perf_counter()
+        records = simulate(setup, policy, args.games, args.seed, workers=args.jobs, think=args.think)
+        took = time.perf_counter() - t0
+        won = [r.won for r in sorted(records, key=lambda r: r.index)]
+        results[policy] = won
+        lo, hi = wilson(sum(won), len(won))
+        print(
+            f"{policy:12} won {sum(won):5}/{len(won)} = {100 * sum(won) / len(won):5.1f}% "
+            f"(95% {100 * lo:.1f}–{100 * hi:.1f}%)  {took / len(won):.3f} s a game, {took:.0f} s in all",
+            flush=True,
+        )
+    names = list(results)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            mean, lo, hi = paired(results[a], results[b])
+            verdict = "better" if lo > 0 else "worse" if hi < 0 else "not told apart"
+            print(f"{a} - {b}: {100 * mean:+.1f} points (95% {100 * lo:+.1f} to {100 * hi:+.1f}): {verdict}")
+
+
+def frontier(args: argparse.Namespace) -> None:
+    from solver.core.position import parse_position
+    from solver.core.rules import initial_state
+    from solver.search.engine import evaluate_moves, prepare
+    from solver.search.hint import hint
+
+    rng = random.Random(args.seed)
+    within = total = 0
+    exact_seconds = []
+    while total < args.count:
+        top = 9
+        deck = [v for v in range(1, top + 1) for _ in range(4)]
+        rng.shuffle(deck)
+        unknown = rng.randint(12, 14)
+        raw = {
+            "player": deck[:4],
+            "wolf": deck[4:8],
+            "discard": deck[8 + unknown :],
+            "draw_pile": {"size": unknown},
+            "final": False,
+            "party": rng.sample(["J", "Q", "K"], rng.randint(1, 3)),
+        }
+        pos = parse_position(raw)
+        root = initial_state(pos)
+        if root.outcome is not None:
+            continue
+        prepare(root, "game")
+        t0 = time.perf_counter()
+        exact, search = evaluate_moves(root, "game")
+        exact_seconds.append(time.perf_counter() - t0)
+        if search.estimated or not all(m.exact for m in exact):
+            continue
+        truth = {m.play: m.value for m in exact}
+        best = max(truth.values())
+        h = hint(pos, time_limit=args.budget)
+        assert h.best is not None
+        total += 1
+        within += truth[h.best] >= best - 0.005
+    exact_seconds.sort()
+    print(
+        f"{total} positions with 12-14 unknown cards: the {args.budget} s answer within 0.5 points of the exact "
+        f"best in {within} ({100 * within / total:.0f}%); exact values took {exact_seconds[len(exact_seconds) // 2]:.1f} s "
+        f"at the median, {exact_seconds[-1]:.1f} s at most"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    g = sub.add_parser("games")
+    g.add_argument("--games", type=int, default=2000)
+    g.add_argument("--game", default="vanguard")
+    g.add_argument("--difficulty", default="standard")
+    g.add_argument("--policies", default="hint,best,greedy")
+    g.add_argument("--think", type=float, default=None)
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--jobs", type=int, default=None)
+    f = sub.add_parser("frontier")
+    f.add_argument("--count", type=int, default=100)
+    f.add_argument("--budget", type=float, default=2.0)
+    f.add_argument("--seed", type=int, default=3)
+    args = ap.parse_args()
+    {"games": games, "frontier": frontier}[args.what](args)
+
+
+if __name__ == "__main__":
+    main()

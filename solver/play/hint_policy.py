@@ -1,0 +1,61 @@
+"""The hint policy: whole games played by exactly what `lobo-hint` recommends (issue 15).
+
+Each play is the best play of `hint()` on the position the table shows, valued for the whole game
+(objective `game`; a vanguard final round by its best finish, as the hint does by default), with a
+budget of `think` seconds a decision; each reward is the one with the best chance to win the game
+(solver/search/round_end.py: exact where the next deal is surely the final round, the evaluator's
+estimate beyond). Nothing here decides on its own: the policy only asks the same code a player
+asks at the table.
+"""
+
+from __future__ import annotations
+
+import random
+
+from solver.core.plays import Play
+from solver.core.position import Position
+from solver.core.rules import Reward
+from solver.play.driver import PLAY, REWARD, Table
+from solver.search.hint import hint
+from solver.search.round_end import reward_values
+
+THINK = 0.05  # seconds a decision, by default: 2,000 games in well under 30 minutes on 2 cores
+
+
+class HintPolicy:
+    name = "hint"
+
+    def __init__(self, think: float | None = THINK, max_states: int | None = None, samples: int | None = None) -> None:
+        """think: seconds a decision (None: no time limit); max_states and samples: the hint's
+        state and sample budgets. With budgets and no time limit, a seeded game plays the same
+        every run; under a time limit, a busy machine may think less."""
+        if think is not None and think <= 0:
+            raise ValueError(f"think: more than 0 seconds, not {think}")
+        if think is None and max_states is None:
+            raise ValueError("the hint policy needs a time limit or a state budget")
+        self.think = think
+        self.max_states = max_states
+        self.samples = samples
+
+    def position(self, table: Table) -> Position:
+        """The position `lobo-hint` is asked about at this table (the table's own: the game's default
+        objective, lobo's scores)."""
+        if table.phase != PLAY or table.round is None:
+            raise ValueError(f"the table waits for a {table.phase}, not a play")
+        return table.position()
+
+    def play(self, table: Table, rng: random.Random) -> Play:
+        result = hint(self.position(table), time_limit=self.think, max_states=self.max_states, samples=self.samples)
+        assert result.best is not None
+        return result.best
+
+    def reward(self, table: Table, rng: random.Random) -> Reward:
+        if table.phase != REWARD or table.round is None:
+            raise ValueError(f"the table waits for a {table.phase}, not a reward")
+        best, _ = reward_values(table.round)[0]
+        if best is None:  # pragma: no cover - the driver asks only when a reward is on offer
+            raise ValueError("no reward is on offer")
+        return best
+
+
+__all__ = ["THINK", "HintPolicy"]
