@@ -43,6 +43,7 @@ def class_position(seed: int, pile: int, difficulty: str = "standard") -> dict[s
         "wolf": deck[4:8],
         "discard": deck[8 + pile :],
         "draw_pile": {"size": pile},
+        "objective": "win",  # the class the speed table has always measured (issue 14)
         "final": False,
     }
 

@@ -3,11 +3,16 @@
     python bench/strength.py games [--games 2000] [--game vanguard] [--difficulty standard]
                                    [--policies hint,best,greedy] [--think 0.05] [--seed 1] [--jobs 2]
     python bench/strength.py frontier [--count 100] [--budget 2] [--seed 3]
+    python bench/strength.py repeat [--count 20] [--runs 5] [--budget 2] [--seed 4]
 
 games: every policy plays the same seeded deals (solver/play/simulate.py: game i of a seed has the
 same pile order whatever the policy). Prints each policy's win rate with its 95% Wilson interval,
 its time per game, and for every pair the paired difference (deal by deal: won by one, not the
 other) with a 95% interval: the baseline is measured in the same run.
+
+repeat: round-start positions of seeded games, each asked --runs times under the same time limit:
+how often the recommended play is the same as the first run's, and, when it is not, whether
+the first answer had marked the two plays as tied.
 
 frontier: positions near the exact frontier (a vanguard round with 12 to 14 unknown cards in the
 pile, so that the next deal is surely the final round and the exact `game` values exist): the
@@ -111,6 +116,42 @@ def frontier(args: argparse.Namespace) -> None:
     )
 
 
+def repeat(args: argparse.Namespace) -> None:
+    from solver.play.driver import SeededDeck, advance, new_table
+    from solver.search.hint import hint
+
+    same = differ_tied = differ = 0
+    seconds: list[float] = []
+    for i in range(args.count):
+        t = new_table(Setup("vanguard", "standard"))
+        deal = SeededDeck.for_table(t, args.seed, i).next_step(t)  # the first deal
+        assert deal is not None
+        t = advance(t, deal)
+        pos = t.position()
+        first = None
+        for _ in range(args.runs):
+            t0 = time.perf_counter()
+            h = hint(pos, time_limit=args.budget)
+            seconds.append(time.perf_counter() - t0)
+            if first is None:
+                first = h
+                continue
+            if h.best == first.best:
+                same += 1
+            elif any(m.play == h.best and m.tied for m in first.moves):
+                differ_tied += 1
+            else:
+                differ += 1
+    n = same + differ_tied + differ
+    seconds.sort()
+    print(
+        f"{args.count} round-start positions × {args.runs} runs at {args.budget} s: the same best play in "
+        f"{same}/{n} repeats ({100 * same / n:.0f}%), another play marked tied in {differ_tied}, "
+        f"another play not marked tied in {differ}; seconds p50 {seconds[len(seconds) // 2]:.2f}, "
+        f"max {seconds[-1]:.2f}"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
@@ -126,8 +167,13 @@ def main() -> None:
     f.add_argument("--count", type=int, default=100)
     f.add_argument("--budget", type=float, default=2.0)
     f.add_argument("--seed", type=int, default=3)
+    r = sub.add_parser("repeat")
+    r.add_argument("--count", type=int, default=20)
+    r.add_argument("--runs", type=int, default=5)
+    r.add_argument("--budget", type=float, default=2.0)
+    r.add_argument("--seed", type=int, default=4)
     args = ap.parse_args()
-    {"games": games, "frontier": frontier}[args.what](args)
+    {"games": games, "frontier": frontier, "repeat": repeat}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -140,6 +140,28 @@ def unknown_in_pile(st: Vec) -> int:
     return st[PILE] - st[NTOP]
 
 
+# -- what an ended round costs or scores (RULES.md §3, §4) ----------------------------------------
+
+
+@jit(inline="always")
+def falling(wolf_left: int, act: int) -> int:
+    """The members a lost regular vanguard round turns face down: one per Wolf card left, at most
+    every active member."""
+    return min(wolf_left, act)
+
+
+@jit(inline="always")
+def player_points(st: Vec) -> int:
+    """lobo: the Player's points for an ended round (the winning hand's values; 0 when lost)."""
+    return value_of(st, HAND) if st[OUTCOME] == WON else 0
+
+
+@jit(inline="always")
+def wolf_points(st: Vec) -> int:
+    """lobo: the Wolf's points for an ended round (the values left in its hand; 0 when won)."""
+    return value_of(st, WOLF) if st[OUTCOME] == LOST else 0
+
+
 # -- settling: the rules that follow every step --------------------------------------------------
 
 

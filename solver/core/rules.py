@@ -421,16 +421,15 @@ def final_score(state: State) -> int:
 
 def lobo_points(state: State) -> tuple[int, int]:
     """(Player's points, Wolf's points) for a finished lobo round."""
-    if state.outcome == WON:
-        return sum(state.hand), 0
-    if state.outcome == LOST:
-        return 0, sum(state.wolf)
-    raise ValueError("the round is not over")
+    if state.outcome is None:
+        raise ValueError("the round is not over")
+    st = vector(state)
+    return kernel.player_points(st), kernel.wolf_points(st)
 
 
 def party_after_loss(party: tuple[str, ...], wolf_cards_left: int) -> tuple[str, ...]:
     """A lost regular round turns min(k, active) members face down, Jack first, then Queen, then King."""
-    falls = min(wolf_cards_left, len(party))
+    falls = kernel.falling(wolf_cards_left, len(party))
     return member_order(party)[falls:]
 
 

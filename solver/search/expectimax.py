@@ -88,7 +88,7 @@ def terminal(st: Vec, par: Vec, mk: Any, mv: Any, dk: Any, dv: Any, ev: Vec, ctr
     if obj == WIN:
         return 1.0 if won else 0.0
     if obj == POINTS:
-        return float(K.value_of(st, K.HAND)) if won else -float(K.value_of(st, K.WOLF))
+        return float(K.player_points(st) - K.wolf_points(st))
     if obj == GAME:
         if st[K.GAME] == K.LOBO:
             return lobo_game(st, par, ev, ctr)
@@ -98,7 +98,7 @@ def terminal(st: Vec, par: Vec, mk: Any, mv: Any, dk: Any, dv: Any, ev: Vec, ctr
         return -float(par[P_ROOT_ACTIVE] - K.active(st))
     if st[K.FINAL] == 1:
         return -float(par[P_ROOT_ACTIVE])
-    return -float(min(K.cards_in(st, K.WOLF), K.active(st)))
+    return -float(K.falling(K.cards_in(st, K.WOLF), K.active(st)))
 
 
 @jit()
@@ -107,10 +107,8 @@ def lobo_game(st: Vec, par: Vec, ev: Vec, ctr: Vec) -> float:
     at the target has won; otherwise the race goes on from the new scores (the evaluator's)."""
     sp = par[P_SCORE_P]
     sw = par[P_SCORE_W]
-    if st[K.OUTCOME] == K.WON:
-        sp += K.value_of(st, K.HAND)
-    else:
-        sw += K.value_of(st, K.WOLF)
+    sp += K.player_points(st)
+    sw += K.wolf_points(st)
     if sp >= par[P_TARGET]:
         return 1.0
     if sw >= par[P_TARGET]:
@@ -129,7 +127,7 @@ def vanguard_game(st: Vec, mk: Any, mv: Any, dk: Any, dv: Any, ev: Vec, ctr: Vec
         return 1.0 if st[K.OUTCOME] == K.WON else 0.0
     act = K.active(st)
     if st[K.OUTCOME] != K.WON:
-        left = act - min(K.cards_in(st, K.WOLF), act)
+        left = act - K.falling(K.cards_in(st, K.WOLF), act)
         if left <= 0:
             return 0.0
         return next_deal(st, left, 0, mk, mv, dk, dv, ev, ctr)
