@@ -156,6 +156,9 @@ def play_game(setup: Setup, policy: Policy, seed: int, index: int, start: Table 
     t0 = time.perf_counter()
     table = start or new_table(setup)
     deck = SeededDeck.for_table(table, seed, index)
+    see = getattr(policy, "see", None)
+    if callable(see):
+        see(deck)  # a clairvoyant policy is shown the game's deck; the others never see it
     rng = policy_rng(seed, index, policy.name)
     steps: list[Step] = []
     party_by_round: list[int] = []
