@@ -26,7 +26,7 @@ from solver.core.position import load_position
 from solver.core.rules import rewards
 from solver.core.status import WON
 from solver.play.driver import DRAW, PLAY, Deal, Draw, Game, GameError, Move, Reshuffle, Setup, Take, step_text
-from solver.play.policies import BEST_RULE, BEST_SAMPLES, GREEDY_RULE, HINT_RULE, POLICIES
+from solver.play.policies import BEST_RULE, BEST_SAMPLES, CLAIRVOYANT_RULE, GREEDY_RULE, HINT_RULE, POLICIES
 
 from . import render
 from .common import JsonOpt, MemoryOpt, PositionArg, emit_json, fail, input_errors, interrupted, use_memory
@@ -50,7 +50,7 @@ SamplesOpt = Annotated[
 
 POLICY_HELP = (
     "random: uniform over legal plays, never folding while another play exists. " + GREEDY_RULE + " " + BEST_RULE
-    + " " + HINT_RULE
+    + " " + HINT_RULE + " " + CLAIRVOYANT_RULE
 )
 
 
@@ -322,7 +322,7 @@ def report(
 ) -> None:
     """Simulate every difficulty × policy on the same deals; write report.md with tables and plots.
 
-    Policies hint, best, greedy and random; plots of win rates with intervals, score histograms and
+    Policies hint, best, greedy, random and clairvoyant; plots of win rates with intervals, score histograms and
     party survival by round."""
     from solver.play.report import build_report
 

@@ -130,7 +130,13 @@ def vector(s: State) -> list[int]:
 
 
 def _values(st: Sequence[int], base: int) -> tuple[int, ...]:
-    return tuple(v for v in range(1, 11) for _ in range(st[base + v - 1]))
+    """The values counted at base, in ascending order (a hot path: a list grown by runs)."""
+    out: list[int] = []
+    for v in range(1, 11):
+        c = st[base + v - 1]
+        if c:
+            out += [v] * c
+    return tuple(out)
 
 
 def state_of(st: Sequence[int], like: State) -> State:
@@ -160,7 +166,7 @@ def play_of(mv: Sequence[int], at: int = 0) -> Play:
         return FOLD
     member = next((m for m in MEMBERS if mv[at + kernel.M_MEMBER] == _BIT[m]), None)
     return Play(
-        kind, _values(mv[at:], kernel.M_HAND), _values(mv[at:], kernel.M_RESERVE), _values(mv[at:], kernel.M_WOLF), member
+        kind, _values(mv, at + kernel.M_HAND), _values(mv, at + kernel.M_RESERVE), _values(mv, at + kernel.M_WOLF), member
     )
 
 

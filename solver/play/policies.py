@@ -164,10 +164,15 @@ def round_value(end: State) -> float:
     return ONE_DOWN if down == 1 else TWO_DOWN
 
 
-POLICIES = ("hint", "best", "greedy", "random")
+POLICIES = ("hint", "best", "greedy", "random", "clairvoyant")
 HINT_RULE = (
     "hint: every play the best play of `lobo-hint` (objective game: the chance to win the whole game) with "
     "--think seconds a decision; every reward the one with the best chance to win the game."
+)
+CLAIRVOYANT_RULE = (
+    "clairvoyant: plays each deal knowing the order of its pile (and lobo's reshuffles): vanguard by an "
+    "exact search of the rest of the game, lobo by a bounded search of each round chained over the race "
+    "(a heuristic there). The upper bound of what any advice could reach; no player can play it."
 )
 
 
@@ -184,4 +189,8 @@ def make_policy(name: str, samples: int | None = None, think: float | None = Non
         return GreedyPolicy()
     if name == "random":
         return RandomPolicy()
+    if name == "clairvoyant":
+        from solver.play.clairvoyant import ClairvoyantPolicy
+
+        return ClairvoyantPolicy()
     raise ValueError(f"policy {name!r} is not one of {', '.join(POLICIES)}")

@@ -14,7 +14,7 @@ from solver.core.cards import DIFFICULTIES
 from solver.core.games import GAMES, VANGUARD
 from solver.core.games import game as game_of
 from solver.play.driver import Setup
-from solver.play.policies import BEST_RULE, GREEDY_RULE, HINT_RULE, POLICIES
+from solver.play.policies import BEST_RULE, CLAIRVOYANT_RULE, GREEDY_RULE, HINT_RULE, POLICIES
 from solver.play.simulate import Summary, simulate, summarize
 
 if TYPE_CHECKING:
@@ -321,6 +321,7 @@ def _markdown(summaries: Sequence[Summary], files: Sequence[Path], games: int, s
         f"* {GREEDY_RULE}",
         f"* {BEST_RULE}" + (f" This report: {samples} samples." if samples else ""),
         f"* {HINT_RULE}",
+        f"* {CLAIRVOYANT_RULE}",
         "",
     ]
     return "\n".join(lines)
