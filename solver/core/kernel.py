@@ -216,6 +216,22 @@ def _odometer(st: Vec, base: int, width: int, top: int, od: Vec) -> int:
     return n
 
 
+@jit(inline="always")
+def _tick(od: Vec, n: int, s: int, k: int, top: int) -> tuple[int, int, bool]:
+    """The odometer's next group with a sum of at most top: (its sum, its card count, whether
+    every group has been seen)."""
+    i = 0
+    while i < n:
+        if od[CUR + i] < od[HAVE + i] and s + od[VAL + i] <= top:
+            od[CUR + i] += 1
+            return s + od[VAL + i], k + 1, False
+        s -= od[CUR + i] * od[VAL + i]
+        k -= od[CUR + i]
+        od[CUR + i] = 0
+        i += 1
+    return s, k, True
+
+
 @jit()
 def _groups_of_mine(st: Vec, out: Vec, m: int, cap: int) -> int:
     """Perfect and Sum: every sub-multiset of hand and reserve (kept apart: which pays is part
@@ -234,18 +250,8 @@ def _groups_of_mine(st: Vec, out: Vec, m: int, cap: int) -> int:
     s = 0
     k = 0
     while True:
-        i = 0
-        while i < n:
-            if od[CUR + i] < od[HAVE + i] and s + od[VAL + i] <= top:
-                od[CUR + i] += 1
-                s += od[VAL + i]
-                k += 1
-                break
-            s -= od[CUR + i] * od[VAL + i]
-            k -= od[CUR + i]
-            od[CUR + i] = 0
-            i += 1
-        if i == n:
+        s, k, done = _tick(od, n, s, k, top)
+        if done:
             return m
         if st[WOLF + s - 1] > 0:
             if m >= cap:
@@ -272,18 +278,8 @@ def _splits(st: Vec, out: Vec, m: int, cap: int) -> int:
     s = 0
     k = 0
     while True:
-        i = 0
-        while i < n:
-            if od[CUR + i] < od[HAVE + i] and s + od[VAL + i] <= top:
-                od[CUR + i] += 1
-                s += od[VAL + i]
-                k += 1
-                break
-            s -= od[CUR + i] * od[VAL + i]
-            k -= od[CUR + i]
-            od[CUR + i] = 0
-            i += 1
-        if i == n:
+        s, k, done = _tick(od, n, s, k, top)
+        if done:
             return m
         if k < 2:
             continue
