@@ -173,8 +173,12 @@ class Search:
             # never more than a quarter of the memory the budget leaves.
             want = min(21, max(16, 20 + 2 * (self.root.unknown_draws - 12)))
             self.tk, self.tv = hashtable.new_table(_affordable(1 << want, room // 4, self.words), self.words)
-            self.mk, self.mv = hashtable.new_table(_affordable(1 << 12, room // 16, 2), 2)
-            self.dk, self.dv = hashtable.new_table(_affordable(1 << 10, room // 16, 3), 3)
+            # The cover memo and the next deals' table start big enough (1 MiB, 160 KiB) that a
+            # search of a few thousand states never doubles them: a doubling restarts the search
+            # from its root, which visits the states on the way down again and so spends a state
+            # budget differently from the plain search (tests/test_compiled.py compares the two).
+            self.mk, self.mv = hashtable.new_table(_affordable(1 << 15, room // 16, 2), 2)
+            self.dk, self.dv = hashtable.new_table(_affordable(1 << 12, room // 16, 3), 3)
             self.ev = np.array(evaluator.table() if self.goal.code == GAME_CODE else [0.0], np.float64)
             self.max_entries = self.tk.shape[0]
         self.par[plain.P_OBJECTIVE] = self.goal.code
