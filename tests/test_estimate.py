@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import random
 
+from plain_greedy import greedy_key
+
 from conftest import sample_sizes
 from gen import random_position
 from solver.core.position import parse_position
 from solver.core.rules import WON, apply, initial_state, legal_plays
 from solver.search.estimate import ROLLOUTS, rolled_out
 from solver.search.hint import hint
-from solver.search.rollout import greedy_key
 
 
 def lobo_opening(seed: int) -> dict[str, object]:

@@ -62,7 +62,13 @@ def test_the_worked_examples_exactly() -> None:
 def test_beyond_the_horizon_the_values_are_estimates() -> None:
     """A pile bigger than 2 × hand_size + final_threshold: the next deal is not surely final, so
     some end of the round is valued by the evaluator, and the search says so."""
-    raw = {"player": [3, 7], "wolf": [6], "discard": [1, 1, 2, 2, 3, 4, 4, 5], "draw_pile": {"size": 17}, "final": False}
+    raw = {
+        "player": [3, 7],
+        "wolf": [6],
+        "discard": [1, 1, 2, 2, 3, 4, 4, 5],
+        "draw_pile": {"size": 17},
+        "final": False,
+    }
     moves, search = _engine(raw)
     assert search.estimated
     assert all(0.0 <= m.value <= 1.0 for m in moves)

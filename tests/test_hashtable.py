@@ -79,5 +79,5 @@ def test_a_fixed_table_replaces_entries_and_never_answers_a_wrong_value() -> Non
                 if found:
                     assert (x, y) == want
     assert newest_found > 0.7 * 20_000  # a full table still takes most new entries
-    occupied = int((keys[:, WORDS - 1] != -1).sum())
+    occupied = int((keys[:, WORDS - 1] != 0).sum())  # a free slot: 0 in its last key word
     assert occupied == ctr[FILLED] == 48

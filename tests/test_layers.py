@@ -132,9 +132,7 @@ def test_the_command_words_are_the_registered_commands() -> None:
     assert {"hint", "batch", "moves", "simulate", "play", "railway"} <= COMMANDS
     assert "lobo" not in COMMANDS  # a railway subcommand, not a word of its own
     # --help lists them in the order they were always listed: the modules' order in main.
-    order = (
-        "hint finish check graph batch generate moves validate schema rules simulate replay report reward play serve railway"
-    )
+    order = "hint finish check graph batch generate moves validate schema rules simulate replay report reward play serve railway"
     assert list(group.commands) == order.split()
 
 
@@ -211,11 +209,15 @@ def test_estimate_imports_nothing_from_the_play_layer() -> None:
 
 
 def test_the_greedy_policy_and_the_rollouts_play_one_rule() -> None:
+    # The rule is the kernel's (kernel.greedy, kernel.play_out): rollout.py's Python face and the
+    # estimates' bulk rollouts (playouts.py) call it, and nothing else chooses a greedy play.
     from solver.play import policies
-    from solver.search import estimate, rollout
+    from solver.search import rollout
 
-    assert estimate.rollout is rollout.rollout and policies.rollout is rollout.rollout
-    assert policies.greedy_play is rollout.greedy_play and policies.greedy_key is rollout.greedy_key
+    assert policies.rollout is rollout.rollout and policies.greedy_play is rollout.greedy_play
+    for module in ("rollout.py", "playouts.py"):
+        assert "play_out(" in (SEARCH / module).read_text()
+    assert "kernel.greedy(" in (SEARCH / "rollout.py").read_text()
     assert policies.GREEDY_RULE.startswith(rollout.GREEDY_PLAY_RULE + " Reward: ")
 
 

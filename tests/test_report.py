@@ -49,7 +49,11 @@ def test_report_runs_end_to_end_and_writes_its_plots(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     numbers = json.loads(r.stdout)
     assert len(numbers["results"]) == 2 * 3 * len(POLICIES)  # games × difficulties × policies
-    assert {x["policy"] for x in numbers["results"]} == set(POLICIES) >= {"hint", "best", "greedy", "random", "clairvoyant"}
+    assert (
+        {x["policy"] for x in numbers["results"]}
+        == set(POLICIES)
+        >= {"hint", "best", "greedy", "random", "clairvoyant"}
+    )
     md = (out / "report.md").read_text()
     for words in ("## vanguard", "## lobo", "| standard | best |", "Wilson", "*Share of games won"):
         assert words in md

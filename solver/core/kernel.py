@@ -440,6 +440,122 @@ def apply_draw(st: Vec, drawn: Vec, at: int, child: Vec) -> None:
     settle(child)
 
 
+# -- the greedy rule and a round played out by it --------------------------------------------------
+# The rule's words are GREEDY_PLAY_RULE (solver/search/rollout.py); the simulator's greedy policy
+# and every greedy rollout (the estimates', the best policy's) play by these two functions.
+
+GREEDY_BASE = 256  # a rank's digits: counts of cards (at most 50 of a deck) and values
+
+
+@jit()
+def greedy_rank(mv: Vec, at: int) -> int:
+    """The greedy rule's rank of move row `at`, smaller better: Perfect, Sum and Split by the most
+    Wolf cards taken, the fewest of the Player's cards, the fewest reserve cards, the highest Wolf
+    card; then Over by the smallest difference, the highest Wolf card, the fewest reserve cards;
+    then Sacrifice on the highest Wolf card; Fold last."""
+    kind = mv[at + M_KIND]
+    taken = mine = kept = top = 0
+    for i in range(10):
+        taken += mv[at + M_WOLF + i]
+        mine += mv[at + M_HAND + i] + mv[at + M_RESERVE + i]
+        kept += mv[at + M_RESERVE + i]
+        if mv[at + M_WOLF + i] > 0:
+            top = i + 1
+    b = GREEDY_BASE
+    if kind == PERFECT or kind == SUM or kind == SPLIT:  # noqa: SIM109 - compiled code: no `in` on tuples
+        return (((0 * b + (b - 1 - taken)) * b + mine) * b + kept) * b + (10 - top)
+    if kind == OVER:
+        return (
+            ((1 * b + (move_sum(mv, at, M_HAND) + move_sum(mv, at, M_RESERVE) - top)) * b + (10 - top)) * b + kept
+        ) * b
+    if kind == SACRIFICE:
+        return (((2 * b) * b) * b * b) + (10 - top)
+    return 3 * b * b * b * b
+
+
+@jit()
+def _cards_order(mv: Vec, a: int, b: int, base: int) -> int:
+    """-1, 0 or 1 as rows a's cards at base, as an ascending tuple of values, sort before, with or
+    after row b's (a tuple that is the start of another sorts first)."""
+    i = j = 0
+    ra = mv[a + base]
+    rb = mv[b + base]
+    while True:
+        while i < 10 and ra == 0:
+            i += 1
+            ra = mv[a + base + i] if i < 10 else 0
+        while j < 10 and rb == 0:
+            j += 1
+            rb = mv[b + base + j] if j < 10 else 0
+        if i == 10 or j == 10:
+            return 0 if i == j else (-1 if i == 10 else 1)
+        if i != j:
+            return -1 if i < j else 1
+        ra -= 1
+        rb -= 1
+
+
+@jit()
+def listed_before(mv: Vec, a: int, b: int) -> bool:
+    """Whether row a comes before row b in the order plays are listed (Play.sort_key: kind, then
+    the Wolf's cards, the hand's, the reserve's, the member): the greedy rule's last tie-break."""
+    if mv[a + M_KIND] != mv[b + M_KIND]:
+        return mv[a + M_KIND] < mv[b + M_KIND]
+    for base in (M_WOLF, M_HAND, M_RESERVE):
+        c = _cards_order(mv, a, b, base)
+        if c != 0:
+            return c < 0
+    return mv[a + M_MEMBER] < mv[b + M_MEMBER]
+
+
+@jit()
+def greedy(mv: Vec, m: int) -> int:
+    """The offset of the move the greedy rule makes among the m rows of mv (the best rank; among
+    equal ranks the one listed first)."""
+    best = 0
+    rank = greedy_rank(mv, 0)
+    for g in range(1, m):
+        at = g * MOVE
+        r = greedy_rank(mv, at)
+        if r < rank or (r == rank and listed_before(mv, at, best)):
+            best, rank = at, r
+    return best
+
+
+@jit()
+def play_out(st: Vec, order: Vec, at: int) -> int:
+    """The round in st played on by the greedy rule, in place, the unknown cards drawn in the
+    order order[at], order[at + 1], … (known top cards are drawn first by apply_move), until it
+    ends or (vanguard) reaches a decision of its final round. Returns where the order stops."""
+    cap = 64
+    out = scratch(cap * MOVE)
+    child = scratch(STATE)
+    drawn = ints(10)
+    final_round = st[GAME] == VANGUARD
+    while st[OUTCOME] == 0:
+        if is_chance(st):
+            d = st[OWED_P] + st[OWED_W]
+            if d == 0:
+                d = 1  # a reveal
+            for i in range(10):
+                drawn[i] = 0
+            for j in range(d):
+                drawn[order[at + j] - 1] += 1
+            at += d
+            apply_draw(st, drawn, 0, child)
+        elif final_round and st[FINAL] == 1:
+            return at
+        else:
+            m = moves(st, out, cap)
+            while m < 0:
+                cap *= 4
+                out = scratch(cap * MOVE)
+                m = moves(st, out, cap)
+            apply_move(st, out, greedy(out, m), child)
+        _copy(child, st)
+    return at
+
+
 # -- chance: what a draw can bring ---------------------------------------------------------------
 
 

@@ -29,8 +29,20 @@ from solver.core.jsonio import HugeNumber, loads, shown
 from solver.core.objectives import OBJECTIVES
 
 TOP_KEYS = frozenset(
-    {"game", "difficulty", "player", "wolf", "reserve", "party", "discard", "draw_pile", "final", "objective", "scores",
-     "rules"}
+    {
+        "game",
+        "difficulty",
+        "player",
+        "wolf",
+        "reserve",
+        "party",
+        "discard",
+        "draw_pile",
+        "final",
+        "objective",
+        "scores",
+        "rules",
+    }
 )
 # The project's own documented extensions (docs/formats.md): labels that never change play, and
 # `phase` ("reward": the round was just won and the reward is still to choose; `lobo-hint reward`).
@@ -396,7 +408,9 @@ def _scores(raw: dict[str, Any], g: Any) -> tuple[int, int]:
         raise PositionError(f"scores: {g.name} has no race to 100; remove the key", "scores_for_vanguard")
     obj = raw["scores"]
     if not isinstance(obj, dict):
-        raise PositionError(f"scores: must be an object {{\"player\": P, \"wolf\": W}}, not {_type_name(obj)}", "wrong_type")
+        raise PositionError(
+            f'scores: must be an object {{"player": P, "wolf": W}}, not {_type_name(obj)}', "wrong_type"
+        )
     _unknown_keys(obj, SCORE_KEYS, "scores.")
     out = []
     for side in ("player", "wolf"):

@@ -166,7 +166,11 @@ def play_of(mv: Sequence[int], at: int = 0) -> Play:
         return FOLD
     member = next((m for m in MEMBERS if mv[at + kernel.M_MEMBER] == _BIT[m]), None)
     return Play(
-        kind, _values(mv, at + kernel.M_HAND), _values(mv, at + kernel.M_RESERVE), _values(mv, at + kernel.M_WOLF), member
+        kind,
+        _values(mv, at + kernel.M_HAND),
+        _values(mv, at + kernel.M_RESERVE),
+        _values(mv, at + kernel.M_WOLF),
+        member,
     )
 
 

@@ -25,7 +25,6 @@ from solver.core.status import FinishStatus
 from solver.finish.finisher import solve_finish
 from solver.play.driver import PLAY, REWARD, Table
 from solver.search.rollout import GREEDY_PLAY_RULE, greedy_play, rollout
-from solver.search.rollout import greedy_key as greedy_key  # its home is rollout.py; still importable here
 
 GREEDY_RULE = (
     GREEDY_PLAY_RULE + " Reward: revive a member when one is face down, else the highest hand card to the reserve."

@@ -84,9 +84,8 @@ class RewardAdvice:
                 return f"take {self.best.reward}: the best chance to win the game" + (
                     " (exact)" if exact else " (estimated by the evaluator)"
                 )
-            return (
-                f"{self.best.reward} is best by the game values, but {', '.join(ties)} "
-                + ("is as good" if exact else "cannot be told apart within the evaluator's error")
+            return f"{self.best.reward} is best by the game values, but {', '.join(ties)} " + (
+                "is as good" if exact else "cannot be told apart within the evaluator's error"
             )
         if not ties:
             return f"take {self.best.reward}: better than every other reward beyond chance (95%)"

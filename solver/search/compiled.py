@@ -1,6 +1,6 @@
-"""The compiled search: the rules kernel (solver/core/kernel.py) and the expectimax
-(solver/search/expectimax.py) compiled by numba, from the same source files the plain-Python
-search runs.
+"""The compiled search: the rules kernel (solver/core/kernel.py), the expectimax
+(solver/search/expectimax.py) and the bulk rollouts (solver/search/playouts.py) compiled by
+numba, from the same source files the plain-Python search runs.
 
 Each file is loaded a second time as a module of its own, with `__lobo_jit__` set to numba's
 decorator (and the compiled kernel and hash table in place of the plain ones), so its functions
@@ -27,8 +27,15 @@ import numpy as np
 from solver.core import kernel as plain_kernel
 from solver.search import expectimax as plain_search
 from solver.search import hashtable
+from solver.search import playouts as plain_playouts
 
-SOURCES = (Path(plain_kernel.__file__), Path(plain_search.__file__), Path(hashtable.__file__), Path(__file__))
+SOURCES = (
+    Path(plain_kernel.__file__),
+    Path(plain_search.__file__),
+    Path(hashtable.__file__),
+    Path(__file__),
+    Path(plain_playouts.__file__),
+)
 STAMP = "lobo-hint-compiled.stamp"
 
 
@@ -94,6 +101,11 @@ expectimax = _load(
     SOURCES[1],
     {"__lobo_jit__": _jit, "__lobo_kernel__": kernel, "__lobo_tables__": hashtable},
 )
+playouts = _load(
+    "solver.search._playouts_compiled",
+    SOURCES[4],
+    {"__lobo_jit__": _jit, "__lobo_kernel__": kernel, "__lobo_search__": expectimax},
+)
 
 _warm = False
 
@@ -134,6 +146,8 @@ def warm_up() -> None:
         expectimax.bounds(st, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
         expectimax.terminal(st, par, mk, mv, dk, dv, ev, ctr)
         expectimax.final_value(st, par, mk, mv, ctr)
+        values = np.zeros(1, np.float64)
+        playouts.rollouts(st.copy(), 1, np.ones(1, np.int64), 1, 1, par, mk, mv, dk, dv, ev, ctr, values, values.copy())
         hashtable.grown(tk, tv)
     finally:
         timer.cancel()

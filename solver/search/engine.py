@@ -19,8 +19,10 @@ exactly those of the plain search; the tests run both modes against the referenc
 from __future__ import annotations
 
 import logging
+import math
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,7 +35,7 @@ from solver.core.games import game
 from solver.core.objectives import GAME_CODE, Objective, searched
 from solver.core.plays import Play
 from solver.core.rules import LOST, WON, State, apply, apply_outcome, chance_outcomes, legal_plays, vector
-from solver.search import evaluator, memory
+from solver.search import evaluator, memory, playouts
 from solver.search import expectimax as plain
 
 EPS = 1e-12
@@ -42,8 +44,10 @@ EPS = 1e-12
 ENTRY_BYTES = 1024
 # States per call of the search while a clock runs: some 0.05 s compiled, so that a deadline is
 # overrun by no more; the plain search is slower a state, so it checks more often.
-CHUNK = {"compiled": 20_000, "plain": 1_000}
+CHUNK = {"compiled": 20_000, "plain": 1_000}  # the most states a chunk, while a clock runs
+FIRST_CHUNK = {"compiled": 1_000, "plain": 100}  # the first: a short clock is not overrun by it
 CHUNK_SECONDS = 0.05
+STATES_A_SECOND = 3_000_000  # more than the compiled search ever takes (bench/README.md: 0.2-1.5M)
 # Below this many unknown cards in the pile the plain search answers before the compiled one
 # would have loaded (about 0.7 s for numba and the cached machine code), unless it is loaded.
 COMPILED_FROM = 8
@@ -100,7 +104,9 @@ def _compiled_module() -> Any:
         compiled.warm_up()
         return compiled
     except Exception as e:  # pragma: no cover - numba missing, or no place to cache machine code
-        logging.getLogger("lobo_hint").warning(f"lobo-hint: the compiled search is unavailable ({e}); searching in Python")
+        logging.getLogger("lobo_hint").warning(
+            f"lobo-hint: the compiled search is unavailable ({e}); searching in Python"
+        )
         return None
 
 
@@ -141,12 +147,13 @@ class Search:
         self._late_for: float | None = None  # a deadline seen passed: every later call stops at once
         module = _compiled_module() if _wants_compiled(self.root) else None
         self.mode = "plain" if module is None else "compiled"
-        self._chunk = CHUNK[self.mode]  # states per call while a clock runs (paced: _pace)
+        self._chunk = FIRST_CHUNK[self.mode]  # states per call while a clock runs (paced: _pace)
         self.words = max(kernel.KEY_WORDS, kernel.key_words(vector(self.root)))
         room = memory.room()
         if module is None:
             self.k: Any = kernel
             self.x: Any = plain
+            self.po: Any = playouts
             self.par: Any = [0] * plain.PARAMS
             self.fpar: Any = [self.lo, self.hi]
             self.ctr: Any = [0] * plain.COUNTERS
@@ -154,17 +161,13 @@ class Search:
             self.max_entries = max(1 << 12, room // ENTRY_BYTES)
             self.tk: Any = {}
             self.tv: Any = [self.max_entries]
-            self.mk: Any = {}
-            self.mv: Any = [self.max_entries]
-            self.dk: Any = {}
-            self.dv: Any = [self.max_entries]
             self.ev: Any = evaluator.table() if self.goal.code == GAME_CODE else [0.0]
         else:
             import numpy as np
 
             from solver.search import hashtable
 
-            self.k, self.x = module.kernel, module.expectimax
+            self.k, self.x, self.po = module.kernel, module.expectimax, module.playouts
             self.par = np.zeros(plain.PARAMS, np.int64)
             self.fpar = np.array([self.lo, self.hi], np.float64)
             self.ctr = np.zeros(plain.COUNTERS, np.int64)
@@ -172,15 +175,22 @@ class Search:
             # about 200,000 states at 12 unknown cards, three times as many per card beyond; but
             # never more than a quarter of the memory the budget leaves.
             want = min(21, max(16, 20 + 2 * (self.root.unknown_draws - 12)))
+            if self.deadline is not None and math.isfinite(self.deadline):
+                # A short clock searches few states (some millions a second at most): a table for
+                # twice that many is enough, and its pages are not all touched for nothing.
+                reach = STATES_A_SECOND * max(0.0, self.deadline - time.perf_counter())
+                want = min(want, max(16, math.ceil(math.log2(max(2.0, 2 * reach)))))
+            if self.max_states is not None:
+                want = min(want, max(16, math.ceil(math.log2(max(2, 2 * self.max_states)))))
             self.tk, self.tv = hashtable.new_table(_affordable(1 << want, room // 4, self.words), self.words)
-            # The cover memo and the next deals' table start big enough (1 MiB, 160 KiB) that a
-            # search of a few thousand states never doubles them: a doubling restarts the search
-            # from its root, which visits the states on the way down again and so spends a state
-            # budget differently from the plain search (tests/test_compiled.py compares the two).
-            self.mk, self.mv = hashtable.new_table(_affordable(1 << 15, room // 16, 2), 2)
-            self.dk, self.dv = hashtable.new_table(_affordable(1 << 12, room // 16, 3), 3)
             self.ev = np.array(evaluator.table() if self.goal.code == GAME_CODE else [0.0], np.float64)
             self.max_entries = self.tk.shape[0]
+        # The cover memo and the next deals' table hold pure functions of their keys: one pair a
+        # thread and mode, kept from search to search (a whole game's decisions meet the same
+        # covers and deals again and again).
+        self._memos = _memos(self.mode, room)
+        self.mk, self.mv, self.dk, self.dv = self._memos.tables
+        self._enter()
         self.par[plain.P_OBJECTIVE] = self.goal.code
         self.par[plain.P_ROOT_ACTIVE] = len(self.root.party)
         self.par[plain.P_MERGE] = int(self.goal.merges_reserve)
@@ -235,9 +245,10 @@ class Search:
         (the old one is held while its entries are copied); otherwise it is fixed at its size and
         goes on by replacing entries (hashtable.put)."""
         c = self.ctr
-        if not c[plain.GROW]:
+        if not c[plain.GROW] and not c[plain.MEMO_GROW]:
             return
         c[plain.GROW] = 0
+        c[plain.MEMO_GROW] = 0
         if 2 * c[plain.FILLED] > self.tk.shape[0] and not c[plain.FIXED]:
             bigger = _doubled(self.tk, self.tv)
             if bigger is None:
@@ -289,35 +300,81 @@ class Search:
 
     def terminal(self, s: State) -> float:
         """The value of an ended round."""
+        self._enter()
         v = self.x.terminal(self._vec(s), self.par, *self._tables()[2:])
         self._after()
         return float(v)
 
     def final_value(self, s: State) -> float:
         """A vanguard final round at a decision point: nothing more is drawn."""
+        self._enter()
         v = self.x.final_value(self._vec(s), self.par, self.mk, self.mv, self.ctr)
         self._after()
         return float(v)
 
     def bounds(self, s: State) -> tuple[float, float]:
         """What is known of a state's value: its end, or the table's bounds, or the whole range."""
+        self._enter()
         lo, hi = self.x.bounds(self._vec(s), self.par, self.fpar, *self._tables())
         self._after()
         return float(lo), float(hi)
 
     def cheap(self, s: State) -> tuple[float, float]:
         """Bounds on a state's value without searching it (expectimax.cheap)."""
+        self._enter()
         lo, hi = self.x.cheap(self._vec(s), self.par, self.fpar, *self._tables())
         self._after()
         return float(lo), float(hi)
 
+    def rollouts(
+        self, children: list[State], orders: list[tuple[int, ...]]
+    ) -> tuple[list[list[float]], list[list[float]]]:
+        """Each order of the unknown cards played out by the greedy rule from each child
+        (solver/search/playouts.py): per child, its values and its win outcomes (1.0 / 0.0), one
+        a deal in the orders' order."""
+        width = len(orders[0]) if orders else 0
+        flat: list[int] = []
+        for child in children:
+            self._vec(child)  # its checks only: the rollouts take the state as it is
+            flat += vector(child)
+        cards = [v for order in orders for v in order] or [0]
+        n, deals = len(children), len(orders)
+        self._enter()
+        if self.mode == "compiled":
+            import numpy as np
+
+            values, wins = np.zeros(n * deals, np.float64), np.zeros(n * deals, np.float64)
+            self.po.rollouts(
+                np.array(flat, np.int64), n, np.array(cards, np.int64), deals, width, self.par, *self._tables()[2:],
+                values, wins,
+            )  # fmt: skip
+            vs, ws = values.tolist(), wins.tolist()
+        else:
+            vs, ws = [0.0] * (n * deals), [0.0] * (n * deals)
+            self.po.rollouts(flat, n, cards, deals, width, self.par, *self._tables()[2:], vs, ws)
+        self._after()
+        return [vs[c * deals : (c + 1) * deals] for c in range(n)], [ws[c * deals : (c + 1) * deals] for c in range(n)]
+
+    def _enter(self) -> None:
+        """Before a call into the search: the shared memos as they are now (another search of this
+        thread may have filled or grown them since)."""
+        m, c = self._memos, self.ctr
+        self.mk, self.mv, self.dk, self.dv = m.tables
+        c[plain.MEMO_FILLED], c[plain.DEAL_FILLED], c[plain.MEMO_FIXED], c[plain.DEAL_FIXED] = m.counts
+
     def _after(self) -> None:
-        """After a call outside the search proper: a table that asked to grow does (compiled), a
-        full dict is cleared of its request (plain: it simply took no more)."""
+        """After a call: a table that asked to grow does (compiled), a full dict is cleared of its
+        request (plain: it simply took no more); the shared memos take back what changed."""
+        c = self.ctr
         if self.mode == "compiled":
             self._grow()
         else:
-            self.ctr[plain.GROW] = 0
+            c[plain.GROW] = 0
+            c[plain.MEMO_GROW] = 0
+        self._memos.tables = (self.mk, self.mv, self.dk, self.dv)
+        self._memos.counts = (
+            int(c[plain.MEMO_FILLED]), int(c[plain.DEAL_FILLED]), int(c[plain.MEMO_FIXED]), int(c[plain.DEAL_FIXED])
+        )
 
     def value(self, s: State, alpha: float | None = None, beta: float | None = None) -> float:
         """The state's value if it lies inside (alpha, beta) by more than EPS; otherwise a bound on
@@ -338,13 +395,16 @@ class Search:
                 self.stop("time")
             if memory.spent():
                 self.stop("memory")
-            limit = int(c[plain.STATES]) + (self._chunk if chunked else 1 << 62)
+            done = int(c[plain.STATES]) + int(c[plain.WORK])
+            c[plain.PACED] = int(chunked)
+            limit = done + (self._chunk if chunked else 1 << 62)
             if self.max_states is not None:
                 # With no state left the search still answers from its table (a state it knows).
-                limit = min(limit, int(c[plain.STATES]) + max(0, self.max_states - self.stats.states))
+                limit = min(limit, done + max(0, self.max_states - self.stats.states))
             c[plain.LIMIT] = limit
             c[plain.STOPPED] = 0
             began = time.perf_counter()
+            self._enter()
             try:
                 v = self.x.search(st, a, b, self.par, self.fpar, *self._tables())
             except (MemoryError, SystemError) as e:
@@ -354,20 +414,55 @@ class Search:
                 if isinstance(e, SystemError) and not memory.nearly_exhausted():
                     raise
                 self._count()
+                self._after()
                 self.stop("memory")
             self._count()
+            full = bool(c[plain.GROW])  # the transposition table asked to grow
+            # A table half full is doubled (or fixed) here, and the search goes on where it stopped.
+            self._after()
             if chunked:
                 self._pace(time.perf_counter() - began)
             if not c[plain.STOPPED]:
                 return float(v)
             if self.max_states is not None and self.stats.states >= self.max_states:
                 self.stop("states")
-            if c[plain.GROW]:
-                if self.mode == "plain":
-                    c[plain.GROW] = 0
-                    self.stop("memory")  # its dict is full: it cannot grow past the budget
-                # A table was half full: doubled (or fixed), and the search goes on where it stopped.
-                self._grow()
+            if full and self.mode == "plain":
+                self.stop("memory")  # its dict is full: it cannot grow past the budget
+
+
+class _Memos:
+    """The cover memo and the next deals' table of one mode in one thread, with their counts
+    (filled, filled, fixed, fixed): a search takes them up at each call and hands them back."""
+
+    def __init__(self, mode: str, room: int) -> None:
+        if mode == "plain":
+            most = max(1 << 12, room // ENTRY_BYTES)
+            self.tables: tuple[Any, Any, Any, Any] = ({}, [most], {}, [most])
+        else:
+            from solver.search import hashtable
+
+            # Started at 1 MiB and 160 KiB; grown between calls while the budget allows.
+            mk, mv = hashtable.new_table(_affordable(1 << 15, room // 16, 2), 2)
+            dk, dv = hashtable.new_table(_affordable(1 << 12, room // 16, 3), 3)
+            self.tables = (mk, mv, dk, dv)
+        self.counts = (0, 0, 0, 0)
+
+
+_MEMOS = threading.local()
+
+
+def _memos(mode: str, room: int) -> _Memos:
+    got: dict[str, _Memos] | None = getattr(_MEMOS, "by_mode", None)
+    if got is None:
+        got = _MEMOS.by_mode = {}
+    if mode not in got:
+        got[mode] = _Memos(mode, room)
+    return got[mode]
+
+
+def forget_memos() -> None:
+    """Drop this thread's shared memos (their memory goes back; the next search starts afresh)."""
+    _MEMOS.by_mode = {}
 
 
 def _paced(chunk: int, took: float, most: int) -> int:

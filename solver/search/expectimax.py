@@ -51,7 +51,15 @@ EPS = 1e-12
 # (objective `game` beyond the exact horizon): a search that met one is not exact.
 STATES, HITS, CHANCE, CUTOFFS, LIMIT, STOPPED, OUTCOMES, GROW, FILLED, MEMO_FILLED, FIXED, MEMO_FIXED = range(12)
 ESTIMATED, DEAL_FILLED, DEAL_FIXED = range(12, 15)
-COUNTERS = 15
+# The cover memo and the next deals' table ask to grow apart from the transposition table: they
+# only remember pure functions of their keys, so a full one that takes no more costs time, not
+# soundness, and the search goes on; its driver grows them between calls (solver/search/engine.py).
+MEMO_GROW = 15
+# While a clock runs (ctr[PACED] = 1), the next deal's enumerations count against the chunk's
+# limit as well as the states (ctr[WORK], in about a state's time a unit): under `game` one end
+# of a round may cost a thousand states' time, and the driver looks at its clock between chunks.
+WORK, PACED = 16, 17
+COUNTERS = 18
 
 # The search's parameters (ints): the objective, the party the round started with, whether hand
 # and reserve are one for it, the key's words; lobo's race: the points each side has and the
@@ -164,7 +172,8 @@ def next_deal(st: Vec, act: int, kept: int, mk: Any, mv: Any, dk: Any, dv: Any, 
     # Remembered by what decides the deal's value: the party, the reserve with the card kept, the
     # pile, the unseen cards and the known top cards that will be dealt.
     kb = K.ints(3)
-    k0 = act | (n << 2)
+    # The hand size too (the table outlives a search: engine.py); past 31 every size deals alike.
+    k0 = act | (n << 2) | (min(h, 32) << 40)
     k1 = 0
     for i in range(10):
         k0 |= (st[K.RESERVE + i] + (1 if kept == i + 1 else 0)) << (8 + 3 * i)
@@ -207,11 +216,13 @@ def next_deal(st: Vec, act: int, kept: int, mk: Any, mv: Any, dk: Any, dv: Any, 
     K.draws(unseen, 0, up, rows_a, prob_a)
     rest = K.ints(10)
     total = 0.0
+    work = 0
     for ra in range(na):
         for i in range(10):
             rest[i] = unseen[i] - rows_a[ra * 10 + i]
             deal[K.HAND + i] += rows_a[ra * 10 + i]
         nb = K.draw_count(rest, 0, uw)
+        work += nb
         rows_b = K.ints(nb * 10)
         prob_b = K.floats(nb)
         K.draws(rest, 0, uw, rows_b, prob_b)
@@ -226,7 +237,9 @@ def next_deal(st: Vec, act: int, kept: int, mk: Any, mv: Any, dk: Any, dv: Any, 
         total += prob_a[ra] * won
         for i in range(10):
             deal[K.HAND + i] -= rows_a[ra * 10 + i]
-    T.put(dk, dv, kb, total, 0.0, ctr, DEAL_FILLED, GROW, DEAL_FIXED)
+    T.put(dk, dv, kb, total, 0.0, ctr, DEAL_FILLED, MEMO_GROW, DEAL_FIXED)
+    if ctr[PACED]:
+        ctr[WORK] += work // 2
     return total
 
 
@@ -245,7 +258,7 @@ def cover(st: Vec, allowed: int, mk: Any, mv: Any, ctr: Vec) -> int:
     if found:
         return int(x)
     r = K.min_sacrifices(st, allowed)
-    T.put(mk, mv, kb, float(r), 0.0, ctr, MEMO_FILLED, GROW, MEMO_FIXED)
+    T.put(mk, mv, kb, float(r), 0.0, ctr, MEMO_FILLED, MEMO_GROW, MEMO_FIXED)
     return r
 
 
@@ -374,7 +387,7 @@ def search(
         a = max(a, lo)
         b = min(b, hi)
     ctr[STATES] += 1
-    if ctr[STATES] > ctr[LIMIT] or ctr[GROW]:
+    if ctr[STATES] + ctr[WORK] > ctr[LIMIT] or ctr[GROW]:
         ctr[STOPPED] = 1
         return np_nan()
     obj = par[P_OBJECTIVE]

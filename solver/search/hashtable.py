@@ -4,7 +4,9 @@ float64 words (the bounds lo and hi), in one numpy array that numba reads and wr
 numba's own typed dict costs about 300 ns a lookup with tuple keys; this costs a tenth. A slot's
 key and value words sit side by side (the values are a float64 view of the last two columns),
 so that a lookup in a big table misses the cache once, not twice. A slot is free while its last
-key word is -1 (keys are never negative). Linear probing; the caller doubles a table that is
+key word is 0: that word is stored plus one (keys are never negative), so that a new table is
+all zeros, which the operating system hands out untouched, page by page as the search first
+writes there: a table sized for a long search costs a short one nothing. Linear probing; the caller doubles a table that is
 half full, while the memory budget allows it (solver/search/memory.py). A table that may not
 grow any more is marked fixed: it then keeps taking new keys by replacing the entry in the new
 key's home slot, the first slot its probe looks at. The slot stays occupied, so every other
@@ -29,7 +31,7 @@ def table_bytes(capacity: int, words: int = 2) -> int:
 
 def new_table(capacity: int = 1 << 16, words: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """An empty table of `capacity` slots (a power of two) for keys of `words` words: (keys, values)."""
-    row = np.full((capacity, words + 2), -1, np.int64)
+    row = np.zeros((capacity, words + 2), np.int64)  # zeros: free slots, and 0.0 values
     return row[:, :words], row.view(np.float64)[:, words:]
 
 
@@ -57,13 +59,14 @@ def slot(keys: np.ndarray, kb: np.ndarray) -> np.int64:  # pragma: no cover - co
     i = np.int64(_home(keys, kb))
     while True:
         c = keys[i, last]
-        if c == -1:
+        if c == 0:
             return i
-        same = True
-        for w in range(keys.shape[1]):
-            if keys[i, w] != kb[w]:
-                same = False
-                break
+        same = c == kb[last] + 1
+        if same:
+            for w in range(last):
+                if keys[i, w] != kb[w]:
+                    same = False
+                    break
         if same:
             return i
         i = np.int64((i + np.int64(1)) & mask)
@@ -86,7 +89,7 @@ def put(
     then a new key beyond three quarters full replaces its home slot's entry."""
     i = slot(keys, kb)
     last = keys.shape[1] - 1
-    if keys[i, last] == -1:
+    if keys[i, last] == 0:
         if 4 * ctr[filled] >= 3 * keys.shape[0]:
             if not ctr[fixed]:
                 # Too full to take more before it is doubled (a caller that stores many entries
@@ -101,8 +104,9 @@ def put(
             ctr[filled] += 1
             if 2 * ctr[filled] > keys.shape[0] and not ctr[fixed]:
                 ctr[grow] = 1  # the caller doubles the table before the search goes on
-        for w in range(keys.shape[1]):
+        for w in range(last):
             keys[i, w] = kb[w]
+        keys[i, last] = kb[last] + 1
     vals[i, 0] = x
     vals[i, 1] = y
 
@@ -111,7 +115,7 @@ def put(
 def tt_get(keys: np.ndarray, vals: np.ndarray, kb: np.ndarray) -> tuple[bool, float, float]:  # pragma: no cover
     """(found, lo, hi) for the key."""
     i = slot(keys, kb)
-    if keys[i, keys.shape[1] - 1] == -1:
+    if keys[i, keys.shape[1] - 1] == 0:
         return False, 0.0, 0.0
     return True, vals[i, 0], vals[i, 1]
 
@@ -119,9 +123,13 @@ def tt_get(keys: np.ndarray, vals: np.ndarray, kb: np.ndarray) -> tuple[bool, fl
 @njit(cache=True)
 def _rehash(keys: np.ndarray, vals: np.ndarray, nk: np.ndarray, nv: np.ndarray) -> None:  # pragma: no cover
     last = keys.shape[1] - 1
+    kb = np.empty(keys.shape[1], np.int64)
     for i in range(keys.shape[0]):
-        if keys[i, last] != -1:
-            j = slot(nk, keys[i])
+        if keys[i, last] != 0:
+            for w in range(last):
+                kb[w] = keys[i, w]
+            kb[last] = keys[i, last] - 1  # the key as stored is one more in its last word
+            j = slot(nk, kb)
             for w in range(keys.shape[1]):
                 nk[j, w] = keys[i, w]
             nv[j, 0] = vals[i, 0]

@@ -483,7 +483,9 @@ def explain(result: HintResult) -> str:
     line = f"{best.play} {said(best)}"
     if not result.exact:
         cut = result.stats.get("stopped") or any(m.bounds is not None for m in result.moves)
-        line += " (estimate: the search was cut short)" if cut else " (estimate: the rounds after this one are estimated)"
+        line += (
+            " (estimate: the search was cut short)" if cut else " (estimate: the rounds after this one are estimated)"
+        )
     rival = next((m for m in moves if m.play.kind != "fold"), None)
     if rival is not None:
         tie = rival.tied

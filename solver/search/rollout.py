@@ -2,14 +2,16 @@
 
 One rule, no lookahead, never a look at the pile: the simulator's greedy policy plays by it
 (solver/play/policies.py), and the estimates' greedy rollouts play rounds out by it
-(solver/search/estimate.py), so both measure the same strategy.
+(solver/search/estimate.py), so both measure the same strategy. The rule itself is the kernel's
+(kernel.greedy, kernel.play_out: solver/core/kernel.py), so that the compiled estimates' rollouts
+play it too; here are its words and its Python face.
 """
 
 from __future__ import annotations
 
-from solver.core.games import game
+from solver.core import kernel
 from solver.core.plays import Play
-from solver.core.rules import State, apply, apply_outcome, legal_plays
+from solver.core.rules import State, kernel_moves, play_of, state_of, vector
 
 GREEDY_PLAY_RULE = (
     "greedy: among the plays that take Wolf cards without giving it any (Perfect, Sum, Split), the one "
@@ -20,34 +22,15 @@ GREEDY_PLAY_RULE = (
 )
 
 
-def greedy_key(play: Play) -> tuple[int, int, int, int, int]:
-    """Smaller is better (GREEDY_PLAY_RULE)."""
-    if play.kind in ("perfect", "sum", "split"):
-        return (0, -len(play.wolf), len(play.hand) + len(play.reserve), len(play.reserve), -max(play.wolf))
-    if play.kind == "over":
-        return (1, play.mine[0] - play.wolf[0], -play.wolf[0], len(play.reserve), 0)
-    if play.kind == "sacrifice":
-        return (2, 0, 0, 0, -play.wolf[0])
-    return (3, 0, 0, 0, 0)
-
-
 def greedy_play(s: State) -> Play:
-    """The play the greedy rule makes at a decision."""
-    return min(legal_plays(s), key=greedy_key)
+    """The play the greedy rule makes at a decision (the kernel's greedy: the rule written once)."""
+    buf, m = kernel_moves(vector(s))
+    return play_of(buf, kernel.greedy(buf, m))
 
 
 def rollout(s: State, order: list[int]) -> State:
     """The round played on by the greedy rule with the unknown draws in this order, until it ends or
     (vanguard) turns final; known top cards are drawn first by the rules themselves."""
-    i = 0
-    final_round = game(s.game).has_final_round
-    while s.outcome is None:
-        if s.is_chance:
-            d = s.owed_player + s.owed_wolf or 1
-            s = apply_outcome(s, tuple(sorted(order[i : i + d])), check=False)
-            i += d
-        elif final_round and s.final:
-            return s
-        else:
-            s = apply(s, greedy_play(s), check=False)
-    return s
+    st = vector(s)
+    kernel.play_out(st, order, 0)
+    return state_of(st, s)

@@ -1,0 +1,71 @@
+"""The greedy rule as the kernel plays it (kernel.greedy, kernel.play_out: the greedy policy's and
+every rollout's) against the rule restated plainly over plays (tests/plain_greedy.py), on many
+random positions and every state their greedy rounds pass through; and the compiled kernel
+against the plain one on the same rollouts."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from plain_greedy import greedy_play as plain_greedy_play
+from plain_greedy import rollout as plain_rollout
+
+from conftest import sample_sizes
+from gen import random_position
+from solver.core.cards import values_of
+from solver.core.position import parse_position
+from solver.core.rules import State, initial_state, state_of, vector
+from solver.search import compiled
+from solver.search.rollout import greedy_play, rollout
+
+
+def _rounds(rng: random.Random) -> tuple[State, list[int]]:
+    """A random round at a decision, and a random order of its pile's unknown cards."""
+    while True:
+        raw = random_position(rng, max_hand=7, max_wolf=7, max_reserve=3, max_pile=rng.choice([3, 8, 20]))
+        root = initial_state(parse_position(raw))
+        if root.outcome is None and root.is_decision:
+            pool = list(values_of(root.unseen))
+            unknown = root.pile_size - len(root.pile_top)
+            return root, rng.sample(pool, unknown)
+
+
+@sample_sizes(300, 3000)
+def test_the_kernels_greedy_play_is_the_rule(n: int) -> None:
+    rng = random.Random("greedy-rule")
+    decisions = 0
+    for _ in range(n):
+        root, order = _rounds(rng)
+        # Every decision of the round played out plainly: the kernel picks the same play there.
+        s, i = root, 0
+        from solver.core.rules import apply, apply_outcome
+
+        while s.outcome is None and not (s.final and s.game == "vanguard" and not s.is_chance):
+            if s.is_chance:
+                d = s.owed_player + s.owed_wolf or 1
+                s = apply_outcome(s, tuple(sorted(order[i : i + d])))
+                i += d
+                continue
+            want = plain_greedy_play(s)
+            assert greedy_play(s) == want, (s, str(want))
+            decisions += 1
+            s = apply(s, want)
+    assert decisions > n  # rounds of several decisions
+
+
+@sample_sizes(300, 3000)
+def test_a_rollout_plays_the_round_out_as_the_rules_do(n: int) -> None:
+    rng = random.Random("greedy-rollout")
+    ends = {"won": 0, "lost": 0, "final": 0}
+    for _ in range(n):
+        root, order = _rounds(rng)
+        want = plain_rollout(root, order)
+        got = rollout(root, order)
+        assert got == want, (root, order)
+        # The compiled kernel, on the same round and order, ends in the same state.
+        st = np.array(vector(root), np.int64)
+        compiled.kernel.play_out(st, np.array(order or [0], np.int64), 0)
+        assert state_of([int(x) for x in st], root) == want
+        ends["final" if want.outcome is None else want.outcome] += 1
+    assert min(ends.values()) > n // 20, ends  # rounds won, lost and turned final, all checked
