@@ -47,6 +47,7 @@ ENTRY_BYTES = 1024
 CHUNK = {"compiled": 20_000, "plain": 1_000}  # the most states a chunk, while a clock runs
 FIRST_CHUNK = {"compiled": 1_000, "plain": 100}  # the first: a short clock is not overrun by it
 CHUNK_SECONDS = 0.05
+MEMO_SLOTS = 1 << 21  # the most slots of a shared memo: 64 MiB (cover), 80 MiB (next deals)
 STATES_A_SECOND = 3_000_000  # more than the compiled search ever takes (bench/README.md: 0.2-1.5M)
 # Below this many unknown cards in the pile the plain search answers before the compiled one
 # would have loaded (about 0.7 s for numba and the cached machine code), unless it is loaded.
@@ -256,14 +257,16 @@ class Search:
             else:
                 self.tk, self.tv = bigger
                 self.max_entries = self.tk.shape[0]
+        # The memos outlive the search (a thread's searches share them): they stop at MEMO_SLOTS
+        # and go on by replacement, so a long simulation does not keep the budget's worth of them.
         if 2 * c[plain.MEMO_FILLED] > self.mk.shape[0] and not c[plain.MEMO_FIXED]:
-            bigger = _doubled(self.mk, self.mv)
+            bigger = _doubled(self.mk, self.mv) if self.mk.shape[0] < MEMO_SLOTS else None
             if bigger is None:
                 c[plain.MEMO_FIXED] = 1
             else:
                 self.mk, self.mv = bigger
         if 2 * c[plain.DEAL_FILLED] > self.dk.shape[0] and not c[plain.DEAL_FIXED]:
-            bigger = _doubled(self.dk, self.dv)
+            bigger = _doubled(self.dk, self.dv) if self.dk.shape[0] < MEMO_SLOTS else None
             if bigger is None:
                 c[plain.DEAL_FIXED] = 1
             else:
@@ -436,7 +439,7 @@ class _Memos:
 
     def __init__(self, mode: str, room: int) -> None:
         if mode == "plain":
-            most = max(1 << 12, room // ENTRY_BYTES)
+            most = max(1 << 12, min(room // ENTRY_BYTES, MEMO_SLOTS // 2))
             self.tables: tuple[Any, Any, Any, Any] = ({}, [most], {}, [most])
         else:
             from solver.search import hashtable
@@ -458,11 +461,6 @@ def _memos(mode: str, room: int) -> _Memos:
     if mode not in got:
         got[mode] = _Memos(mode, room)
     return got[mode]
-
-
-def forget_memos() -> None:
-    """Drop this thread's shared memos (their memory goes back; the next search starts afresh)."""
-    _MEMOS.by_mode = {}
 
 
 def _paced(chunk: int, took: float, most: int) -> int:
