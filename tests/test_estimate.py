@@ -223,3 +223,19 @@ def test_rollout_intervals_cover_their_expectation_at_the_nominal_rate(n: int) -
         covered += e.interval[0] - 1e-9 <= truth <= e.interval[1] + 1e-9
         total += 1
     assert 0.90 <= covered / total <= 0.995, (covered, total)  # measured: 146/150, 1465/1500
+
+
+def test_rollouts_owed_their_minimum_stop_at_the_overrun_but_not_below_the_floor() -> None:
+    from solver.search.estimate import FLOOR_DEALS
+
+    pos = parse_position({"player": [2, 5, 6, 9], "wolf": [1, 5, 7, 8], "draw_pile": {"size": 20}, "final": False})
+    root = initial_state(pos)
+    plays = legal_plays(root)
+    free = rolled_out(root, "win", plays, deadline=0.0, min_deals=64)
+    capped = rolled_out(root, "win", plays, deadline=0.0, min_deals=64, overrun=0.0)
+    assert {e.samples for e in free.values()} == {64}  # no overrun given: the minimum is kept
+    samples = {e.samples for e in capped.values()}
+    assert len(samples) == 1 and FLOOR_DEALS <= min(samples) < 64
+    # The same deals, so the first ones agree: the capped estimate is the free one's beginning.
+    few = rolled_out(root, "win", plays, deadline=0.0, min_deals=min(samples), max_deals=min(samples))
+    assert all(few[p].value == capped[p].value for p in plays)

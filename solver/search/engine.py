@@ -376,7 +376,10 @@ class Search:
             c[plain.MEMO_GROW] = 0
         self._memos.tables = (self.mk, self.mv, self.dk, self.dv)
         self._memos.counts = (
-            int(c[plain.MEMO_FILLED]), int(c[plain.DEAL_FILLED]), int(c[plain.MEMO_FIXED]), int(c[plain.DEAL_FIXED])
+            int(c[plain.MEMO_FILLED]),
+            int(c[plain.DEAL_FILLED]),
+            int(c[plain.MEMO_FIXED]),
+            int(c[plain.DEAL_FIXED]),
         )
 
     def value(self, s: State, alpha: float | None = None, beta: float | None = None) -> float:

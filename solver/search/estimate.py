@@ -38,6 +38,7 @@ EVALUATED = "search to the round's end, evaluator beyond"
 
 MIN_ROLLOUTS = 64  # a rollout takes some microseconds compiled: an answer has at least these
 MAX_ROLLOUTS = 4000
+FLOOR_DEALS = 8  # rollouts a play owed even when they overrun (rolled_out's `overrun`)
 BATCH_SECONDS = 0.002  # a call of rollouts that took less doubles the next call's deals
 MAX_BATCH = 256
 Z95 = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
@@ -165,11 +166,14 @@ def rolled_out(
     max_deals: int = MAX_ROLLOUTS,
     win: bool = False,
     scores: tuple[int, int] = (0, 0),
+    overrun: float | None = None,
 ) -> dict[Play, Estimate]:
     """Average value of each play when the rest of the round is played by the greedy rule, over
     random deals of the unknown cards, until the deadline (but at least min_deals deals: a
     rollout takes some microseconds compiled, and an answer needs some). With win=True each deal
-    also says whether the greedy line won."""
+    also says whether the greedy line won. With `overrun` (seconds), the deals owed to min_deals
+    after the deadline stop that long after it, at FLOOR_DEALS at least: under `game` a round's
+    end can be a whole next deal's enumeration, and 64 of them would overrun a short clock."""
     orders = _orders(root, seed)
     lo, hi = value_range(root, objective)
     judge = Search(root, objective, scores=scores)
@@ -178,8 +182,12 @@ def rolled_out(
     wins: dict[Play, list[float]] = {p: [] for p in plays}
     deals = 0
     batch = 1  # deals a call, doubled while a call is quick: the clock is looked at between calls
+    stop = math.inf if overrun is None else deadline + overrun
+    owed = min(min_deals, FLOOR_DEALS)  # owed even past `stop`
     while deals < max_deals and (deals < min_deals or time.perf_counter() < deadline):
         began = time.perf_counter()
+        if began > stop and deals >= owed:
+            break
         # Past the deadline, only the deals still owed to min_deals.
         k = min(batch, max_deals - deals, max_deals if began < deadline else min_deals - deals)
         vs, ws = judge.rollouts(children, [next(orders) for _ in range(k)])

@@ -22,6 +22,7 @@ from solver.search.estimate import EVALUATED, MAX_ROLLOUTS, MIN_ROLLOUTS, Estima
 
 EPS = 1e-9
 PLANNED = 0.9  # of a time limit, planned for; the rest is the margin for overruns
+OVERRUN = 0.25  # of a time limit, the most that rollouts still owed their minimum may run over
 SEARCH_SHARE = 0.7  # of a time limit, for the exact search; the rest for sampled estimates
 WIN_SHARE = 0.5  # under `party`, of what is left, for the exact win search; the rest for estimates
 MIN_SAMPLES = 8  # solved deals per play below which clairvoyant estimates give way to rollouts
@@ -302,6 +303,9 @@ def _search(
                 max_deals=MAX_ROLLOUTS if samples is None else samples,
                 win=apart,
                 scores=pos.scores,
+                # Under a clock alone, the minimum of deals gives way past a quarter of the time
+                # limit's overrun (a sample budget is kept whatever it costs: reproducible).
+                overrun=None if samples is not None or time_limit is None else max(0.05, OVERRUN * time_limit),
             )
         estimates.update(sampled_estimates)
     stats = search.stats.to_json()
