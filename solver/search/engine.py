@@ -285,8 +285,10 @@ class Search:
 
     @property
     def fixed(self) -> bool:
-        """Whether the memory budget stopped a table from growing (it then replaces entries)."""
-        return bool(self.ctr[plain.FIXED] or self.ctr[plain.MEMO_FIXED])
+        """Whether the memory budget stopped this search's transposition table from growing (it
+        then replaces entries). The memos are the thread's, not the search's: they may have been
+        fixed by an earlier search, or by their own cap (MEMO_SLOTS)."""
+        return bool(self.ctr[plain.FIXED])
 
     @property
     def table_bytes(self) -> int:
