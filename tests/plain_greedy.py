@@ -4,9 +4,10 @@ greedy policy and every rollout play by."""
 
 from __future__ import annotations
 
+from solver.core.cover import counts, min_sacrifices
 from solver.core.games import game
 from solver.core.plays import Play
-from solver.core.rules import State, apply, apply_outcome, legal_plays
+from solver.core.rules import WON, State, apply, apply_outcome, legal_plays
 
 
 def greedy_key(play: Play) -> tuple[int, int, int, int, int]:
@@ -38,3 +39,37 @@ def rollout(s: State, order: list[int]) -> State:
         else:
             s = apply(s, greedy_play(s))
     return s
+
+
+def dealt_final_won(end: State, rest: list[int]) -> bool | None:
+    """A greedy rollout's vanguard round end, when its next deal surely makes the final round:
+    whether that final round, dealt from the pile as it is (its known top cards, then `rest`, the
+    rollout's order after the round), can be won. The reward is the greedy rule's: revive a
+    member when one is face down, else the highest hand card to the reserve; a lost round turns
+    min(Wolf's cards, active) members face down. None: not such an end (the next deal may be a
+    regular round, or this was the final round)."""
+    r = end.rules
+    if (
+        end.game != "vanguard"
+        or end.final
+        or end.outcome is None
+        or end.pile_size > 2 * r.hand_size + r.final_threshold
+    ):
+        return None
+    active, reserve = len(end.party), list(end.reserve)
+    if end.outcome != WON:
+        active -= min(len(end.wolf), active)
+        if active == 0:
+            return False
+    elif active < 3:
+        active += 1
+    elif end.hand:
+        reserve.append(max(end.hand))
+    pile = list(end.pile_top) + rest
+    assert len(pile) == end.pile_size
+    h = r.hand_size
+    if len(pile) >= 2 * h:
+        hand, wolf = pile[:h], pile[h : 2 * h]
+    else:  # one at a time, the Player first
+        hand, wolf = pile[0::2], pile[1::2]
+    return not wolf or min_sacrifices(tuple(sorted(wolf)), counts(tuple(hand) + tuple(reserve)), active - 1) is not None

@@ -47,6 +47,38 @@ def test_exact_game_values_agree_with_the_reference(monkeypatch: pytest.MonkeyPa
     assert regular > n // 2  # most were regular rounds, valued by their next deal
 
 
+def test_next_deals_taken_up_again_after_a_pause_give_the_same_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Under a clock a next deal's enumeration stops past its chunk's budget and goes on in the
+    # next chunk (expectimax.next_deal). With chunks of 64 states the big ones are paused, some
+    # many times; the values must still be the reference's exactly, in both modes.
+    from solver.search import engine as driver
+    from solver.search import expectimax
+
+    for mode in ("plain", "compiled"):
+        monkeypatch.setitem(driver.FIRST_CHUNK, mode, 64)
+        monkeypatch.setitem(driver.CHUNK, mode, 64)
+    monkeypatch.setattr(driver._MEMOS, "by_mode", {}, raising=False)  # no next deal known before
+    paused = {"python": 0, "compiled": 0}
+    rng = random.Random("paused-next-deals")
+    checked = 0
+    while checked < 25:
+        # Bigger piles and more unseen cards than above: next deals of many hands each.
+        raw = random_game_position(rng, objective=None, final=False, max_pile=8, max_unseen=8, max_hand=3, max_wolf=3)
+        root = initial_state(parse_position({**raw, "objective": "win"}))
+        if root.outcome is not None:
+            continue
+        _, want = game_values(normalize(raw, objective="game"))
+        for engine in paused:
+            monkeypatch.setenv("LOBO_HINT_ENGINE", engine)
+            moves, search = evaluate_moves(root, "game", time_limit=3600.0)
+            for m in moves:
+                assert m.exact
+                assert abs(m.value - float(want[play_key(m.play.to_json())])) < 1e-9, (engine, raw, str(m.play))
+            paused[engine] += int(search.ctr[expectimax.PAUSED])
+        checked += 1
+    assert min(paused.values()) >= 5, paused  # paused and taken up again (10 in each mode here)
+
+
 def test_the_worked_examples_exactly() -> None:
     import json
 

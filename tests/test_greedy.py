@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 from plain_greedy import greedy_play as plain_greedy_play
 from plain_greedy import rollout as plain_rollout
 
@@ -69,3 +70,46 @@ def test_a_rollout_plays_the_round_out_as_the_rules_do(n: int) -> None:
         assert state_of([int(x) for x in st], root) == want
         ends["final" if want.outcome is None else want.outcome] += 1
     assert min(ends.values()) > n // 20, ends  # rounds won, lost and turned final, all checked
+
+
+@sample_sizes(200, 2000)
+def test_bulk_rollouts_value_each_end_as_the_replay_does(n: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Search.rollouts (playouts.py), plain and compiled, against a replay through the rules: the
+    # same end for each order, valued as the search values it, but under `game` a next deal that
+    # surely makes the final round is the rest of the order with the greedy reward (dealt_end).
+    from plain_greedy import dealt_final_won
+
+    from solver.core.rules import apply, legal_plays
+    from solver.search.engine import Search
+
+    rng = random.Random("bulk-rollouts")
+    dealt = 0
+    for _ in range(n):
+        root, _ = _rounds(rng)
+        objective = "game" if rng.random() < 0.7 else ("win" if root.game == "vanguard" else "points")
+        plays = legal_plays(root)
+        children = [apply(root, p) for p in rng.sample(plays, min(3, len(plays)))]
+        pool = list(values_of(root.unseen))
+        unknown = root.pile_size - len(root.pile_top)
+        orders = [tuple(rng.sample(pool, unknown)) for _ in range(4)]
+        want = []
+        monkeypatch.setenv("LOBO_HINT_ENGINE", "python")
+        judge = Search(root, objective)
+        for child in children:
+            row = []
+            for order in orders:
+                e = plain_rollout(child, list(order))
+                won = dealt_final_won(e, list(order[unknown - (e.pile_size - len(e.pile_top)) :]))
+                if objective == "game" and won is not None:
+                    dealt += 1
+                    row.append(float(won))
+                else:
+                    row.append(judge.terminal(e) if e.outcome is not None else judge.final_value(e))
+            want.append(row)
+        for mode in ("python", "compiled"):
+            monkeypatch.setenv("LOBO_HINT_ENGINE", mode)
+            search = Search(root, objective)
+            assert search.mode == ("plain" if mode == "python" else "compiled")
+            values, _ = search.rollouts(children, orders)
+            assert values == want, (mode, root, objective, orders)
+    assert dealt > n // 10  # next deals dealt from the order were met often enough to say something

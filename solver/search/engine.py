@@ -304,11 +304,35 @@ class Search:
         return self.tk, self.tv, self.mk, self.mv, self.dk, self.dv, self.ev, self.ctr
 
     def terminal(self, s: State) -> float:
-        """The value of an ended round."""
-        self._enter()
-        v = self.x.terminal(self._vec(s), self.par, *self._tables()[2:])
-        self._after()
+        """The value of an ended round. Raises Budget when the clock runs out first (under `game`
+        it may be a next deal's enumeration: _ends)."""
+        st = self._vec(s)
+        v = self._ends(lambda: self.x.terminal(st, self.par, *self._tables()[2:]))
+        if v is None:
+            self.stop("time")
         return float(v)
+
+    def _ends(self, call: Callable[[], Any]) -> Any:
+        """A call into the search that may value ends of rounds, which under `game` may each be a
+        whole next deal's enumeration (expectimax.next_deal). With no clock it runs to its end.
+        Under a clock it runs in chunks (the enumeration stops past a chunk's budget and goes on
+        in the next call) until it is done, or returns None once the clock has run out; past
+        the deadline it only reads what is known (one probe)."""
+        c = self.ctr
+        while True:
+            late = self.deadline is not None and time.perf_counter() > self.deadline
+            c[plain.PACED] = int(self.deadline is not None)
+            c[plain.LIMIT] = int(c[plain.STATES]) + int(c[plain.WORK]) + (0 if late else self._chunk)
+            c[plain.STOPPED] = 0
+            began = time.perf_counter()
+            self._enter()
+            r = call()
+            self._after()
+            if not c[plain.STOPPED]:
+                return r
+            if late or memory.spent():
+                return None
+            self._pace(time.perf_counter() - began)
 
     def final_value(self, s: State) -> float:
         """A vanguard final round at a decision point: nothing more is drawn."""
@@ -318,17 +342,18 @@ class Search:
         return float(v)
 
     def bounds(self, s: State) -> tuple[float, float]:
-        """What is known of a state's value: its end, or the table's bounds, or the whole range."""
-        self._enter()
-        lo, hi = self.x.bounds(self._vec(s), self.par, self.fpar, *self._tables())
-        self._after()
+        """What is known of a state's value: its end, or the table's bounds, or the whole range
+        (an end whose valuing the clock cut short, too: _ends)."""
+        st = self._vec(s)
+        got = self._ends(lambda: self.x.bounds(st, self.par, self.fpar, *self._tables()))
+        lo, hi = (self.lo, self.hi) if got is None else got
         return float(lo), float(hi)
 
     def cheap(self, s: State) -> tuple[float, float]:
         """Bounds on a state's value without searching it (expectimax.cheap)."""
-        self._enter()
-        lo, hi = self.x.cheap(self._vec(s), self.par, self.fpar, *self._tables())
-        self._after()
+        st = self._vec(s)
+        got = self._ends(lambda: self.x.cheap(st, self.par, self.fpar, *self._tables()))
+        lo, hi = (self.lo, self.hi) if got is None else got
         return float(lo), float(hi)
 
     def rollouts(
@@ -344,6 +369,8 @@ class Search:
             flat += vector(child)
         cards = [v for order in orders for v in order] or [0]
         n, deals = len(children), len(orders)
+        self.ctr[plain.PACED] = 0  # the rollouts deal their next deals (playouts.py): nothing to pace
+        self.ctr[plain.STOPPED] = 0
         self._enter()
         if self.mode == "compiled":
             import numpy as np

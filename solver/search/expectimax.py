@@ -59,7 +59,9 @@ MEMO_GROW = 15
 # limit as well as the states (ctr[WORK], in about a state's time a unit): under `game` one end
 # of a round may cost a thousand states' time, and the driver looks at its clock between chunks.
 WORK, PACED = 16, 17
-COUNTERS = 18
+# How many times an enumeration of next deals stopped part-way (next_deal) to be taken up again.
+PAUSED = 18
+COUNTERS = 19
 
 # The search's parameters (ints): the objective, the party the round started with, whether hand
 # and reserve are one for it, the key's words; lobo's race: the points each side has and the
@@ -90,7 +92,8 @@ ROOM = 48
 
 @jit()
 def terminal(st: Vec, par: Vec, mk: Any, mv: Any, dk: Any, dv: Any, ev: Vec, ctr: Vec) -> float:
-    """The value of an ended round."""
+    """The value of an ended round (NaN with ctr[STOPPED] set when a next deal's enumeration was
+    interrupted: next_deal)."""
     obj = par[P_OBJECTIVE]
     won = st[K.OUTCOME] == K.WON
     if obj == WIN:
@@ -142,9 +145,15 @@ def vanguard_game(st: Vec, mk: Any, mv: Any, dk: Any, dv: Any, ev: Vec, ctr: Vec
     best = -1.0
     for v in range(1, 11):
         if st[K.HAND + v - 1] > 0:
-            best = max(best, next_deal(st, act, v, mk, mv, dk, dv, ev, ctr))
+            x = next_deal(st, act, v, mk, mv, dk, dv, ev, ctr)
+            if ctr[STOPPED]:
+                return np_nan()  # an enumeration was interrupted: the caller takes the whole range
+            best = max(best, x)
     if act < 3:
-        best = max(best, next_deal(st, act + 1, 0, mk, mv, dk, dv, ev, ctr))
+        x = next_deal(st, act + 1, 0, mk, mv, dk, dv, ev, ctr)
+        if ctr[STOPPED]:
+            return np_nan()
+        best = max(best, x)
     if best < 0.0:  # neither reward is possible
         best = next_deal(st, act, 0, mk, mv, dk, dv, ev, ctr)
     return best
@@ -157,7 +166,11 @@ def next_deal(st: Vec, act: int, kept: int, mk: Any, mv: Any, dk: Any, dv: Any, 
     pile as it is: its known top cards first, the rest uniformly from the unseen cards (§5, §7).
     Exact when the deal surely makes the final round (pile <= 2 × hand_size + final_threshold):
     every deal of the two hands is enumerated and the final round is won if the Wolf's cards can
-    be covered (§4). Beyond that, the evaluator's estimate (counted in ctr[ESTIMATED])."""
+    be covered (§4). Beyond that, the evaluator's estimate (counted in ctr[ESTIMATED]).
+
+    While a clock runs (ctr[PACED]) an enumeration past the chunk's budget stops between two of
+    the Player's hands: it sets ctr[STOPPED], returns NaN and keeps its sum so far in the table,
+    so a big one is spread over chunks, each of which looks at the clock."""
     h = st[K.HAND_SIZE]
     n = st[K.PILE]
     reserve = 0
@@ -185,9 +198,16 @@ def next_deal(st: Vec, act: int, kept: int, mk: Any, mv: Any, dk: Any, dv: Any, 
     kb[0] = k0
     kb[1] = k1
     kb[2] = k2
-    found, x, _ = T.tt_get(dk, dv, kb)
-    if found:
+    # An entry's second word is 0.0 when it is the value, minus the rows of the Player's hands
+    # done when an enumeration was interrupted (its first word the sum so far): it goes on there.
+    found, x, y = T.tt_get(dk, dv, kb)
+    if found and y >= 0.0:
         return x
+    start = 0
+    total = 0.0
+    if found:
+        start = int(-y)
+        total = x
     # Who gets each card of the deal: the first hand_size the Player, the next the Wolf; a pile
     # too short for both hands is dealt one card at a time, Player first (§2).
     d = min(2 * h, n)
@@ -215,9 +235,16 @@ def next_deal(st: Vec, act: int, kept: int, mk: Any, mv: Any, dk: Any, dv: Any, 
     prob_a = K.floats(na)
     K.draws(unseen, 0, up, rows_a, prob_a)
     rest = K.ints(10)
-    total = 0.0
     work = 0
-    for ra in range(na):
+    for ra in range(start, na):
+        if ctr[PACED] and ra > start and ctr[STATES] + ctr[WORK] + work // 2 > ctr[LIMIT]:
+            # Over the chunk's budget (a clock runs): the rows done are kept, and the search
+            # stops as at its state budget; the next chunk takes this enumeration up at row ra.
+            T.put(dk, dv, kb, total, -float(ra), ctr, DEAL_FILLED, MEMO_GROW, DEAL_FIXED)
+            ctr[WORK] += work // 2
+            ctr[STOPPED] = 1
+            ctr[PAUSED] += 1
+            return np_nan()
         for i in range(10):
             rest[i] = unseen[i] - rows_a[ra * 10 + i]
             deal[K.HAND + i] += rows_a[ra * 10 + i]
@@ -288,6 +315,8 @@ def cheap(
     end or a sure cover."""
     if st[K.OUTCOME] != 0:
         v = terminal(st, par, mk, mv, dk, dv, ev, ctr)
+        if ctr[STOPPED]:
+            return fpar[F_LO], fpar[F_HI]  # its next deal was interrupted: nothing known yet
         return v, v
     obj = par[P_OBJECTIVE]
     if _is_final_decision(st):
@@ -321,6 +350,8 @@ def bounds(
     """What the table knows of a state's value (the whole range when nothing)."""
     if st[K.OUTCOME] != 0:
         v = terminal(st, par, mk, mv, dk, dv, ev, ctr)
+        if ctr[STOPPED]:
+            return fpar[F_LO], fpar[F_HI]  # its next deal was interrupted: nothing known yet
         return v, v
     kb = K.ints(par[P_WORDS])
     K.key(st, kb, par[P_WORDS], par[P_MERGE] == 1)
@@ -409,6 +440,8 @@ def search(
         for j in range(n):
             K.apply_draw(st, outs, j * 10, kid)
             lo_j, hi_j = cheap(kid, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
+            if ctr[STOPPED]:
+                return np_nan()  # an outcome's next deal was interrupted: nothing to store yet
             clo[j] = lo_j
             chi[j] = hi_j
             rest_lo += prob[j] * lo_j
@@ -489,6 +522,9 @@ def search(
             low = max(a, best)
             if child[K.OUTCOME] != 0:
                 cv = terminal(child, par, mk, mv, dk, dv, ev, ctr)
+                if ctr[STOPPED]:
+                    T.put(tk, tv, kb, max(lo, proven), hi, ctr, FILLED, GROW, FIXED)
+                    return np_nan()
             elif obj == WIN and K.sure_loss(child):
                 cv = 0.0  # known without a search (and not worth a table entry: the test is cheaper)
             else:
