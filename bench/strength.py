@@ -2,13 +2,16 @@
 
     python bench/strength.py games [--games 2000] [--game vanguard] [--difficulty standard]
                                    [--policies hint,best,greedy] [--think 0.05] [--seed 1] [--jobs 2]
+                                   [--save OUT.json] [--paired-with EARLIER.json]
     python bench/strength.py frontier [--count 100] [--budget 2] [--seed 3]
     python bench/strength.py repeat [--count 20] [--runs 5] [--budget 2] [--seed 4]
 
 games: every policy plays the same seeded deals (solver/play/simulate.py: game i of a seed has the
 same pile order whatever the policy). Prints each policy's win rate with its 95% Wilson interval,
 its time per game, and for every pair the paired difference (deal by deal: won by one, not the
-other) with a 95% interval: the baseline is measured in the same run.
+other) with a 95% interval: the baseline is measured in the same run. --save keeps each policy's
+outcomes, game by game; --paired-with pairs this run with such a file (the same deals: same
+--games, --seed, game and difficulty), e.g. the hint of the code before a change.
 
 repeat: round-start positions of seeded games, each asked --runs times under the same time limit:
 how often the recommended play is the same as the first run's, and, when it is not, whether
@@ -48,8 +51,15 @@ def paired(a: list[bool], b: list[bool]) -> tuple[float, float, float]:
 
 
 def games(args: argparse.Namespace) -> None:
+    import json
+
     setup = Setup(args.game, args.difficulty)
     results: dict[str, list[bool]] = {}
+    for path in args.paired_with:
+        # Another run's games on the same deals (--save), such as the code before a change.
+        for name, won in json.loads(Path(path).read_text(encoding="utf-8")).items():
+            results[f"{name}@{Path(path).stem}"] = won
+            print(f"{name + '@' + Path(path).stem:12} won {sum(won):5}/{len(won)} (from {path})", flush=True)
     for policy in args.policies.split(","):
         t0 = time.perf_counter()
         records = simulate(setup, policy, args.games, args.seed, workers=args.jobs, think=args.think)
@@ -62,6 +72,8 @@ def games(args: argparse.Namespace) -> None:
             f"(95% {100 * lo:.1f}–{100 * hi:.1f}%)  {took / len(won):.3f} s a game, {took:.0f} s in all",
             flush=True,
         )
+    if args.save:
+        Path(args.save).write_text(json.dumps({p: results[p] for p in args.policies.split(",")}), encoding="utf-8")
     names = list(results)
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
@@ -163,6 +175,8 @@ def main() -> None:
     g.add_argument("--think", type=float, default=None)
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--jobs", type=int, default=None)
+    g.add_argument("--save", default=None, help="write each policy's game outcomes (JSON) for a later --paired-with")
+    g.add_argument("--paired-with", action="append", default=[], help="a --save file of the same deals to compare with")
     f = sub.add_parser("frontier")
     f.add_argument("--count", type=int, default=100)
     f.add_argument("--budget", type=float, default=2.0)
