@@ -188,26 +188,20 @@ def _estimate_note(m: MoveResult) -> str:
 
 def estimates_note(moves: Sequence[MoveResult]) -> str:
     """What `est.` and `mid` in the table mean: the methods, their deals and what they measure."""
-    from solver.search.estimate import CLAIRVOYANT, EVALUATED, ROLLOUTS, TRUNCATED
+    from solver.search.estimate import CLAIRVOYANT, EVALUATED, ROLLOUTS
     from solver.search.hint import MIDPOINT
 
     leans = {
         ROLLOUTS: "the value of the greedy rule, a real strategy, so it leans low",
-        TRUNCATED: "the value of the greedy rule until few unknown cards are left and of best play after, "
-        "a real strategy, so it leans low",
         CLAIRVOYANT: "the value of play that sees the pile, so it leans high",
     }
-    what = {
-        ROLLOUTS: "greedy rollouts",
-        TRUNCATED: "greedy rollouts searched exactly near the round's end",
-        CLAIRVOYANT: "solved deals (sampled clairvoyant play)",
-    }
     parts = []
-    for method in (ROLLOUTS, TRUNCATED, CLAIRVOYANT):
+    for method in (ROLLOUTS, CLAIRVOYANT):
         n = sorted({m.samples or 0 for m in moves if m.method == method})
         if n:
             deals = f"{n[0]}" if len(n) == 1 else f"{n[0]}–{n[-1]}"
-            parts.append(f"est.: {deals} {what[method]} a play; {leans[method]}; the 95% interval is of that")
+            what = "greedy rollouts" if method == ROLLOUTS else "solved deals (sampled clairvoyant play)"
+            parts.append(f"est.: {deals} {what} a play; {leans[method]}; the 95% interval is of that")
     if any(m.method == EVALUATED for m in moves):
         parts.append(
             "est.: searched to the end of the round, the rounds after it valued by the evaluator's tables "
@@ -223,7 +217,6 @@ def value_texts(objective: str, moves: Sequence[MoveResult]) -> list[str]:
     fraction when every one has a small one, else none does; under the other objectives every
     value is a whole number or every value has four decimals."""
     from solver.search.hint import as_fraction, number_text
-
     exact = [m.value for m in moves if m.value is not None and m.bounds is None]
     chance = objective in ("win", "game")  # a probability: shown in per cent
     fractions = chance and all(as_fraction(v) is not None for v in exact)
@@ -326,9 +319,7 @@ def hint_columns(game_name: str, result: HintResult, moves: Sequence[MoveResult]
             cells.append(win_text(m))
         if not result.exact:
             cells.append(
-                "exact"
-                if m.bounds is None
-                else f"[{number_text(m.bounds[0], '.3g')}, {number_text(m.bounds[1], '.3g')}]"
+                "exact" if m.bounds is None else f"[{number_text(m.bounds[0], '.3g')}, {number_text(m.bounds[1], '.3g')}]"
             )
         rows.append(cells)
     return columns, rows

@@ -25,17 +25,16 @@ def greedy_play(s: State) -> Play:
     return min(legal_plays(s), key=greedy_key)  # min keeps the first of equal keys
 
 
-def rollout(s: State, order: list[int], until: int = -1) -> State:
+def rollout(s: State, order: list[int]) -> State:
     """Draw by draw through the rules' API: the unknown cards in this order, until the round ends
-    or (vanguard) turns final at a decision, or (until >= 0) reaches a decision with at most
-    `until` unknown cards left in the pile."""
+    or (vanguard) turns final at a decision."""
     i = 0
     while s.outcome is None:
         if s.is_chance:
             d = s.owed_player + s.owed_wolf or 1
             s = apply_outcome(s, tuple(sorted(order[i : i + d])))
             i += d
-        elif (game(s.game).has_final_round and s.final) or s.pile_size - len(s.pile_top) <= until:
+        elif game(s.game).has_final_round and s.final:
             return s
         else:
             s = apply(s, greedy_play(s))

@@ -527,13 +527,6 @@ def play_out(st: Vec, order: Vec, at: int) -> int:
     """The round in st played on by the greedy rule, in place, the unknown cards drawn in the
     order order[at], order[at + 1], … (known top cards are drawn first by apply_move), until it
     ends or (vanguard) reaches a decision of its final round. Returns where the order stops."""
-    return play_out_to(st, order, at, -1)
-
-
-@jit()
-def play_out_to(st: Vec, order: Vec, at: int, until: int) -> int:
-    """play_out, but stopping as well at a decision with `until` unknown cards or fewer left in
-    the pile (-1: never), where a truncated rollout hands over to the search."""
     cap = 64
     out = scratch(cap * MOVE)
     child = scratch(STATE)
@@ -550,7 +543,7 @@ def play_out_to(st: Vec, order: Vec, at: int, until: int) -> int:
                 drawn[order[at + j] - 1] += 1
             at += d
             apply_draw(st, drawn, 0, child)
-        elif (final_round and st[FINAL] == 1) or unknown_in_pile(st) <= until:
+        elif final_round and st[FINAL] == 1:
             return at
         else:
             m = moves(st, out, cap)

@@ -147,26 +147,7 @@ def warm_up() -> None:
         expectimax.terminal(st, par, mk, mv, dk, dv, ev, ctr)
         expectimax.final_value(st, par, mk, mv, ctr)
         values = np.zeros(1, np.float64)
-        playouts.rollouts(
-            st.copy(),
-            1,
-            np.ones(1, np.int64),
-            1,
-            1,
-            0,
-            par,
-            fpar,
-            tk,
-            tv,
-            mk,
-            mv,
-            dk,
-            dv,
-            ev,
-            ctr,
-            values,
-            values.copy(),
-        )
+        playouts.rollouts(st.copy(), 1, np.ones(1, np.int64), 1, 1, par, mk, mv, dk, dv, ev, ctr, values, values.copy())
         hashtable.grown(tk, tv)
     finally:
         timer.cancel()

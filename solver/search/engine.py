@@ -357,12 +357,11 @@ class Search:
         return float(lo), float(hi)
 
     def rollouts(
-        self, children: list[State], orders: list[tuple[int, ...]], exact_from: int = -1
+        self, children: list[State], orders: list[tuple[int, ...]]
     ) -> tuple[list[list[float]], list[list[float]]]:
         """Each order of the unknown cards played out by the greedy rule from each child
         (solver/search/playouts.py): per child, its values and its win outcomes (1.0 / 0.0), one
-        a deal in the orders' order. exact_from >= 0: truncated at the first decision with that
-        many unknown cards or fewer left, valued there by this search (exactly: no budget)."""
+        a deal in the orders' order."""
         width = len(orders[0]) if orders else 0
         flat: list[int] = []
         for child in children:
@@ -370,30 +369,21 @@ class Search:
             flat += vector(child)
         cards = [v for order in orders for v in order] or [0]
         n, deals = len(children), len(orders)
-        c = self.ctr
-        c[plain.PACED] = 0  # the rollouts deal their next deals (playouts.py): nothing to pace
-        c[plain.STOPPED] = 0
-        c[plain.LIMIT] = 1 << 62  # a truncated rollout's search is small, and must not stop
-        # Nor may it stop for a table to grow: the table takes new entries by replacement meanwhile
-        # (exact values stay exact), and grows after the call when it asked to.
-        fixed, c[plain.FIXED] = int(c[plain.FIXED]), 1
+        self.ctr[plain.PACED] = 0  # the rollouts deal their next deals (playouts.py): nothing to pace
+        self.ctr[plain.STOPPED] = 0
         self._enter()
         if self.mode == "compiled":
             import numpy as np
 
             values, wins = np.zeros(n * deals, np.float64), np.zeros(n * deals, np.float64)
             self.po.rollouts(
-                np.array(flat, np.int64), n, np.array(cards, np.int64), deals, width, exact_from, self.par,
-                self.fpar, *self._tables(), values, wins,
+                np.array(flat, np.int64), n, np.array(cards, np.int64), deals, width, self.par, *self._tables()[2:],
+                values, wins,
             )  # fmt: skip
             vs, ws = values.tolist(), wins.tolist()
         else:
             vs, ws = [0.0] * (n * deals), [0.0] * (n * deals)
-            self.po.rollouts(flat, n, cards, deals, width, exact_from, self.par, self.fpar, *self._tables(), vs, ws)
-        c[plain.FIXED] = fixed
-        if self.mode == "compiled" and 2 * int(c[plain.FILLED]) > self.tk.shape[0]:
-            c[plain.GROW] = 1  # (while it was marked fixed it could not ask)
-        self._count()
+            self.po.rollouts(flat, n, cards, deals, width, self.par, *self._tables()[2:], vs, ws)
         self._after()
         return [vs[c * deals : (c + 1) * deals] for c in range(n)], [ws[c * deals : (c + 1) * deals] for c in range(n)]
 

@@ -7,9 +7,7 @@ every play, so that their differences are not noise of the deals):
   only do better, so the average leans high. Deals too big to solve in a small budget are left
   out, so far from the end of a round (a lobo opening) it may average next to nothing;
 * greedy rollouts: play each deal out by the simulator's greedy rule, which never looks at the
-  pile. A real strategy, so its average leans low; it is cheap at any depth. Truncated, a rollout
-  hands over to the exact search once few unknown cards are left: best play from there on, every
-  remaining draw weighed (still a real strategy, still leaning low, but less).
+  pile. A real strategy, so its average leans low; it is cheap at any depth.
 
 Neither is a bound: the sound bounds stay the search's, and an estimate is clamped to them.
 
@@ -35,7 +33,6 @@ from solver.search.engine import Budget, Search, WinCheck, value_range
 
 CLAIRVOYANT = "sampled clairvoyant play"
 ROLLOUTS = "greedy rollouts"
-TRUNCATED = "greedy rollouts, searched exactly near the round's end"
 EVALUATED = "search to the round's end, evaluator beyond"
 
 
@@ -170,16 +167,13 @@ def rolled_out(
     win: bool = False,
     scores: tuple[int, int] = (0, 0),
     overrun: float | None = None,
-    exact_from: int = -1,
 ) -> dict[Play, Estimate]:
     """Average value of each play when the rest of the round is played by the greedy rule, over
     random deals of the unknown cards, until the deadline (but at least min_deals deals: a
     rollout takes some microseconds compiled, and an answer needs some). With win=True each deal
     also says whether the greedy line won. With `overrun` (seconds), the deals owed to min_deals
     after the deadline stop that long after it, at FLOOR_DEALS at least: under `game` a round's
-    end can be a whole next deal's enumeration, and 64 of them would overrun a short clock.
-    exact_from >= 0 truncates each rollout at its first decision with that many unknown cards or
-    fewer left, where the search values it exactly (the method says so: TRUNCATED)."""
+    end can be a whole next deal's enumeration, and 64 of them would overrun a short clock."""
     orders = _orders(root, seed)
     lo, hi = value_range(root, objective)
     judge = Search(root, objective, scores=scores)
@@ -196,15 +190,14 @@ def rolled_out(
             break
         # Past the deadline, only the deals still owed to min_deals.
         k = min(batch, max_deals - deals, max_deals if began < deadline else min_deals - deals)
-        vs, ws = judge.rollouts(children, [next(orders) for _ in range(k)], exact_from)
+        vs, ws = judge.rollouts(children, [next(orders) for _ in range(k)])
         for c, play in enumerate(plays):
             values[play] += vs[c]
             wins[play] += ws[c]
         deals += k
         if time.perf_counter() - began < BATCH_SECONDS:
             batch = min(2 * batch, MAX_BATCH)
-    method = ROLLOUTS if exact_from < 0 else TRUNCATED
-    return {p: _estimate(values[p], wins[p] if win else None, method, lo, hi) for p in plays}
+    return {p: _estimate(values[p], wins[p] if win else None, ROLLOUTS, lo, hi) for p in plays}
 
 
 def evaluated(value: float) -> Estimate:

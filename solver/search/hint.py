@@ -27,10 +27,6 @@ SEARCH_SHARE = 0.7  # of a time limit, for the exact search; the rest for sample
 WIN_SHARE = 0.5  # under `party`, of what is left, for the exact win search; the rest for estimates
 MIN_SAMPLES = 8  # solved deals per play below which clairvoyant estimates give way to rollouts
 MIDPOINT = "middle of the sound bounds"  # a state budget only: nothing was sampled
-# Rollouts hand over to the exact search at the first decision with this many unknown cards or
-# fewer left in the pile (estimate.rolled_out): there it costs a rollout little, and the end of
-# the round, where most is decided, is played best and weighed over every draw, not guessed.
-EXACT_FROM = -1
 
 
 @dataclass(frozen=True)
@@ -310,7 +306,6 @@ def _search(
                 # Under a clock alone, the minimum of deals gives way past a quarter of the time
                 # limit's overrun (a sample budget is kept whatever it costs: reproducible).
                 overrun=None if samples is not None or time_limit is None else max(0.05, OVERRUN * time_limit),
-                exact_from=EXACT_FROM,
             )
         estimates.update(sampled_estimates)
     stats = search.stats.to_json()

@@ -42,11 +42,7 @@ def rollouts(
     orders: Vec,
     deals: int,
     width: int,
-    exact_from: int,
     par: Vec,
-    fpar: Vec,
-    tk: Any,
-    tv: Any,
     mk: Any,
     mv: Any,
     dk: Any,
@@ -59,37 +55,20 @@ def rollouts(
     """Deal d (orders[d * width : (d + 1) * width], the unknown cards in drawing order) played out
     from child c (children[c * STATE : (c + 1) * STATE]): its value into values[c * deals + d],
     and into wins the same place 1.0 when the greedy line won the round (or reached a final round
-    it can cover), else 0.0.
-
-    Truncated (exact_from >= 0): at the first decision with exact_from unknown cards or fewer left
-    in the pile, the value is the search's exact value of that state (the rest of the round played
-    best, every remaining draw weighed), not one greedy line's. The caller lifts the state limit
-    and marks the table fixed, so such a search never stops; the win outcome stays the greedy
-    line's, played on from there."""
+    it can cover), else 0.0."""
     st = K.scratch(K.STATE)
     for d in range(deals):
         for c in range(n):
             base = c * K.STATE
             for j in range(K.STATE):
                 st[j] = children[base + j]
+            stop = K.play_out(st, orders, d * width)
             at = c * deals + d
-            stop = K.play_out_to(st, orders, d * width, exact_from)
-            searched = False
-            if st[K.OUTCOME] == 0 and not (st[K.GAME] == K.VANGUARD and st[K.FINAL] == 1):
-                v = X.search(st, fpar[X.F_LO], fpar[X.F_HI], par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
-                if ctr[X.STOPPED]:
-                    ctr[X.STOPPED] = 0  # (a full plain dict): this deal is played out instead
-                else:
-                    values[at] = v
-                    searched = True
-                stop = K.play_out(st, orders, stop)
             if st[K.OUTCOME] != 0:
-                if not searched:
-                    values[at] = dealt_end(st, orders, stop, par, mk, mv, dk, dv, ev, ctr)
+                values[at] = dealt_end(st, orders, stop, par, mk, mv, dk, dv, ev, ctr)
                 wins[at] = 1.0 if st[K.OUTCOME] == K.WON else 0.0
             else:
-                if not searched:
-                    values[at] = X.final_value(st, par, mk, mv, ctr)
+                values[at] = X.final_value(st, par, mk, mv, ctr)
                 wins[at] = 1.0 if X.cover(st, max(0, K.active(st) - 1), mk, mv, ctr) >= 0 else 0.0
 
 
