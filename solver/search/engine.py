@@ -309,7 +309,7 @@ class Search:
         st = self._vec(s)
         v = self._ends(lambda: self.x.terminal(st, self.par, *self._tables()[2:]))
         if v is None:
-            self.stop("time")
+            self.stop("memory" if memory.spent() else "time")
         return float(v)
 
     def _ends(self, call: Callable[[], Any]) -> Any:

@@ -219,7 +219,7 @@ def next_deal(st: Vec, act: int, kept: int, mk: Any, mv: Any, dk: Any, dv: Any, 
     up = 0
     uw = 0
     for j in range(d):
-        to_player = j < h if n >= 2 * h else j % 2 == 0
+        to_player = to_the_player(j, n, h)
         if j < st[K.NTOP]:
             deal[(K.HAND if to_player else K.WOLF) + st[K.TOPS + j] - 1] += 1
         elif to_player:
@@ -268,6 +268,14 @@ def next_deal(st: Vec, act: int, kept: int, mk: Any, mv: Any, dk: Any, dv: Any, 
     if ctr[PACED]:
         ctr[WORK] += work // 2
     return total
+
+
+@jit(inline="always")
+def to_the_player(j: int, n: int, h: int) -> bool:
+    """Whether the j-th card dealt from a pile of n goes to the Player (RULES.md §2): the first h
+    do and the next h go to the Wolf; a pile too short for both hands is dealt one card at a time,
+    Player first."""
+    return j < h if n >= 2 * h else j % 2 == 0
 
 
 @jit()

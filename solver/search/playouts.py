@@ -105,11 +105,9 @@ def dealt_end(st: Vec, order: Vec, at: int, par: Vec, mk: Any, mv: Any, dk: Any,
         deal[K.RESERVE + i] = st[K.RESERVE + i]
     if kept > 0:
         deal[K.RESERVE + kept - 1] += 1
-    # As next_deal deals: hand_size to the Player, then the Wolf's; a short pile one at a time.
     for j in range(min(2 * h, n)):
-        to_player = j < h if n >= 2 * h else j % 2 == 0
         v = st[K.TOPS + j] if j < st[K.NTOP] else order[at + j - st[K.NTOP]]
-        deal[(K.HAND if to_player else K.WOLF) + v - 1] += 1
+        deal[(K.HAND if X.to_the_player(j, n, h) else K.WOLF) + v - 1] += 1
     if K.cards_in(deal, K.WOLF) == 0 or X.cover(deal, max(0, act - 1), mk, mv, ctr) >= 0:
         return 1.0
     return 0.0
