@@ -373,7 +373,7 @@ def reward(
         typer.Option(
             "--policy",
             "-p",
-            help="game: rank by the game values the hint uses (exact near the end, else the evaluator's); "
+            help="game: rank by the game values the hint uses (exact near the end, else the next round played out); "
             "or play continuations out with a simulator policy: hint, best, greedy, random",
         ),
     ] = "game",
@@ -420,8 +420,8 @@ def reward(
 
 
 def advice_view(a: RewardAdvice) -> Group:
-    how = ("the game values of the hint" if a.policy == "game"
-           else f"{a.samples} continuations each, policy {a.policy}")  # fmt: skip
+    how = ("the game values of the hint" + (f", the next round played out {a.samples} times" if a.samples else "")
+           if a.policy == "game" else f"{a.samples} continuations each, policy {a.policy}")  # fmt: skip
     t = RichTable(title=f"Rewards by chance to win the game ({how})", title_justify="left")
     t.add_column("Reward", style="bold")
     t.add_column("Win", justify="right")

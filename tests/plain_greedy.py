@@ -44,8 +44,8 @@ def rollout(s: State, order: list[int]) -> State:
 def dealt_final_won(end: State, rest: list[int]) -> bool | None:
     """A greedy rollout's vanguard round end, when its next deal surely makes the final round:
     whether that final round, dealt from the pile as it is (its known top cards, then `rest`, the
-    rollout's order after the round), can be won. The reward is the greedy rule's: revive a
-    member when one is face down, else the highest hand card to the reserve; a lost round turns
+    rollout's order after the round), can be won. The reward: revive a member when one is face
+    down, else the lowest hand card to the reserve; a lost round turns
     min(Wolf's cards, active) members face down. None: not such an end (the next deal may be a
     regular round, or this was the final round)."""
     r = end.rules
@@ -64,7 +64,7 @@ def dealt_final_won(end: State, rest: list[int]) -> bool | None:
     elif active < 3:
         active += 1
     elif end.hand:
-        reserve.append(max(end.hand))
+        reserve.append(min(end.hand))
     pile = list(end.pile_top) + rest
     assert len(pile) == end.pile_size
     h = r.hand_size
@@ -73,3 +73,34 @@ def dealt_final_won(end: State, rest: list[int]) -> bool | None:
     else:  # one at a time, the Player first
         hand, wolf = pile[0::2], pile[1::2]
     return not wolf or min_sacrifices(tuple(sorted(wolf)), counts(tuple(hand) + tuple(reserve)), active - 1) is not None
+
+
+def deal(s: State, order: list[int]) -> tuple[State, list[int]]:
+    """The next round dealt into s (both hands empty) as RULES.md §2 says, card by card from the
+    pile: its known top cards, then `order`. 2 × hand_size cards, the first hand_size to the
+    Player, or, when the pile holds fewer, one at a time, the Player first. A vanguard pile left
+    with final_threshold cards or fewer makes the final round (§4); a Wolf dealt nothing has lost
+    the round at once. Returns the round and what is left of the order."""
+    h = s.rules.hand_size
+    pile = list(s.pile_top) + order
+    k = min(2 * h, s.pile_size)
+    cards = pile[:k]
+    hand, wolf = (cards[:h], cards[h:]) if k == 2 * h else (cards[0::2], cards[1::2])
+    from_order = max(0, k - len(s.pile_top))
+    unseen = list(s.unseen)
+    for v in order[:from_order]:
+        unseen[v - 1] -= 1
+    size = s.pile_size - k
+    tops = s.pile_top[k:]
+    won = not wolf
+    dealt = s._replace(
+        hand=tuple(sorted(hand)),
+        wolf=tuple(sorted(wolf)),
+        pile_size=size,
+        pile_top=tuple(tops),
+        unseen=tuple(unseen),
+        final=game(s.game).has_final_round and size <= s.rules.final_threshold,
+        outcome=WON if won else None,
+        reveal=s.rules.top_card_visible and size > 0 and not tops and not won,
+    )
+    return dealt, order[from_order:]

@@ -113,3 +113,58 @@ def test_bulk_rollouts_value_each_end_as_the_replay_does(n: int, monkeypatch: py
             values, _ = search.rollouts(children, orders)
             assert values == want, (mode, root, objective, orders)
     assert dealt > n // 10  # next deals dealt from the order were met often enough to say something
+
+
+@sample_sizes(200, 2000)
+def test_rounds_dealt_from_the_order_then_played_out_as_the_replay_does(
+    n: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Search.rollouts(dealt=True), plain and compiled (playouts.deal_round, for the rewards'
+    # next rounds): each child is a round still to be dealt; dealt from the order as RULES.md §2
+    # deals (tests/plain_greedy.py deal), played out and its end valued as the replay does.
+    from plain_greedy import deal, dealt_final_won
+
+    from solver.search.engine import Search
+
+    rng = random.Random("dealt-rollouts")
+    kinds = {"won at once": 0, "final": 0, "final at the threshold": 0, "regular": 0}
+    for _ in range(n):
+        root, _ = _rounds(rng)
+        if rng.random() < 0.5:  # piles near the size whose deal leaves final_threshold cards
+            r = root.rules
+            size = 2 * r.hand_size + r.final_threshold + rng.randint(-2, 2)
+            root = root._replace(pile_size=max(len(root.pile_top), min(size, len(root.pile_top) + sum(root.unseen))))
+        objective = "game" if rng.random() < 0.7 else ("win" if root.game == "vanguard" else "points")
+        children = []
+        for _ in range(rng.randint(1, 3)):
+            reserve = (
+                root.reserve if root.game == "lobo" else tuple(sorted(rng.sample(range(1, 10), rng.randint(0, 3))))
+            )
+            party = root.party if root.game == "lobo" else tuple(sorted(rng.sample(("J", "Q", "K"), rng.randint(1, 3))))
+            children.append(
+                root._replace(hand=(), wolf=(), reserve=reserve, party=party, outcome=None, final=False, reveal=False)
+            )
+        pool = list(values_of(root.unseen))
+        unknown = root.pile_size - len(root.pile_top)
+        orders = [tuple(rng.sample(pool, unknown)) for _ in range(3)]
+        monkeypatch.setenv("LOBO_HINT_ENGINE", "python")
+        judge = Search(root, objective)
+        want = []
+        for child in children:
+            row = []
+            for order in orders:
+                start, rest = deal(child, list(order))
+                kinds["won at once" if start.outcome else "final" if start.final else "regular"] += 1
+                kinds["final at the threshold"] += start.final and start.pile_size == start.rules.final_threshold
+                e = plain_rollout(start, rest)
+                won = dealt_final_won(e, list(order[unknown - (e.pile_size - len(e.pile_top)) :]))
+                if objective == "game" and won is not None:
+                    row.append(float(won))
+                else:
+                    row.append(judge.terminal(e) if e.outcome is not None else judge.final_value(e))
+            want.append(row)
+        for mode in ("python", "compiled"):
+            monkeypatch.setenv("LOBO_HINT_ENGINE", mode)
+            values, _ = Search(root, objective).rollouts(children, orders, dealt=True)
+            assert values == want, (mode, children, objective, orders)
+    assert min(kinds.values()) > 0, kinds

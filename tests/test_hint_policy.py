@@ -76,6 +76,33 @@ def test_the_hint_policy_plays_what_the_hint_recommends(name: str, n: int) -> No
     assert plays >= n // 2
 
 
+@sample_sizes(20, 200)
+def test_beyond_the_horizon_the_policy_takes_the_reward_the_advice_ranks_first(n: int) -> None:
+    # Beyond the exact horizon the table knows the reserve only by its size: the policy and the
+    # advice both play the next round out for each reward, on the same deals, and agree.
+    from solver.search.estimate import NEXT_ROUND
+    from solver.search.round_end import exact_horizon
+
+    policy = HintPolicy(think=None, max_states=3000, samples=8)
+    seen = 0
+    for t in tables(Setup("vanguard", "standard"), seed=6, max_pile=40):
+        if seen >= n:
+            break
+        if t.phase != REWARD or t.round is None or exact_horizon(t.round) or len(reward_values(t.round)) < 2:
+            continue
+        advice = advise_reward(t.position())
+        assert policy.reward(t, random.Random(0)) == advice.best.reward
+        assert all(v.method == NEXT_ROUND and v.samples == 1000 and not v.exact for v in advice.ranked)
+        assert [v.difference for v in advice.ranked] == sorted((v.difference for v in advice.ranked), reverse=True)
+        assert advice.ranked[0].difference == 0.0
+        for v in advice.ranked[1:]:
+            lo, hi = v.difference_interval
+            assert lo <= v.difference <= hi and v.difference <= 0.0
+            assert v.significant == (hi < 0)
+        seen += 1
+    assert seen == n
+
+
 @sample_sizes(12, 120)
 def test_the_same_position_twice_gives_the_same_answer(n: int) -> None:
     # Mid-round, where the search cannot finish within the state budget and the answer rests on

@@ -16,8 +16,8 @@ from solver.core.plays import Play
 from solver.core.position import Position
 from solver.core.rules import Reward
 from solver.play.driver import PLAY, REWARD, Table
+from solver.play.reward import game_value_ranking
 from solver.search.hint import hint
-from solver.search.round_end import reward_values
 
 THINK = 0.05  # seconds a decision, by default: 2,000 standard games in 12 minutes on 2 cores
 
@@ -52,7 +52,7 @@ class HintPolicy:
     def reward(self, table: Table, rng: random.Random) -> Reward:
         if table.phase != REWARD or table.round is None:
             raise ValueError(f"the table waits for a {table.phase}, not a reward")
-        best, _ = reward_values(table.round)[0]
+        best = game_value_ranking(table.round)[0].reward
         if best is None:  # pragma: no cover - the driver asks only when a reward is on offer
             raise ValueError("no reward is on offer")
         return best

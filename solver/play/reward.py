@@ -9,17 +9,15 @@ significant when the 95% interval of the paired difference leaves out 0.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from statistics import mean, stdev
 from typing import Any
 
 from solver.core.position import Position
-from solver.core.rules import Reward, rewards
+from solver.core.rules import Reward, State, rewards
 from solver.play.driver import REWARD, GameError, Take, advance, table_from_position
 from solver.play.policies import make_policy
-from solver.play.simulate import Z95, play_game, run_parallel, wilson
+from solver.play.simulate import play_game, run_parallel, wilson
 
 
 @dataclass(frozen=True)
@@ -35,6 +33,7 @@ class RewardValue:
     # Ranked by the game values (policy "game"): the chance itself, and whether it is exact.
     value: float | None = None
     exact: bool | None = None
+    method: str | None = None  # how an estimate was made (solver/search/estimate.py)
 
     @property
     def win_rate(self) -> float:
@@ -55,6 +54,7 @@ class RewardValue:
             "difference_95": [round(self.difference_interval[0], 6), round(self.difference_interval[1], 6)],
             "significantly_worse": self.significant,
             **({} if self.exact is None else {"exact": self.exact}),
+            **({} if self.method is None else {"method": self.method}),
         }
 
 
@@ -80,12 +80,11 @@ class RewardAdvice:
         ties = [str(v.reward) for v in self.ranked[1:] if not v.significant]
         if self.policy == GAME_VALUES:
             exact = all(v.exact for v in self.ranked)
+            how = "exact" if exact else f"the next round played out {self.samples} times"
             if not ties:
-                return f"take {self.best.reward}: the best chance to win the game" + (
-                    " (exact)" if exact else " (estimated by the evaluator)"
-                )
+                return f"take {self.best.reward}: the best chance to win the game ({how})"
             return f"{self.best.reward} is best by the game values, but {', '.join(ties)} " + (
-                "is as good" if exact else "cannot be told apart within the evaluator's error"
+                "is as good" if exact else f"cannot be told apart from it ({how}, 95%)"
             )
         if not ties:
             return f"take {self.best.reward}: better than every other reward beyond chance (95%)"
@@ -124,7 +123,7 @@ def continuation_chunk(pos_json: dict[str, Any], reward_index: int, policy: str,
 def advise_reward(
     pos: Position,
     *,
-    policy: str = "best",
+    policy: str = "game",
     samples: int = 200,
     seed: int = 1,
     budget: int | None = None,
@@ -142,6 +141,8 @@ def advise_reward(
         return _by_game_values(pos, seed)
     if samples < 2:
         raise GameError(f"--samples: at least 2 continuations are needed, not {samples}")
+    from solver.search.estimate import paired
+
     make_policy(policy, budget)
     start = table_from_position(pos)
     if start.phase != REWARD or start.round is None:
@@ -171,7 +172,7 @@ def advise_reward(
     for k in order:
         wins = sum(won[k])
         diffs = [int(a) - int(b) for a, b in zip(won[k], top, strict=True)]
-        d, lo, hi = _paired(diffs)
+        d, lo, hi = paired(diffs)
         ranked.append(
             RewardValue(offered[k], wins, samples, wilson(wins, samples), d, (lo, hi), k != order[0] and hi < 0)
         )
@@ -182,28 +183,43 @@ GAME_VALUES = "game"
 
 
 def _by_game_values(pos: Position, seed: int) -> RewardAdvice:
-    from solver.search.estimate import evaluated
-    from solver.search.round_end import reward_values
-
     start = table_from_position(pos)
     if start.phase != REWARD or start.round is None:
         raise GameError("no reward to choose here: the hand is empty and the whole party is face up")
-    ranked_values = [(r, v) for r, v in reward_values(start.round) if r is not None]
-    top = ranked_values[0][1].value
-    ranked = []
-    for i, (r, v) in enumerate(ranked_values):
-        band = (v.value, v.value) if v.exact else evaluated(v.value).interval or (v.value, v.value)
+    ranked = game_value_ranking(start.round)
+    return RewardAdvice(tuple(ranked), GAME_VALUES, ranked[0].samples, seed)
+
+
+def game_value_ranking(s: State) -> list[RewardValue]:
+    """Every reward on offer after a regular vanguard round won in s, best first, by the chance to
+    win the game, as the hint policy chooses (solver/play/hint_policy.py). Where the next deal is
+    surely the final round, the exact values (round_end.reward_values). Beyond, the evaluator's
+    table knows the reserve only by its size, so the next round is played out instead, the same
+    deals for every reward (estimate.rewards_rolled_out), and each reward is compared with the
+    best deal by deal."""
+    from solver.search.estimate import EVALUATED, evaluated, rewards_rolled_out
+    from solver.search.round_end import reward_values
+
+    values = [(r, v) for r, v in reward_values(s) if r is not None]
+    if not values:
+        raise GameError("no reward to choose here: the hand is empty and the whole party is face up")
+    if not values[0][1].exact and len(values) > 1:
+        out = []
+        for i, e in enumerate(rewards_rolled_out(s)):
+            assert e.reward is not None
+            x = e.estimate
+            ranked = RewardValue(e.reward, round(x.value * x.samples), x.samples, x.interval or (0.0, 1.0),
+                                 e.difference, e.difference_interval, i > 0 and e.difference_interval[1] < 0,
+                                 x.value, False, x.method)  # fmt: skip
+            out.append(ranked)
+        return out
+    top = values[0][1].value
+    out = []
+    for i, (r, v) in enumerate(values):
+        band = (v.value, v.value) if v.exact else evaluated(v.value, v.error).interval or (v.value, v.value)
         d = v.value - top
         half = 0.0 if v.exact else (band[1] - band[0]) / 2
         worse = i > 0 and d < -1e-9 - 2 * half
-        ranked.append(RewardValue(r, 0, 0, band, d, (d - 2 * half, d + 2 * half), worse, v.value, v.exact))
-    return RewardAdvice(tuple(ranked), GAME_VALUES, 0, seed)
-
-
-def _paired(diffs: Sequence[int]) -> tuple[float, float, float]:
-    """Mean of paired differences and its 95% normal interval (0 wide when every pair agrees)."""
-    m = mean(diffs)
-    if len(diffs) < 2 or all(x == diffs[0] for x in diffs):
-        return m, m, m
-    half = Z95 * stdev(diffs) / math.sqrt(len(diffs))
-    return m, m - half, m + half
+        method = None if v.exact else EVALUATED
+        out.append(RewardValue(r, 0, 0, band, d, (d - 2 * half, d + 2 * half), worse, v.value, v.exact, method))
+    return out

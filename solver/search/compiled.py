@@ -136,7 +136,7 @@ def warm_up() -> None:
         tk, tv = hashtable.new_table(64, kernel.KEY_WORDS)
         mk, mv = hashtable.new_table(64, 2)
         dk, dv = hashtable.new_table(64, 3)
-        ev = np.zeros(expectimax.EV_SIZE, np.float64)
+        ev = np.zeros(2 * expectimax.EV_SIZE, np.float64)  # the values, then their errors
         ctr = np.zeros(expectimax.COUNTERS, np.int64)
         ctr[expectimax.LIMIT] = 100
         for code in (expectimax.WIN, expectimax.PARTY, expectimax.POINTS, expectimax.GAME):
@@ -147,7 +147,9 @@ def warm_up() -> None:
         expectimax.terminal(st, par, mk, mv, dk, dv, ev, ctr)
         expectimax.final_value(st, par, mk, mv, ctr)
         values = np.zeros(1, np.float64)
-        playouts.rollouts(st.copy(), 1, np.ones(1, np.int64), 1, 1, par, mk, mv, dk, dv, ev, ctr, values, values.copy())
+        playouts.rollouts(
+            st.copy(), 1, np.ones(1, np.int64), 1, 1, par, mk, mv, dk, dv, ev, ctr, values, values.copy(), 0
+        )
         hashtable.grown(tk, tv)
     finally:
         timer.cancel()

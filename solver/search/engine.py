@@ -284,6 +284,12 @@ class Search:
         return bool(self.ctr[plain.ESTIMATED])
 
     @property
+    def error(self) -> float:
+        """The largest standard error of the evaluator's values this search read (0.0: none read):
+        a value made of them, by averages and maxima, is off by no more than that in error."""
+        return float(self.ctr[plain.ERROR]) / 1e6
+
+    @property
     def fixed(self) -> bool:
         """Whether the memory budget stopped this search's transposition table from growing (it
         then replaces entries). The memos are the thread's, not the search's: they may have been
@@ -357,11 +363,12 @@ class Search:
         return float(lo), float(hi)
 
     def rollouts(
-        self, children: list[State], orders: list[tuple[int, ...]]
+        self, children: list[State], orders: list[tuple[int, ...]], dealt: bool = False
     ) -> tuple[list[list[float]], list[list[float]]]:
         """Each order of the unknown cards played out by the greedy rule from each child
         (solver/search/playouts.py): per child, its values and its win outcomes (1.0 / 0.0), one
-        a deal in the orders' order."""
+        a deal in the orders' order. dealt: each child is a round still to be dealt (both hands
+        empty), dealt from the order first."""
         width = len(orders[0]) if orders else 0
         flat: list[int] = []
         for child in children:
@@ -378,12 +385,12 @@ class Search:
             values, wins = np.zeros(n * deals, np.float64), np.zeros(n * deals, np.float64)
             self.po.rollouts(
                 np.array(flat, np.int64), n, np.array(cards, np.int64), deals, width, self.par, *self._tables()[2:],
-                values, wins,
+                values, wins, int(dealt),
             )  # fmt: skip
             vs, ws = values.tolist(), wins.tolist()
         else:
             vs, ws = [0.0] * (n * deals), [0.0] * (n * deals)
-            self.po.rollouts(flat, n, cards, deals, width, self.par, *self._tables()[2:], vs, ws)
+            self.po.rollouts(flat, n, cards, deals, width, self.par, *self._tables()[2:], vs, ws, int(dealt))
         self._after()
         return [vs[c * deals : (c + 1) * deals] for c in range(n)], [ws[c * deals : (c + 1) * deals] for c in range(n)]
 

@@ -61,7 +61,8 @@ MEMO_GROW = 15
 WORK, PACED = 16, 17
 # How many times an enumeration of next deals stopped part-way (next_deal) to be taken up again.
 PAUSED = 18
-COUNTERS = 19
+ERROR = 19
+COUNTERS = 20
 
 # The search's parameters (ints): the objective, the party the round started with, whether hand
 # and reserve are one for it, the key's words; lobo's race: the points each side has and the
@@ -85,6 +86,9 @@ EV_VANGUARD = EV_PILES * 4 * EV_RESERVE  # one difficulty's table
 EV_LOBO = 3 * EV_VANGUARD
 EV_TARGET = 100
 EV_SIZE = EV_LOBO + 3 * EV_TARGET * EV_TARGET
+# Each value's standard error (its sampling error) sits EV_ERRORS further on; the largest of those
+# a search reads is kept in ctr[ERROR], in millionths, for the estimate's interval.
+EV_ERRORS = EV_SIZE
 
 # Moves per decision node before the buffer is made bigger (most have a dozen or two).
 ROOM = 48
@@ -124,8 +128,18 @@ def lobo_game(st: Vec, par: Vec, ev: Vec, ctr: Vec) -> float:
         return 1.0
     if sw >= par[P_TARGET]:
         return 0.0
+    return estimated(ev, EV_LOBO + ((st[K.TOPV] - 8) * EV_TARGET + sp) * EV_TARGET + sw, ctr)
+
+
+@jit(inline="always")
+def estimated(ev: Vec, at: int, ctr: Vec) -> float:
+    """The evaluator's value at `at`, counted (ctr[ESTIMATED]), its standard error kept if it is
+    the largest this search has read (ctr[ERROR], in millionths)."""
     ctr[ESTIMATED] += 1
-    return ev[EV_LOBO + ((st[K.TOPV] - 8) * EV_TARGET + sp) * EV_TARGET + sw]
+    e = int(ev[EV_ERRORS + at] * 1e6 + 0.5)
+    if e > ctr[ERROR]:
+        ctr[ERROR] = e
+    return ev[at]
 
 
 @jit()
@@ -179,9 +193,8 @@ def next_deal(st: Vec, act: int, kept: int, mk: Any, mv: Any, dk: Any, dv: Any, 
     if kept > 0:
         reserve += 1
     if n > 2 * h + st[K.FINAL_THRESHOLD]:
-        ctr[ESTIMATED] += 1
         at = (st[K.TOPV] - 8) * EV_VANGUARD + (min(n, EV_PILES - 1) * 4 + act) * EV_RESERVE
-        return ev[at + min(reserve, EV_RESERVE - 1)]
+        return estimated(ev, at + min(reserve, EV_RESERVE - 1), ctr)
     # Remembered by what decides the deal's value: the party, the reserve with the card kept, the
     # pile, the unseen cards and the known top cards that will be dealt.
     kb = K.ints(3)

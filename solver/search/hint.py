@@ -277,7 +277,7 @@ def _search(
     if search.estimated:
         # Searched to the end of the round, every end valued for the game; beyond the exact horizon
         # that value is the evaluator's: an estimate, with the evaluator's own error.
-        estimates = {m.play: evaluated(m.value) for m in values if m.exact}
+        estimates = {m.play: evaluated(m.value, search.error) for m in values if m.exact}
     open_plays = [m.play for m in values if not m.exact or not wins.get(m.play, m).exact]
     if open_plays and (deadline is not None or samples):
         now = time.perf_counter()

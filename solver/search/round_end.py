@@ -22,6 +22,7 @@ from solver.search import expectimax as x
 class RoundEndValue:
     value: float  # the chance to win the game from here
     exact: bool  # False: the evaluator's estimate
+    error: float = 0.0  # then the largest standard error of the evaluator's values it was made of
 
 
 def _memos() -> tuple[Any, ...]:
@@ -47,13 +48,14 @@ def reward_values(s: State) -> list[tuple[Reward | None, RoundEndValue]]:
     offered: list[Reward | None] = [*rewards(s.hand, s.party)] or [None]
     for r in offered:
         before = ctr[x.ESTIMATED]
+        ctr[x.ERROR] = 0
         if r is None:
             v = x.next_deal(st, act, 0, mk, mv, dk, dv, ev, ctr)
         elif r.kind == "reserve":
             v = x.next_deal(st, act, r.value or 0, mk, mv, dk, dv, ev, ctr)
         else:
             v = x.next_deal(st, act + 1, 0, mk, mv, dk, dv, ev, ctr)
-        out.append((r, RoundEndValue(float(v), ctr[x.ESTIMATED] == before)))
+        out.append((r, RoundEndValue(float(v), ctr[x.ESTIMATED] == before, ctr[x.ERROR] / 1e6)))
     out.sort(key=lambda rv: -rv[1].value)
     return out
 
@@ -71,7 +73,7 @@ def round_end_value(s: State, scores: tuple[int, int] = (0, 0), target: int = 10
     par[x.P_TARGET] = target
     mk, mv, dk, dv, ctr = _memos()
     v = x.terminal(st, par, mk, mv, dk, dv, evaluator.table(), ctr)
-    return RoundEndValue(float(v), ctr[x.ESTIMATED] == 0)
+    return RoundEndValue(float(v), ctr[x.ESTIMATED] == 0, ctr[x.ERROR] / 1e6)
 
 
 __all__ = ["RoundEndValue", "exact_horizon", "reward_values", "round_end_value"]

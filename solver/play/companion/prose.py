@@ -110,11 +110,18 @@ def why_lines(h: HintNote) -> list[str]:
         if a.policy == GAME_VALUES:
             for v in a.ranked:
                 lo, hi = v.interval
-                band = "exact" if v.exact else f"95% {100 * lo:.1f}–{100 * hi:.1f}%, the evaluator's error"
+                band = "exact" if v.exact else f"95% {100 * lo:.1f}–{100 * hi:.1f}%"
+                if a.samples and v is not a.ranked[0]:
+                    dlo, dhi = v.difference_interval
+                    band += f"; {100 * v.difference:+.1f} points against the best, 95% {100 * dlo:+.1f} to {100 * dhi:+.1f}"
                 lines.append(f"{v.reward}: chance to win the game {100 * v.win_rate:.1f}% ({band})")
             lines.append(
-                "each reward is valued by the hint's game values: exact where the next deal is surely the "
-                "final round, the evaluator's tables beyond"
+                f"each reward is followed by the same {a.samples} deals of the next round, played out by the greedy "
+                "rule and valued as the hint values the end of a round (the evaluator's table knows the reserve only "
+                "by its size)"
+                if a.samples
+                else "each reward is valued by the hint's game values: exact where the next deal is surely the "
+                "final round"
             )
             return lines
         for v in a.ranked:

@@ -1,0 +1,171 @@
+"""The evaluator's tables (solver/search/evaluator.py): how they are made from samples, and how each
+value's own standard error reaches the answers that read it."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from solver.core.position import parse_position
+from solver.core.rules import initial_state
+from solver.search import evaluator
+from solver.search.expectimax import EV_ERRORS, EV_PILES, EV_RESERVE, EV_SIZE, EV_VANGUARD
+
+
+def _race_by_recursion(rounds: list[tuple[bool, int]], target: int) -> dict[tuple[int, int], Fraction]:
+    """The race to `target`, each round drawn from the rounds as they are (won: the Player scores
+    the points, lost: the Wolf), by plain recursion on the scores, in fractions."""
+    share = Fraction(1, len(rounds))
+
+    @cache
+    def v(p: int, w: int) -> Fraction:
+        total = Fraction(0)
+        for won, points in rounds:
+            points = max(1, points)
+            if won:
+                total += share * (1 if p + points >= target else v(p + points, w))
+            else:
+                total += share * (0 if w + points >= target else v(p, w + points))
+        return total
+
+    return {(p, w): v(p, w) for p in range(target) for w in range(target)}
+
+
+def test_the_race_table_is_the_race_solved_by_recursion() -> None:
+    rng = random.Random("race")
+    for _ in range(20):
+        target = rng.randint(3, 14)
+        rounds = [(rng.random() < 0.5, rng.randint(0, 9)) for _ in range(rng.randint(1, 12))]
+        got = evaluator._lobo_race(rounds, target)
+        want = _race_by_recursion(rounds, target)
+        for (p, w), x in want.items():
+            assert abs(got[p * target + w] - float(x)) < 1e-12, (rounds, target, p, w)
+
+
+def _truth(pile: int, active: int, reserve: int) -> float:
+    """A smooth chance to win from a deal: more members, more reserve and a smaller pile help."""
+    return 1.0 / (1.0 + math.exp(-(-2.5 + 0.9 * active + 0.35 * reserve - 0.04 * pile)))
+
+
+def test_a_vanguard_table_is_monotone_and_its_errors_cover_the_truth() -> None:
+    # Samples drawn from a known table, as many per cell as the hint's own games give the common
+    # cells and as few as they give the rare ones: the table made from them must be monotone, and
+    # the true value must lie within 1.96 of each cell's own standard error in about 95% of the
+    # cells that had samples (shrinkage towards the neighbours biases rare cells a little).
+    rng = random.Random("vanguard-table")
+    samples = []
+    for pile in range(17, 36):
+        for active in (1, 2, 3):
+            for reserve in range(EV_RESERVE):
+                n = rng.choice([0, 1, 3, 10, 30, 100, 300])
+                samples += [(pile, active, reserve, rng.random() < _truth(pile, active, reserve)) for _ in range(n)]
+    values, errors, worst = evaluator._smooth_vanguard(samples, 9)
+    assert len(values) == len(errors) == EV_VANGUARD
+    seen = {(p, a, r) for p, a, r, _ in samples}
+    covered = total = 0
+    for pile in range(EV_PILES):
+        for active in (1, 2, 3):
+            at = (pile * 4 + active) * EV_RESERVE
+            for reserve in range(EV_RESERVE):
+                if reserve:
+                    assert values[at + reserve] >= values[at + reserve - 1]
+                if active > 1:
+                    assert values[at + reserve] >= values[at - EV_RESERVE + reserve]
+                assert 0.0 < errors[at + reserve] <= 0.5
+                if (pile, active, reserve) in seen:
+                    total += 1
+                    covered += abs(values[at + reserve] - _truth(pile, active, reserve)) <= 1.96 * errors[at + reserve]
+    assert total > 300
+    assert covered / total >= 0.9, (covered, total)
+    assert worst == max(errors[(p * 4 + a) * EV_RESERVE + r] for p, a, r in seen)
+
+
+def test_tables_made_again_from_their_samples_are_the_same(tmp_path: Path) -> None:
+    # --from-samples re-smooths what --samples-out kept, playing nothing: the same tables. Neither
+    # call writes the shipped file.
+    kept = tmp_path / "samples.json"
+    built = evaluator.build(3, 5, "greedy", 1, ("vanguard", "lobo"), (8,), kept)
+    again = evaluator.rebuild(json.loads(kept.read_text()))
+    assert again["values"] == built["values"] and again["errors"] == built["errors"]
+    assert built["parts"]["vanguard easy"]["policy"] == "greedy" and built["parts"]["lobo easy"]["games"] == 1
+    assert len(built["values"]) == len(built["errors"]) == EV_SIZE
+
+
+def _position(raw: dict[str, Any]) -> Any:
+    return parse_position({**raw, "objective": "win"})
+
+
+def _fake_table(errors: dict[int, float]) -> list[float]:
+    """The shipped values, every error 0.5 but those named (by the value's index)."""
+    values = evaluator.table()[:EV_SIZE]
+    errs = [0.5] * EV_SIZE
+    for i, e in errors.items():
+        errs[i] = e
+    return values + errs
+
+
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_a_value_made_of_the_evaluators_carries_the_largest_error_it_read(
+    monkeypatch: pytest.MonkeyPatch, engine: str
+) -> None:
+    # The Player's 6 against the Wolf's 6 with 20 cards in the pile: the Perfect wins the round
+    # (the card drawn to the reserve, 19 cards left) and Fold loses it with one Wolf card (a member
+    # down, 20 left). Those two cells are the only ends, each with its own error.
+    from solver.search import hint as hints
+    from solver.search.engine import evaluate_moves
+    from solver.search.estimate import EVALUATED, Z95
+
+    monkeypatch.setenv("LOBO_HINT_ENGINE", engine)
+    won = evaluator.vanguard_index(9, 19, 3, 1)
+    lost = evaluator.vanguard_index(9, 20, 2, 0)
+    fake = _fake_table({won: 0.07, lost: 0.03})
+    monkeypatch.setattr(evaluator, "table", lambda: fake)
+    raw = {"player": [6], "wolf": [6], "draw_pile": {"size": 20}, "final": False}
+    moves, search = evaluate_moves(initial_state(_position(raw)), "game")
+    assert search.estimated and abs(search.error - 0.07) < 1e-9
+    by_text = {str(m.play): m for m in moves}
+    assert set(by_text) == {"6=6", "fold"}
+    result = hints.hint(parse_position({**raw, "objective": "game"}))
+    for row in result.moves:
+        assert row.method == EVALUATED
+        assert row.interval is not None and row.value is not None
+        lo, hi = row.interval
+        assert abs(lo - max(0.0, row.value - Z95 * 0.07)) < 1e-9 and abs(hi - min(1.0, row.value + Z95 * 0.07)) < 1e-9
+
+
+def test_each_reward_carries_the_error_of_the_value_it_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A round won beyond the exact horizon with a member down: keeping a card reads the cell with
+    # one reserve card more, reviving the one with a member more; each reward's error is its own.
+    from solver.core.rules import WON
+    from solver.search.round_end import reward_values
+
+    rng = random.Random("reward-errors")
+    errors = {i: round(rng.uniform(0.01, 0.2), 5) for i in range(EV_VANGUARD, 2 * EV_VANGUARD)}
+    fake = _fake_table(errors)
+    monkeypatch.setattr(evaluator, "table", lambda: fake)
+    raw = {
+        "phase": "reward",
+        "player": [2, 5],
+        "wolf": [],
+        "reserve": [3],
+        "party": ["Q", "K"],
+        "draw_pile": {"size": 22},
+    }
+    s = initial_state(parse_position(raw, allow_reward=True))
+    assert s.outcome == WON and s.pile_size == 22
+    for reward, v in reward_values(s):
+        assert reward is not None and not v.exact
+        if reward.kind == "reserve":
+            cell = evaluator.vanguard_index(9, 22, 2, 2)
+        else:
+            cell = evaluator.vanguard_index(9, 22, 3, 1)
+        assert v.value == evaluator.table()[cell]
+        assert abs(v.error - errors[cell]) < 1e-6
+    assert EV_ERRORS == EV_SIZE
