@@ -116,38 +116,44 @@ def _vanguard_samples(records: Iterable[Any]) -> list[tuple[int, int, int, bool]
 
 def _smooth_vanguard(samples: list[tuple[int, int, int, bool]], top: int) -> tuple[list[float], list[float], float]:
     """The table of one difficulty from its samples, each cell's standard error, and the largest
-    standard error of a cell that had samples. Shrinkage: a cell's share is mixed with its
-    neighbours' (pile ± 2, and the same pile and party with any reserve), weighted by their counts,
-    as if they were `strength` samples more; its error is that of a share of n + strength samples.
-    Then made monotone (a value lifted to its neighbour's takes the larger error of the two)."""
+    standard error of a cell that had samples. Shrinkage: a cell's share is mixed with a prior
+    worth `strength` samples, the share of the same party and reserve at the piles around it
+    (pile ± 2, nearer ones weighing more), itself mixed with the same party and reserve at any
+    pile; its error is that of a share of n + strength samples. The prior never mixes reserves or
+    parties: a cell with a card more in the reserve wins far more often (bench/README.md), and
+    would lift the cells below it. Then made monotone (a member more, or a reserve card more,
+    never lowers the chance; a value lifted to its neighbour's takes the larger error)."""
     won: dict[tuple[int, int, int], int] = defaultdict(int)
     seen: dict[tuple[int, int, int], int] = defaultdict(int)
     for pile, active, reserve, w in samples:
         cell = (pile, active, min(reserve, EV_RESERVE - 1))
         seen[cell] += 1
         won[cell] += w
-    prior_won: dict[tuple[int, int], float] = defaultdict(float)
-    prior_seen: dict[tuple[int, int], float] = defaultdict(float)
-    for (pile, active, _), n in seen.items():
+    near_won: dict[tuple[int, int, int], float] = defaultdict(float)
+    near_seen: dict[tuple[int, int, int], float] = defaultdict(float)
+    any_won: dict[tuple[int, int], int] = defaultdict(int)
+    any_seen: dict[tuple[int, int], int] = defaultdict(int)
+    for (pile, active, reserve), n in seen.items():
+        any_seen[(active, reserve)] += n
+        any_won[(active, reserve)] += won[(pile, active, reserve)]
         for near in range(pile - 2, pile + 3):
             weight = 1.0 / (1 + abs(near - pile))
-            prior_seen[(near, active)] += weight * n
-            prior_won[(near, active)] += weight * won[(pile, active, _)]
+            near_seen[(near, active, reserve)] += weight * n
+            near_won[(near, active, reserve)] += weight * won[(pile, active, reserve)]
     overall = sum(won.values()) / max(1, sum(seen.values()))
     values = [overall] * EV_VANGUARD
     errors = [0.5] * EV_VANGUARD
     strength = 8.0  # a prior worth this many samples
     for pile in range(EV_PILES):
         for active in range(1, 4):
-            ps, pw = prior_seen.get((pile, active), 0.0), prior_won.get((pile, active), 0.0)
-            prior = (pw + overall * 2) / (ps + 2)
             for reserve in range(EV_RESERVE):
-                n = seen.get((pile, active, reserve), 0)
-                k = won.get((pile, active, reserve), 0)
+                wide = (any_won.get((active, reserve), 0) + 2 * overall) / (any_seen.get((active, reserve), 0) + 2)
+                cell = (pile, active, reserve)
+                prior = (near_won.get(cell, 0.0) + 2 * wide) / (near_seen.get(cell, 0.0) + 2)
+                n, k = seen.get(cell, 0), won.get(cell, 0)
                 v = (k + strength * prior) / (n + strength)
-                e = math.sqrt(max(v * (1 - v), 1e-4) / (n + strength))
                 values[(pile * 4 + active) * EV_RESERVE + reserve] = v
-                errors[(pile * 4 + active) * EV_RESERVE + reserve] = e
+                errors[(pile * 4 + active) * EV_RESERVE + reserve] = math.sqrt(max(v * (1 - v), 1e-4) / (n + strength))
     # Monotone: a member more, or a reserve card more, never lowers the chance.
     for pile in range(EV_PILES):
         for active in range(1, 4):
