@@ -113,7 +113,9 @@ def why_lines(h: HintNote) -> list[str]:
                 band = "exact" if v.exact else f"95% {100 * lo:.1f}–{100 * hi:.1f}%"
                 if a.samples and v is not a.ranked[0]:
                     dlo, dhi = v.difference_interval
-                    band += f"; {100 * v.difference:+.1f} points against the best, 95% {100 * dlo:+.1f} to {100 * dhi:+.1f}"
+                    band += (
+                        f"; {100 * v.difference:+.1f} points against the best, 95% {100 * dlo:+.1f} to {100 * dhi:+.1f}"
+                    )
                 lines.append(f"{v.reward}: chance to win the game {100 * v.win_rate:.1f}% ({band})")
             lines.append(
                 f"each reward is followed by the same {a.samples} deals of the next round, played out by the greedy "
