@@ -271,10 +271,11 @@ def test_rewards_played_out_cover_the_exact_values_near_the_end() -> None:
         s = initial_state(parse_position(raw, allow_reward=True))
         exact = {r: v for r, v in reward_values(s)}
         assert all(v.exact for v in exact.values())
-        for r, e in rewards_rolled_out(s, 400, seed=rng.randrange(1 << 30)):
+        for got in rewards_rolled_out(s, 400, seed=rng.randrange(1 << 30)):
+            e = got.estimate
             assert e.samples == 400 and e.interval is not None
             total += 1
-            covered += e.interval[0] - 1e-12 <= exact[r].value <= e.interval[1] + 1e-12
+            covered += e.interval[0] - 1e-12 <= exact[got.reward].value <= e.interval[1] + 1e-12
     assert total > 60
     # The rewards of one round share their deals, so their misses come together: 0.85, not 0.95.
     assert covered / total >= 0.85, (covered, total)
