@@ -259,7 +259,7 @@ def test_rewards_played_out_cover_the_exact_values_near_the_end() -> None:
 
     rng = random.Random("rewards-rolled-out")
     covered = total = 0
-    for _ in range(30):
+    for _ in range(16):
         deck = [v for v in range(1, 10) for _ in range(4)]
         rng.shuffle(deck)
         hand, reserve = sorted(deck[: rng.randint(1, 5)]), sorted(deck[5 : 5 + rng.randint(0, 3)])
@@ -276,6 +276,6 @@ def test_rewards_played_out_cover_the_exact_values_near_the_end() -> None:
             assert e.samples == 400 and e.interval is not None
             total += 1
             covered += e.interval[0] - 1e-12 <= exact[got.reward].value <= e.interval[1] + 1e-12
-    assert total > 60
+    assert total > 30
     # The rewards of one round share their deals, so their misses come together: 0.85, not 0.95.
     assert covered / total >= 0.85, (covered, total)

@@ -184,7 +184,7 @@ class Search:
             if self.max_states is not None:
                 want = min(want, max(16, math.ceil(math.log2(max(2, 2 * self.max_states)))))
             self.tk, self.tv = hashtable.new_table(_affordable(1 << want, room // 4, self.words), self.words)
-            self.ev = np.array(evaluator.table() if self.goal.code == GAME_CODE else [0.0], np.float64)
+            self.ev = evaluator.array() if self.goal.code == GAME_CODE else np.zeros(1, np.float64)
             self.max_entries = self.tk.shape[0]
         # The cover memo and the next deals' table hold pure functions of their keys: one pair a
         # thread and mode, kept from search to search (a whole game's decisions meet the same
