@@ -6,6 +6,7 @@ against the plain one on the same rollouts."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -72,13 +73,23 @@ def test_a_rollout_plays_the_round_out_as_the_rules_do(n: int) -> None:
     assert min(ends.values()) > n // 20, ends  # rounds won, lost and turned final, all checked
 
 
+def _replayed_end(judge: Any, objective: str, e: State, order: tuple[int, ...], unknown: int) -> tuple[float, bool]:
+    """What the rollouts must make of a replayed round end e (the order had `unknown` cards), and
+    whether it was a next deal dealt from the rest of the order (playouts.dealt_end): then 1.0 or
+    0.0 by that final round's cover, else the search's own value of the end."""
+    from plain_greedy import dealt_final_won
+
+    won = dealt_final_won(e, list(order[unknown - (e.pile_size - len(e.pile_top)) :]))
+    if objective == "game" and won is not None:
+        return float(won), True
+    return (judge.terminal(e) if e.outcome is not None else judge.final_value(e)), False
+
+
 @sample_sizes(200, 2000)
 def test_bulk_rollouts_value_each_end_as_the_replay_does(n: int, monkeypatch: pytest.MonkeyPatch) -> None:
     # Search.rollouts (playouts.py), plain and compiled, against a replay through the rules: the
     # same end for each order, valued as the search values it, but under `game` a next deal that
     # surely makes the final round is the rest of the order with the greedy reward (dealt_end).
-    from plain_greedy import dealt_final_won
-
     from solver.core.rules import apply, legal_plays
     from solver.search.engine import Search
 
@@ -98,13 +109,9 @@ def test_bulk_rollouts_value_each_end_as_the_replay_does(n: int, monkeypatch: py
         for child in children:
             row = []
             for order in orders:
-                e = plain_rollout(child, list(order))
-                won = dealt_final_won(e, list(order[unknown - (e.pile_size - len(e.pile_top)) :]))
-                if objective == "game" and won is not None:
-                    dealt += 1
-                    row.append(float(won))
-                else:
-                    row.append(judge.terminal(e) if e.outcome is not None else judge.final_value(e))
+                value, by_deal = _replayed_end(judge, objective, plain_rollout(child, list(order)), order, unknown)
+                dealt += by_deal
+                row.append(value)
             want.append(row)
         for mode in ("python", "compiled"):
             monkeypatch.setenv("LOBO_HINT_ENGINE", mode)
@@ -122,7 +129,7 @@ def test_rounds_dealt_from_the_order_then_played_out_as_the_replay_does(
     # Search.rollouts(dealt=True), plain and compiled (playouts.deal_round, for the rewards'
     # next rounds): each child is a round still to be dealt; dealt from the order as RULES.md §2
     # deals (tests/plain_greedy.py deal), played out and its end valued as the replay does.
-    from plain_greedy import deal, dealt_final_won
+    from plain_greedy import deal
 
     from solver.search.engine import Search
 
@@ -156,12 +163,7 @@ def test_rounds_dealt_from_the_order_then_played_out_as_the_replay_does(
                 start, rest = deal(child, list(order))
                 kinds["won at once" if start.outcome else "final" if start.final else "regular"] += 1
                 kinds["final at the threshold"] += start.final and start.pile_size == start.rules.final_threshold
-                e = plain_rollout(start, rest)
-                won = dealt_final_won(e, list(order[unknown - (e.pile_size - len(e.pile_top)) :]))
-                if objective == "game" and won is not None:
-                    row.append(float(won))
-                else:
-                    row.append(judge.terminal(e) if e.outcome is not None else judge.final_value(e))
+                row.append(_replayed_end(judge, objective, plain_rollout(start, rest), order, unknown)[0])
             want.append(row)
         for mode in ("python", "compiled"):
             monkeypatch.setenv("LOBO_HINT_ENGINE", mode)

@@ -277,7 +277,6 @@ def build(
     from solver.play.driver import Setup
     from solver.play.simulate import simulate
 
-    made, largest, values, errors = _kept()
     raw: dict[str, Any] = {"about": {"policy": policy, "games": games, "seed": seed}}
 
     def keep() -> None:  # after every part: a long build stopped part-way loses no finished part
@@ -289,33 +288,19 @@ def build(
         if VANGUARD.name in games_of:
             records: list[Any] = []
             simulate(Setup(VANGUARD.name, difficulty), policy, games, seed, workers=jobs, on_record=records.append)
-            deals = _vanguard_deals(records)
-            samples = [(pile, active, len(reserve), won) for pile, active, reserve, won, _ in deals]
-            raw[f"vanguard {difficulty}"] = deals
-            table_v, errors_v, worst = _smooth_vanguard(samples, top)
-            at = (top - 8) * EV_VANGUARD
-            values[at : at + EV_VANGUARD] = table_v
-            errors[at : at + EV_VANGUARD] = errors_v
-            largest[f"vanguard {difficulty}"] = round(worst, 4)
-            made[f"vanguard {difficulty}"] = {"policy": policy, "games": games, "seed": seed, "deals": len(deals)}
+            raw[f"vanguard {difficulty}"] = deals = _vanguard_deals(records)
             won = sum(r.won for r in records)
-            print(f"vanguard {difficulty}: {won}/{games} games won, {len(samples)} deals", file=sys.stderr)
+            print(f"vanguard {difficulty}: {won}/{games} games won, {len(deals)} deals", file=sys.stderr)
             keep()
         if LOBO.name in games_of:
             records = []
-            n = max(1, games // 4)
-            simulate(Setup(LOBO.name, difficulty), policy, n, seed, workers=jobs, on_record=records.append)
-            rounds = _lobo_rounds(records)
-            raw[f"lobo {difficulty}"] = rounds
-            race, race_errors = _lobo_race(rounds), _lobo_errors(rounds, seed=seed)
-            at = lobo_index(top, 0, 0)
-            values[at : at + EV_TARGET * EV_TARGET] = race
-            errors[at : at + EV_TARGET * EV_TARGET] = race_errors
-            largest[f"lobo {difficulty}"] = round(max(race_errors), 4)
-            made[f"lobo {difficulty}"] = {"policy": policy, "games": n, "seed": seed, "rounds": len(rounds)}
-            print(f"lobo {difficulty}: {len(rounds)} rounds, from 0-0 {race[0]:.3f}", file=sys.stderr)
+            simulate(
+                Setup(LOBO.name, difficulty), policy, max(1, games // 4), seed, workers=jobs, on_record=records.append
+            )
+            raw[f"lobo {difficulty}"] = rounds = _lobo_rounds(records)
+            print(f"lobo {difficulty}: {len(rounds)} rounds", file=sys.stderr)
             keep()
-    return _file(made, largest, values, errors)
+    return rebuild(raw)  # the tables are made from the samples alone, as --from-samples makes them
 
 
 def rebuild(samples: dict[str, Any]) -> dict[str, Any]:
