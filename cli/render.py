@@ -188,20 +188,26 @@ def _estimate_note(m: MoveResult) -> str:
 
 def estimates_note(moves: Sequence[MoveResult]) -> str:
     """What `est.` and `mid` in the table mean: the methods, their deals and what they measure."""
-    from solver.search.estimate import CLAIRVOYANT, EVALUATED, ROLLOUTS
+    from solver.search.estimate import CLAIRVOYANT, EVALUATED, ROLLOUTS, TUNED_ROLLOUTS
     from solver.search.hint import MIDPOINT
 
-    leans = {
-        ROLLOUTS: "the value of the greedy rule, a real strategy, so it leans low",
-        CLAIRVOYANT: "the value of play that sees the pile, so it leans high",
+    said = {
+        TUNED_ROLLOUTS: (
+            "rollouts by the rollout policy tuned for the game",
+            "the value of that policy, a real strategy, so it leans low",
+        ),
+        ROLLOUTS: ("greedy rollouts", "the value of the greedy rule, a real strategy, so it leans low"),
+        CLAIRVOYANT: (
+            "solved deals (sampled clairvoyant play)",
+            "the value of play that sees the pile, so it leans high",
+        ),
     }
     parts = []
-    for method in (ROLLOUTS, CLAIRVOYANT):
+    for method, (what, leans) in said.items():
         n = sorted({m.samples or 0 for m in moves if m.method == method})
         if n:
             deals = f"{n[0]}" if len(n) == 1 else f"{n[0]}–{n[-1]}"
-            what = "greedy rollouts" if method == ROLLOUTS else "solved deals (sampled clairvoyant play)"
-            parts.append(f"est.: {deals} {what} a play; {leans[method]}; the 95% interval is of that")
+            parts.append(f"est.: {deals} {what} a play; {leans}; the 95% interval is of that")
     if any(m.method == EVALUATED for m in moves):
         parts.append(
             "est.: searched to the end of the round, the rounds after it valued by the evaluator's tables "

@@ -4,6 +4,8 @@ greedy policy and every rollout play by."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from solver.core.cover import counts, min_sacrifices
 from solver.core.games import game
 from solver.core.plays import Play
@@ -25,9 +27,10 @@ def greedy_play(s: State) -> Play:
     return min(legal_plays(s), key=greedy_key)  # min keeps the first of equal keys
 
 
-def rollout(s: State, order: list[int]) -> State:
-    """Draw by draw through the rules' API: the unknown cards in this order, until the round ends
-    or (vanguard) turns final at a decision."""
+def rollout(s: State, order: list[int], choose: Callable[[State], Play] | None = None) -> State:
+    """Draw by draw through the rules' API: the unknown cards in this order, each play the greedy
+    rule's (or choose's: tests/plain_policy.py), until the round ends or (vanguard) turns final at
+    a decision."""
     i = 0
     while s.outcome is None:
         if s.is_chance:
@@ -37,7 +40,7 @@ def rollout(s: State, order: list[int]) -> State:
         elif game(s.game).has_final_round and s.final:
             return s
         else:
-            s = apply(s, greedy_play(s))
+            s = apply(s, (choose or greedy_play)(s))
     return s
 
 

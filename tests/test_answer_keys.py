@@ -104,6 +104,7 @@ def test_hint_keys_are_documented(tmp_path: Path) -> None:
         assert k in found, k
     assert {a["moves"][0].get("estimate", {}).get("method") for a in answers if not a["exact"]} >= {
         "greedy rollouts",
+        "tuned-policy rollouts",
         "sampled clairvoyant play",
         "middle of the sound bounds",
     }

@@ -10,8 +10,9 @@ from conftest import sample_sizes
 from gen import random_position
 from solver.core.position import parse_position
 from solver.core.rules import WON, apply, initial_state, legal_plays
-from solver.search.estimate import ROLLOUTS, rolled_out
+from solver.search.estimate import ROLLOUTS, TUNED_ROLLOUTS, rolled_out
 from solver.search.hint import hint
+from solver.search.rollout_policy import is_greedy
 
 
 def lobo_opening(seed: int) -> dict[str, object]:
@@ -188,8 +189,8 @@ def test_a_cut_short_party_hint_gives_every_win_probability() -> None:
 
 @sample_sizes(150, 1500)
 def test_rollout_intervals_cover_their_expectation_at_the_nominal_rate(n: int) -> None:
-    # An estimate's 95% interval is for what its method averages (docs/search.md): here the greedy
-    # rollout value of a play over uniformly random orders of the unknown cards. On small piles that
+    # An estimate's 95% interval is for what its method averages (docs/search.md): here the rollout
+    # value of a play (the greedy rule's, or the tuned policy's under vanguard's `game`) over uniformly random orders of the unknown cards. On small piles that
     # expectation is exact (every ordered draw of the unknown cards from the unseen ones), so the
     # share of intervals that cover it can be counted: about 95%, not much less, not 100%.
     from itertools import permutations
@@ -199,7 +200,7 @@ def test_rollout_intervals_cover_their_expectation_at_the_nominal_rate(n: int) -
     from solver.search.rollout import rollout
 
     rng = random.Random(21)
-    covered = total = 0
+    covered = total = tuned = 0
     while total < n:
         raw = random_position(rng, final=False, max_pile=6, objective=False)
         raw["objective"] = rng.choice(["win" if raw.get("game") == "vanguard" else "points", "game"])
@@ -217,7 +218,7 @@ def test_rollout_intervals_cover_their_expectation_at_the_nominal_rate(n: int) -
         truth = 0.0
         orders = list(permutations(pool, unknown))
         for order in orders:
-            e = rollout(child, list(order))
+            e = rollout(child, list(order), judge.policy)  # the search's rollout policy (tuned under `game`)
             # A next deal that surely makes the final round is the rest of the order (dealt_end).
             dealt = dealt_final_won(e, list(order[unknown - (e.pile_size - len(e.pile_top)) :]))
             if pos.objective == "game" and dealt is not None:
@@ -228,10 +229,13 @@ def test_rollout_intervals_cover_their_expectation_at_the_nominal_rate(n: int) -
         deals = rng.choice([10, 30, 100])
         e = rolled_out(root, pos.objective, [play], deadline=0.0, seed=rng.randrange(10**9), min_deals=deals,
                        max_deals=deals)[play]  # fmt: skip
-        assert e.samples == deals and e.method == ROLLOUTS and e.interval is not None
+        method = ROLLOUTS if is_greedy(judge.policy) else TUNED_ROLLOUTS
+        assert e.samples == deals and e.method == method and e.interval is not None
+        tuned += method == TUNED_ROLLOUTS
         covered += e.interval[0] - 1e-9 <= truth <= e.interval[1] + 1e-9
         total += 1
     assert 0.90 <= covered / total <= 0.995, (covered, total)  # measured: 146/150, 1465/1500
+    assert tuned > total // 5  # the tuned policy's rollouts (vanguard under `game`) were met
 
 
 def test_rollouts_owed_their_minimum_stop_at_the_overrun_but_not_below_the_floor() -> None:

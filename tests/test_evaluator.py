@@ -133,11 +133,28 @@ def test_a_value_made_of_the_evaluators_carries_the_largest_error_it_read(
     by_text = {str(m.play): m for m in moves}
     assert set(by_text) == {"6=6", "fold"}
     result = hints.hint(parse_position({**raw, "objective": "game"}))
+    # A play that ends the round carries the error of the cells its own end reads (engine.own_error).
+    own = {"6=6": 0.07, "fold": 0.03}
     for row in result.moves:
         assert row.method == EVALUATED
         assert row.interval is not None and row.value is not None
         lo, hi = row.interval
-        assert abs(lo - max(0.0, row.value - Z95 * 0.07)) < 1e-9 and abs(hi - min(1.0, row.value + Z95 * 0.07)) < 1e-9
+        e = own[str(row.play)]
+        assert abs(lo - max(0.0, row.value - Z95 * e)) < 1e-9 and abs(hi - min(1.0, row.value + Z95 * e)) < 1e-9
+    assert abs(search.error - 0.07) < 1e-9  # the search's own largest is kept
+
+
+def test_a_fold_that_loses_the_last_member_is_exact_not_tied_with_the_best() -> None:
+    # It reads no cell: its 0 is exact, not an estimate with the largest error the search read
+    # (which, ± 0.35 at a round start, made it look tied with the best play).
+    from solver.search import hint as hints
+
+    raw = {"player": [2, 5, 6, 9], "wolf": [1, 5, 7, 8], "draw_pile": {"size": 28}, "final": False}
+    result = hints.hint(parse_position({**raw, "objective": "game"}), time_limit=0.2)
+    fold = next(m for m in result.moves if m.play.kind == "fold")
+    assert fold.value == 0.0 and fold.method is None and fold.interval is None and fold.bounds is None
+    assert not fold.tied and result.best is not None and result.best.kind != "fold"
+    assert any(m.method is not None for m in result.moves)  # the other plays are estimates
 
 
 def test_each_reward_carries_the_error_of_the_value_it_reads(monkeypatch: pytest.MonkeyPatch) -> None:

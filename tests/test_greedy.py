@@ -1,7 +1,8 @@
 """The greedy rule as the kernel plays it (kernel.greedy, kernel.play_out: the greedy policy's and
-every rollout's) against the rule restated plainly over plays (tests/plain_greedy.py), on many
-random positions and every state their greedy rounds pass through; and the compiled kernel
-against the plain one on the same rollouts."""
+the rollouts') against the rule restated plainly over plays (tests/plain_greedy.py), on many
+random positions and every state their greedy rounds pass through; rounds played out by it or by
+the rollout policy (tests/plain_policy.py), and the compiled kernel against the plain one on the
+same rollouts; the bulk rollouts against a replay by the search's own rollout policy."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import numpy as np
 import pytest
 from plain_greedy import greedy_play as plain_greedy_play
 from plain_greedy import rollout as plain_rollout
+from plain_policy import NAMES, chooser, random_weights
 
 from conftest import sample_sizes
 from gen import random_position
@@ -20,6 +22,7 @@ from solver.core.position import parse_position
 from solver.core.rules import State, initial_state, state_of, vector
 from solver.search import compiled
 from solver.search.rollout import greedy_play, rollout
+from solver.search.rollout_policy import is_greedy
 
 
 def _rounds(rng: random.Random) -> tuple[State, list[int]]:
@@ -58,19 +61,27 @@ def test_the_kernels_greedy_play_is_the_rule(n: int) -> None:
 
 @sample_sizes(300, 3000)
 def test_a_rollout_plays_the_round_out_as_the_rules_do(n: int) -> None:
+    # Half of them by the greedy rule, half by a rollout policy of random weights (tests/plain_policy.py).
     rng = random.Random("greedy-rollout")
     ends = {"won": 0, "lost": 0, "final": 0}
     for _ in range(n):
         root, order = _rounds(rng)
-        want = plain_rollout(root, order)
-        got = rollout(root, order)
-        assert got == want, (root, order)
+        w = None if rng.random() < 0.5 else random_weights(rng)
+        want = plain_rollout(root, order, None if w is None else chooser(w))
+        got = rollout(root, order, w)
+        assert got == want, (root, order, w)
         # The compiled kernel, on the same round and order, ends in the same state.
         st = np.array(vector(root), np.int64)
-        compiled.kernel.play_out(st, np.array(order or [0], np.int64), 0)
+        compiled.kernel.play_out(st, np.array(order or [0], np.int64), 0, np.array(w or (0.0,) * len(NAMES)))
         assert state_of([int(x) for x in st], root) == want
         ends["final" if want.outcome is None else want.outcome] += 1
     assert min(ends.values()) > n // 20, ends  # rounds won, lost and turned final, all checked
+
+
+def _replayed(child: State, order: list[int], policy: tuple[float, ...]) -> State:
+    """The round replayed through the rules by the search's rollout policy: the greedy rule
+    (tests/plain_greedy.py), or the tuned weights (tests/plain_policy.py)."""
+    return plain_rollout(child, order, None if is_greedy(policy) else chooser(policy))
 
 
 def _replayed_end(judge: Any, objective: str, e: State, order: tuple[int, ...], unknown: int) -> tuple[float, bool]:
@@ -90,6 +101,7 @@ def test_bulk_rollouts_value_each_end_as_the_replay_does(n: int, monkeypatch: py
     # Search.rollouts (playouts.py), plain and compiled, against a replay through the rules: the
     # same end for each order, valued as the search values it, but under `game` a next deal that
     # surely makes the final round is the rest of the order with the greedy reward (dealt_end).
+    # Each replay plays by the search's own rollout policy: tuned under vanguard's `game`.
     from solver.core.rules import apply, legal_plays
     from solver.search.engine import Search
 
@@ -109,7 +121,8 @@ def test_bulk_rollouts_value_each_end_as_the_replay_does(n: int, monkeypatch: py
         for child in children:
             row = []
             for order in orders:
-                value, by_deal = _replayed_end(judge, objective, plain_rollout(child, list(order)), order, unknown)
+                end = _replayed(child, list(order), judge.policy)
+                value, by_deal = _replayed_end(judge, objective, end, order, unknown)
                 dealt += by_deal
                 row.append(value)
             want.append(row)
@@ -163,7 +176,7 @@ def test_rounds_dealt_from_the_order_then_played_out_as_the_replay_does(
                 start, rest = deal(child, list(order))
                 kinds["won at once" if start.outcome else "final" if start.final else "regular"] += 1
                 kinds["final at the threshold"] += start.final and start.pile_size == start.rules.final_threshold
-                row.append(_replayed_end(judge, objective, plain_rollout(start, rest), order, unknown)[0])
+                row.append(_replayed_end(judge, objective, _replayed(start, rest, judge.policy), order, unknown)[0])
             want.append(row)
         for mode in ("python", "compiled"):
             monkeypatch.setenv("LOBO_HINT_ENGINE", mode)

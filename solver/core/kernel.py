@@ -522,11 +522,94 @@ def greedy(mv: Vec, m: int) -> int:
     return best
 
 
+# -- the rollout policy: a weighted score of each legal move ----------------------------------------
+# The estimates' rollouts under `game` play by it (weights tuned offline, per game and difficulty,
+# against the evaluator's values of the round's ends: solver/search/rollout_policy.py); weights
+# with w[RP_ON] = 0 are the greedy rule itself. A move's score is the sum of w[F] × feature F, in
+# the order listed; the best score is played, the one listed first among equal scores.
+
+RP_ON = 0
+RP_WIN = 1  # the move empties the Wolf's hand (Perfect or Sum on its last cards)
+RP_TAKEN = 2  # Wolf cards it takes
+RP_MINE = 3  # hand cards it uses
+RP_KEPT = 4  # reserve cards it uses
+RP_TOP = 5  # the highest Wolf card it takes (its value)
+RP_OVER = 6  # 1 for an Over
+RP_DIFF = 7  # an Over's difference: the cards the Wolf draws
+RP_SPLIT = 8  # 1 for a Split
+RP_SPENT = 9  # the total value of the hand cards it uses
+RP_WOLF_AFTER = 10  # the Wolf's cards after it, its draws included
+RP_DIFF_NEAR = 11  # an Over's difference when the next deal is surely the final round
+RP_MINE_AFTER = 12  # the Player's hand after it, its draw included
+RP_FOLD = 13  # Fold: a constant,
+RP_FOLD_COST = 14  # × what it costs: the members it turns face down (vanguard), the Wolf's points (lobo),
+RP_FOLD_ACTIVE = 15  # × the members active,
+RP_FOLD_NEAR = 16  # × 1 when the next deal is surely the final round
+RP_SIZE = 17
+
+
 @jit()
-def play_out(st: Vec, order: Vec, at: int) -> int:
-    """The round in st played on by the greedy rule, in place, the unknown cards drawn in the
-    order order[at], order[at + 1], … (known top cards are drawn first by apply_move), until it
-    ends or (vanguard) reaches a decision of its final round. Returns where the order stops."""
+def policy_score(st: Vec, mv: Vec, at: int, w: Vec) -> float:
+    """The rollout policy's score of the legal move at row `at` of mv (higher is better)."""
+    kind = mv[at + M_KIND]
+    k = cards_in(st, WOLF)
+    near = 1.0 if st[PILE] <= 2 * st[HAND_SIZE] + st[FINAL_THRESHOLD] else 0.0
+    if kind == FOLD:
+        act = active(st)
+        cost = falling(k, act) if st[GAME] == VANGUARD else value_of(st, WOLF)
+        return w[RP_FOLD] + w[RP_FOLD_COST] * cost + w[RP_FOLD_ACTIVE] * act + w[RP_FOLD_NEAR] * near
+    taken = mine = kept = top = spent = 0
+    for i in range(10):
+        taken += mv[at + M_WOLF + i]
+        mine += mv[at + M_HAND + i]
+        kept += mv[at + M_RESERVE + i]
+        spent += (i + 1) * mv[at + M_HAND + i]
+        if mv[at + M_WOLF + i] > 0:
+            top = i + 1
+    over = 1 if kind == OVER else 0
+    split = 1 if kind == SPLIT else 0
+    diff = spent + move_sum(mv, at, M_RESERVE) - top if over == 1 else 0
+    wolf_after = k - taken + diff + split
+    gains = 1 if kind == PERFECT or kind == SUM else 0  # noqa: SIM109 - compiled code: no `in` on tuples
+    drawn = 1 if gains == 1 and st[PILE] > 0 else 0
+    win = 1 if wolf_after == 0 and gains == 1 else 0
+    x = w[RP_WIN] * win
+    x += w[RP_TAKEN] * taken
+    x += w[RP_MINE] * mine
+    x += w[RP_KEPT] * kept
+    x += w[RP_TOP] * top
+    x += w[RP_OVER] * over
+    x += w[RP_DIFF] * diff
+    x += w[RP_SPLIT] * split
+    x += w[RP_SPENT] * spent
+    x += w[RP_WOLF_AFTER] * wolf_after
+    x += w[RP_DIFF_NEAR] * diff * near
+    x += w[RP_MINE_AFTER] * (cards_in(st, HAND) - mine + drawn)
+    return x
+
+
+@jit()
+def choose(st: Vec, mv: Vec, m: int, w: Vec) -> int:
+    """The offset of the move the rollout policy makes among the m rows of mv: the greedy rule's
+    when w[RP_ON] is 0, else the best score (among equal scores, the one listed first)."""
+    if w[RP_ON] == 0.0:
+        return greedy(mv, m)
+    best = 0
+    score = policy_score(st, mv, 0, w)
+    for g in range(1, m):
+        at = g * MOVE
+        x = policy_score(st, mv, at, w)
+        if x > score or (x == score and listed_before(mv, at, best)):
+            best, score = at, x
+    return best
+
+
+@jit()
+def play_out(st: Vec, order: Vec, at: int, w: Vec) -> int:
+    """The round in st played on by the rollout policy of weights w (w[RP_ON] = 0: the greedy
+    rule), in place, the unknown cards drawn in the order order[at], order[at + 1], … (known top
+    cards are drawn first by apply_move), until it ends or (vanguard) reaches a decision of its
+    final round. Returns where the order stops."""
     cap = 64
     out = scratch(cap * MOVE)
     child = scratch(STATE)
@@ -551,7 +634,7 @@ def play_out(st: Vec, order: Vec, at: int) -> int:
                 cap *= 4
                 out = scratch(cap * MOVE)
                 m = moves(st, out, cap)
-            apply_move(st, out, greedy(out, m), child)
+            apply_move(st, out, choose(st, out, m, w), child)
         _copy(child, st)
     return at
 

@@ -148,7 +148,8 @@ def warm_up() -> None:
         expectimax.final_value(st, par, mk, mv, ctr)
         values = np.zeros(1, np.float64)
         playouts.rollouts(
-            st.copy(), 1, np.ones(1, np.int64), 1, 1, par, mk, mv, dk, dv, ev, ctr, values, values.copy(), 0
+            st.copy(), 1, np.ones(1, np.int64), 1, 1, par, mk, mv, dk, dv, ev, ctr, values, values.copy(), 0,
+            np.zeros(kernel.RP_SIZE, np.float64),
         )
         hashtable.grown(tk, tv)
     finally:

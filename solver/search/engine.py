@@ -24,7 +24,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
@@ -35,7 +35,7 @@ from solver.core.games import game
 from solver.core.objectives import GAME_CODE, Objective, searched
 from solver.core.plays import Play
 from solver.core.rules import LOST, WON, State, apply, apply_outcome, chance_outcomes, legal_plays, vector
-from solver.search import evaluator, memory, playouts
+from solver.search import evaluator, memory, playouts, rollout_policy
 from solver.search import expectimax as plain
 
 EPS = 1e-12
@@ -198,6 +198,8 @@ class Search:
         self.par[plain.P_WORDS] = self.words
         self.par[plain.P_SCORE_P], self.par[plain.P_SCORE_W] = self.scores
         self.par[plain.P_TARGET] = self.target
+        # How rollouts from this root play (the estimates' and the rewards': solver/search/rollout_policy.py).
+        self.policy: tuple[float, ...] = rollout_policy.weights(self.root, self.objective)
         self._seen = (0, 0, 0, 0)
 
     # -- the state as the search sees it -----------------------------------------------------------
@@ -289,6 +291,21 @@ class Search:
         a value made of them, by averages and maxima, is off by no more than that in error."""
         return float(self.ctr[plain.ERROR]) / 1e6
 
+    def own_error(self, s: State) -> tuple[bool, float]:
+        """For an ended round s: whether its value reads the evaluator, and the largest standard
+        error among the values it reads (its own, not the whole search's: `error`). Sound because
+        an end's reads of the evaluator are never memoized (expectimax.next_deal reads beyond the
+        exact horizon straight from the table). Raises Budget as terminal does."""
+        c = self.ctr
+        before = int(c[plain.ESTIMATED]), int(c[plain.ERROR])
+        c[plain.ESTIMATED] = c[plain.ERROR] = 0
+        try:
+            self.terminal(s)
+            return bool(c[plain.ESTIMATED]), float(c[plain.ERROR]) / 1e6
+        finally:
+            c[plain.ESTIMATED] += before[0]
+            c[plain.ERROR] = max(before[1], int(c[plain.ERROR]))
+
     @property
     def fixed(self) -> bool:
         """Whether the memory budget stopped this search's transposition table from growing (it
@@ -363,12 +380,20 @@ class Search:
         return float(lo), float(hi)
 
     def rollouts(
-        self, children: list[State], orders: list[tuple[int, ...]], dealt: bool = False
+        self,
+        children: list[State],
+        orders: list[tuple[int, ...]],
+        dealt: bool = False,
+        policy: Sequence[float] | None = None,
     ) -> tuple[list[list[float]], list[list[float]]]:
-        """Each order of the unknown cards played out by the greedy rule from each child
+        """Each order of the unknown cards played out by the rollout policy from each child
         (solver/search/playouts.py): per child, its values and its win outcomes (1.0 / 0.0), one
         a deal in the orders' order. dealt: each child is a round still to be dealt (both hands
-        empty), dealt from the order first."""
+        empty), dealt from the order first. policy: the policy's weights (kernel.policy_score),
+        by default the root's (self.policy: rollout_policy.weights)."""
+        w = list(self.policy if policy is None else policy)
+        if len(w) != kernel.RP_SIZE:
+            raise ValueError(f"a rollout policy has {kernel.RP_SIZE} weights, not {len(w)}")
         width = len(orders[0]) if orders else 0
         flat: list[int] = []
         for child in children:
@@ -385,12 +410,12 @@ class Search:
             values, wins = np.zeros(n * deals, np.float64), np.zeros(n * deals, np.float64)
             self.po.rollouts(
                 np.array(flat, np.int64), n, np.array(cards, np.int64), deals, width, self.par, *self._tables()[2:],
-                values, wins, int(dealt),
+                values, wins, int(dealt), np.array(w, np.float64),
             )  # fmt: skip
             vs, ws = values.tolist(), wins.tolist()
         else:
             vs, ws = [0.0] * (n * deals), [0.0] * (n * deals)
-            self.po.rollouts(flat, n, cards, deals, width, self.par, *self._tables()[2:], vs, ws, int(dealt))
+            self.po.rollouts(flat, n, cards, deals, width, self.par, *self._tables()[2:], vs, ws, int(dealt), w)
         self._after()
         return [vs[c * deals : (c + 1) * deals] for c in range(n)], [ws[c * deals : (c + 1) * deals] for c in range(n)]
 

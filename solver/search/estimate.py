@@ -6,16 +6,18 @@ every play, so that their differences are not noise of the deals):
 * sampled clairvoyant play: solve each fully known deal exactly. A player who saw the pile could
   only do better, so the average leans high. Deals too big to solve in a small budget are left
   out, so far from the end of a round (a lobo opening) it may average next to nothing;
-* greedy rollouts: play each deal out by the simulator's greedy rule, which never looks at the
-  pile. A real strategy, so its average leans low; it is cheap at any depth.
+* rollouts: play each deal out by a rule that never looks at the pile, the simulator's greedy
+  rule, or under `game` the rollout policy tuned for the game
+  (solver/search/rollout_policy.py). A real strategy, so its average leans low; it is cheap at
+  any depth.
 
 Neither is a bound: the sound bounds stay the search's, and an estimate is clamped to them.
 
 Each estimate comes with a 95% interval for what its method measures in expectation (the value
-of clairvoyant play, or of the greedy policy), not for the true value: see `interval95`. With
+of clairvoyant play, or of the rollouts' policy), not for the true value: see `interval95`. With
 `win=True` the same deals also measure the win outcome (won 1, lost 0) of the same play, for a
 win probability that costs no deals of its own: clairvoyant play counts a deal won when some
-line wins it, the rollouts when the greedy line does.
+line wins it, the rollouts when their line does.
 """
 
 from __future__ import annotations
@@ -30,9 +32,11 @@ from solver.core.cards import values_of
 from solver.core.plays import Play
 from solver.core.rules import Reward, State, apply
 from solver.search.engine import Budget, Search, WinCheck, value_range
+from solver.search.rollout_policy import is_greedy
 
 CLAIRVOYANT = "sampled clairvoyant play"
 ROLLOUTS = "greedy rollouts"
+TUNED_ROLLOUTS = "tuned-policy rollouts"
 EVALUATED = "search to the round's end, evaluator beyond"
 
 
@@ -102,7 +106,7 @@ def _estimate(values: list[float], wins: list[float] | None, method: str, lo: fl
     )
 
 
-def _orders(root: State, seed: int) -> Iterator[tuple[int, ...]]:
+def orders_of(root: State, seed: int) -> Iterator[tuple[int, ...]]:
     """Random orders of the pile's unknown cards, drawn from the unseen ones, one per deal."""
     rng = random.Random(seed)
     pool = list(values_of(root.unseen))
@@ -126,7 +130,7 @@ def sampled(
     """Average clairvoyant value of each play over random deals of the unknown cards, until the
     deadline (or max_deals deals). A deal too big to solve within states_per_deal is left out.
     With win=True each deal also says whether some line wins it after the play."""
-    orders = _orders(root, seed)
+    orders = orders_of(root, seed)
     lo, hi = value_range(root, objective)
     values: dict[Play, list[float]] = {p: [] for p in plays}
     wins: dict[Play, list[float]] = {p: [] for p in plays}
@@ -168,13 +172,14 @@ def rolled_out(
     scores: tuple[int, int] = (0, 0),
     overrun: float | None = None,
 ) -> dict[Play, Estimate]:
-    """Average value of each play when the rest of the round is played by the greedy rule, over
+    """Average value of each play when the rest of the round is played by the rollout policy (the
+    greedy rule, or under `game` the tuned one: Search.policy), over
     random deals of the unknown cards, until the deadline (but at least min_deals deals: a
     rollout takes some microseconds compiled, and an answer needs some). With win=True each deal
-    also says whether the greedy line won. With `overrun` (seconds), the deals owed to min_deals
+    also says whether the rollout's line won. With `overrun` (seconds), the deals owed to min_deals
     after the deadline stop that long after it, at FLOOR_DEALS at least: under `game` a round's
     end can be a whole next deal's enumeration, and 64 of them would overrun a short clock."""
-    orders = _orders(root, seed)
+    orders = orders_of(root, seed)
     lo, hi = value_range(root, objective)
     judge = Search(root, objective, scores=scores)
     children = [apply(root, p, check=False) for p in plays]
@@ -197,7 +202,8 @@ def rolled_out(
         deals += k
         if time.perf_counter() - began < BATCH_SECONDS:
             batch = min(2 * batch, MAX_BATCH)
-    return {p: _estimate(values[p], wins[p] if win else None, ROLLOUTS, lo, hi) for p in plays}
+    method = ROLLOUTS if is_greedy(judge.policy) else TUNED_ROLLOUTS
+    return {p: _estimate(values[p], wins[p] if win else None, method, lo, hi) for p in plays}
 
 
 def evaluated(value: float, error: float) -> Estimate:
@@ -210,7 +216,7 @@ def evaluated(value: float, error: float) -> Estimate:
     return Estimate(value, 0, EVALUATED, (max(0.0, value - half), min(1.0, value + half)))
 
 
-NEXT_ROUND = "greedy rollouts of the next round"
+NEXT_ROUND = "tuned-policy rollouts of the next round"
 REWARD_DEALS = 1000  # next rounds played out per reward: some 0.04 s for three rewards, compiled
 
 
@@ -225,7 +231,7 @@ class RewardEstimate:
 def rewards_rolled_out(s: State, deals: int = REWARD_DEALS, seed: int = 0) -> list[RewardEstimate]:
     """After a regular vanguard round won in s: each reward on offer (None: there is none), valued
     by `deals` deals of the next round (the same deals for every reward), each played out by the
-    greedy rule and its end valued for the game as the search values it; best first. Unlike the
+    tuned rollout policy and its end valued for the game as the search values it; best first. Unlike the
     evaluator's table, which knows the reserve only by its size, this sees which card was kept."""
     from solver.core.cards import member_order
     from solver.core.rules import rewards
@@ -240,7 +246,7 @@ def rewards_rolled_out(s: State, deals: int = REWARD_DEALS, seed: int = 0) -> li
             party = member_order((*party, r.member or ""))
         children.append(s._replace(hand=(), wolf=(), reserve=reserve, party=party, outcome=None, final=False))
     judge = Search(s, "game")
-    orders = _orders(s, seed)
+    orders = orders_of(s, seed)
     vs, _ = judge.rollouts(children, [next(orders) for _ in range(deals)], dealt=True)
     top = max(range(len(offered)), key=lambda k: (math.fsum(vs[k]), -k))
     out = []

@@ -25,6 +25,13 @@ PLANNED = 0.9  # of a time limit, planned for; the rest is the margin for overru
 OVERRUN = 0.25  # of a time limit, the most that rollouts still owed their minimum may run over
 SEARCH_SHARE = 0.7  # of a time limit, for the exact search; the rest for sampled estimates
 WIN_SHARE = 0.5  # under `party`, of what is left, for the exact win search; the rest for estimates
+# Under a short clock (a simulated game's decisions) the exact search either ends within a few
+# milliseconds or not at all (each unknown card more triples its states), so it gets a smaller
+# share, the win search too, and no deals are solved (too few to use: MIN_SAMPLES): the rest goes
+# to rollouts, which otherwise got a tenth of the clock, 64 deals a play (bench/README.md).
+SHORT_CLOCK = 0.25
+SHORT_SEARCH_SHARE = 0.35
+SHORT_WIN_SHARE = 0.25
 MIN_SAMPLES = 8  # solved deals per play below which clairvoyant estimates give way to rollouts
 MIDPOINT = "middle of the sound bounds"  # a state budget only: nothing was sampled
 
@@ -257,7 +264,8 @@ def _search(
     planned = None if time_limit is None else PLANNED * time_limit
     deadline = None if planned is None else t0 + planned
     # With a time limit, keep a share of it for sampled estimates in case the exact search fails.
-    exact_limit = None if planned is None else SEARCH_SHARE * planned
+    short = time_limit is not None and time_limit < SHORT_CLOCK
+    exact_limit = None if planned is None else (SHORT_SEARCH_SHARE if short else SEARCH_SHARE) * planned
     values, search = evaluate_moves(
         state, objective, max_states=max_states, time_limit=exact_limit, progress=progress, scores=pos.scores
     )
@@ -267,7 +275,8 @@ def _search(
     wins: dict[Play, MoveValue] = {}
     if g.win_probability or apart:
         if apart:
-            remaining = None if deadline is None else max(0.001, WIN_SHARE * (deadline - time.perf_counter()))
+            share = SHORT_WIN_SHARE if short else WIN_SHARE
+            remaining = None if deadline is None else max(0.001, share * (deadline - time.perf_counter()))
             wv, _ = evaluate_moves(state, "win", max_states=max_states, time_limit=remaining)
             wins = {m.play: m for m in wv}
         else:
@@ -276,22 +285,38 @@ def _search(
     estimates: dict[Play, Estimate] = {}
     if search.estimated:
         # Searched to the end of the round, every end valued for the game; beyond the exact horizon
-        # that value is the evaluator's: an estimate, with the evaluator's own error.
-        estimates = {m.play: evaluated(m.value, search.error) for m in values if m.exact}
+        # that value is the evaluator's: an estimate, with the evaluator's own error (the largest
+        # the search read, or for a play that ends the round, the largest that end reads: a Fold
+        # that loses the last member reads none, and is exact).
+        for m in values:
+            if not m.exact:
+                continue
+            error = search.error
+            child = apply(state, m.play, check=False)
+            if child.outcome is not None:
+                try:
+                    read, error = search.own_error(child)
+                except Budget:
+                    read, error = True, search.error
+                if not read:
+                    continue
+            estimates[m.play] = evaluated(m.value, error)
     open_plays = [m.play for m in values if not m.exact or not wins.get(m.play, m).exact]
     if open_plays and (deadline is not None or samples):
         now = time.perf_counter()
         # With a sample budget only, the deals' count is the budget (math.inf: no deadline).
         until = math.inf if deadline is None else deadline
-        sampled_estimates = sampled(
-            state,
-            objective,
-            open_plays,
-            deadline=now + max(0.0, until - now) / 3,
-            max_deals=samples,
-            win=apart,
-            scores=pos.scores,
-        )
+        sampled_estimates = {}
+        if not short:
+            sampled_estimates = sampled(
+                state,
+                objective,
+                open_plays,
+                deadline=now + max(0.0, until - now) / 3,
+                max_deals=samples,
+                win=apart,
+                scores=pos.scores,
+            )
         if len(sampled_estimates) < len(open_plays) or min(e.samples for e in sampled_estimates.values()) < MIN_SAMPLES:
             # Far from the end of a round, few deals are small enough to solve: play them out instead.
             sampled_estimates = rolled_out(

@@ -1,9 +1,10 @@
-"""Greedy rollouts in bulk, written once for both modes like the search itself: plain Python on
+"""Rollouts in bulk, written once for both modes like the search itself: plain Python on
 lists, or compiled by numba (solver/search/compiled.py loads this file a second time, with the
 compiled kernel and search in place of the plain ones), so that an estimate far from the end of a
 round plays thousands of deals where the rules' Python API plays a hundred.
 
-Each deal is played out by the kernel's greedy rule (kernel.play_out) from each child of the root
+Each deal is played out by the rollout policy (kernel.play_out: the greedy rule, or the weighted
+score tuned for `game`, solver/search/rollout_policy.py) from each child of the root
 and its end valued as the search values it (expectimax.terminal, or final_value for a vanguard
 round that turned final), except a next deal that surely makes the final round: that one is dealt
 from the rest of the rollout's order (dealt_end). A value does not depend on how the cards a play
@@ -52,12 +53,14 @@ def rollouts(
     values: Vec,
     wins: Vec,
     dealt: int,
+    w: Vec,
 ) -> None:
     """Deal d (orders[d * width : (d + 1) * width], the unknown cards in drawing order) played out
     from child c (children[c * STATE : (c + 1) * STATE]): its value into values[c * deals + d],
     and into wins the same place 1.0 when the greedy line won the round (or reached a final round
     it can cover), else 0.0. dealt = 1: each child is a round still to be dealt (empty hands; the
-    reserve and party it starts with), dealt from the order first (deal_round)."""
+    reserve and party it starts with), dealt from the order first (deal_round). w: the rollout
+    policy's weights (kernel.policy_score; w[RP_ON] = 0, the greedy rule)."""
     st = K.scratch(K.STATE)
     for d in range(deals):
         for c in range(n):
@@ -67,7 +70,7 @@ def rollouts(
             at = d * width
             if dealt == 1:
                 at = deal_round(st, orders, at)
-            stop = K.play_out(st, orders, at)
+            stop = K.play_out(st, orders, at, w)
             at = c * deals + d
             if st[K.OUTCOME] != 0:
                 values[at] = dealt_end(st, orders, stop, par, mk, mv, dk, dv, ev, ctr)

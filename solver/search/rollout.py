@@ -28,9 +28,10 @@ def greedy_play(s: State) -> Play:
     return play_of(buf, kernel.greedy(buf, m))
 
 
-def rollout(s: State, order: list[int]) -> State:
-    """The round played on by the greedy rule with the unknown draws in this order, until it ends or
+def rollout(s: State, order: list[int], policy: tuple[float, ...] | list[float] | None = None) -> State:
+    """The round played on by the greedy rule (or the rollout policy of these weights:
+    solver/search/rollout_policy.py) with the unknown draws in this order, until it ends or
     (vanguard) turns final; known top cards are drawn first by the rules themselves."""
     st = vector(s)
-    kernel.play_out(st, order, 0)
+    kernel.play_out(st, order, 0, [0.0] * kernel.RP_SIZE if policy is None else list(policy))
     return state_of(st, s)
