@@ -67,7 +67,7 @@ def random_weights(rng: random.Random) -> tuple[float, ...]:
 
     pick = rng.random()
     if pick < 0.3:
-        return rng.choice(sorted(rollout_policy._shipped().values()))
+        return rng.choice(sorted(rollout_policy.shipped().values()))
     if pick < 0.65:
         return (1.0, *(rng.gauss(0.0, 3.0) for _ in range(len(NAMES) - 1)))
     return (1.0, *(float(rng.randint(-2, 2)) for _ in range(len(NAMES) - 1)))

@@ -190,9 +190,10 @@ def test_a_cut_short_party_hint_gives_every_win_probability() -> None:
 @sample_sizes(150, 1500)
 def test_rollout_intervals_cover_their_expectation_at_the_nominal_rate(n: int) -> None:
     # An estimate's 95% interval is for what its method averages (docs/search.md): here the rollout
-    # value of a play (the greedy rule's, or the tuned policy's under vanguard's `game`) over uniformly random orders of the unknown cards. On small piles that
-    # expectation is exact (every ordered draw of the unknown cards from the unseen ones), so the
-    # share of intervals that cover it can be counted: about 95%, not much less, not 100%.
+    # value of a play (the greedy rule's, or the tuned policy's under `game`) over uniformly random
+    # orders of the unknown cards. On small piles that expectation is exact (every ordered draw of
+    # the unknown cards from the unseen ones), so the share of intervals that cover it can be
+    # counted: about 95%, not much less, not 100%.
     from itertools import permutations
 
     from solver.core.cards import values_of
@@ -235,7 +236,7 @@ def test_rollout_intervals_cover_their_expectation_at_the_nominal_rate(n: int) -
         covered += e.interval[0] - 1e-9 <= truth <= e.interval[1] + 1e-9
         total += 1
     assert 0.90 <= covered / total <= 0.995, (covered, total)  # measured: 146/150, 1465/1500
-    assert tuned > total // 5  # the tuned policy's rollouts (vanguard under `game`) were met
+    assert tuned > total // 5  # the tuned policy's rollouts (under `game`) were met
 
 
 def test_rollouts_owed_their_minimum_stop_at_the_overrun_but_not_below_the_floor() -> None:

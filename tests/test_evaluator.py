@@ -141,7 +141,15 @@ def test_a_value_made_of_the_evaluators_carries_the_largest_error_it_read(
         lo, hi = row.interval
         e = own[str(row.play)]
         assert abs(lo - max(0.0, row.value - Z95 * e)) < 1e-9 and abs(hi - min(1.0, row.value + Z95 * e)) < 1e-9
-    assert abs(search.error - 0.07) < 1e-9  # the search's own largest is kept
+    # Search.own_error itself: the Fold's end reads its one cell; the search's largest is kept
+    # after it. (6=6 ends in a draw, not an ended round: it keeps the search's largest, 0.07.)
+    from solver.core.rules import apply
+
+    root = initial_state(_position(raw))
+    assert search.own_error(apply(root, by_text["fold"].play)) == (True, pytest.approx(0.03))
+    assert abs(search.error - 0.07) < 1e-9 and search.estimated
+    with pytest.raises(ValueError, match="ended round"):
+        search.own_error(apply(root, by_text["6=6"].play))
 
 
 def test_a_fold_that_loses_the_last_member_is_exact_not_tied_with_the_best() -> None:

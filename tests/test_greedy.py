@@ -101,7 +101,7 @@ def test_bulk_rollouts_value_each_end_as_the_replay_does(n: int, monkeypatch: py
     # Search.rollouts (playouts.py), plain and compiled, against a replay through the rules: the
     # same end for each order, valued as the search values it, but under `game` a next deal that
     # surely makes the final round is the rest of the order with the greedy reward (dealt_end).
-    # Each replay plays by the search's own rollout policy: tuned under vanguard's `game`.
+    # Each replay plays by the search's own rollout policy: tuned under `game`.
     from solver.core.rules import apply, legal_plays
     from solver.search.engine import Search
 

@@ -17,7 +17,7 @@ from conftest import sample_sizes
 from gen import random_position
 from solver.core import kernel
 from solver.core.cards import values_of
-from solver.core.position import parse_position
+from solver.core.position import Rules, parse_position
 from solver.core.rules import State, initial_state, kernel_moves, play_of, vector
 from solver.search import compiled, rollout_policy
 from solver.search.rollout_policy import GREEDY, RolloutPolicyError, weights
@@ -64,13 +64,14 @@ def test_which_weights_a_search_gets() -> None:
         s, _ = _round(rng)
         for objective in ("game", "win", "party", "points"):
             w = weights(s, objective)
-            if objective == "game":
-                assert w == rollout_policy._shipped()[(s.game, {8: "easy", 9: "standard", 10: "hard"}[s.top])]
+            if objective == "game" and s.rules == Rules():
+                assert w == rollout_policy.shipped()[(s.game, {8: "easy", 9: "standard", 10: "hard"}[s.top])]
                 assert w[kernel.RP_ON] == 1.0
-            else:
+            else:  # other objectives, and rules the weights were not tuned for: the greedy rule
                 assert w == GREEDY
-            seen.add((s.game, objective, w == GREEDY))
-    assert {("vanguard", "game", False), ("lobo", "game", False), ("vanguard", "win", True)} <= seen
+            seen.add((s.game, objective, s.rules == Rules(), w == GREEDY))
+    assert {("vanguard", "game", True, False), ("lobo", "game", True, False), ("vanguard", "win", True, True)} <= seen
+    assert ("vanguard", "game", False, True) in seen
 
 
 def test_a_broken_weights_file_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -79,12 +80,12 @@ def test_a_broken_weights_file_says_so(tmp_path: Path, monkeypatch: pytest.Monke
         bad = tmp_path / "w.json"
         bad.write_text(text)
         monkeypatch.setattr(rollout_policy, "DATA", bad)
-        rollout_policy._shipped.cache_clear()
+        rollout_policy.shipped.cache_clear()
         try:
             with pytest.raises(RolloutPolicyError, match="rollout policy"):
-                rollout_policy._shipped()
+                rollout_policy.shipped()
         finally:
-            rollout_policy._shipped.cache_clear()
+            rollout_policy.shipped.cache_clear()
 
 
 @pytest.mark.parametrize("name", ["vanguard", "lobo"])
@@ -95,6 +96,6 @@ def test_the_shipped_weights_reach_better_round_ends_than_greedy(name: str, diff
     # its 95% interval above 0 (the shipped checks, on some 3,000 decisions each: data/rollout_policy.json).
     games = {"vanguard": 40, "lobo": 8}[name]
     bench = rollout_policy.Bench(rollout_policy.decisions(name, difficulty, games, seed=777), 8, seed=5)
-    figures = rollout_policy.check(bench, rollout_policy._shipped()[(name, difficulty)])
+    figures = rollout_policy.check(bench, rollout_policy.shipped()[(name, difficulty)])
     assert figures["decisions"] > 200
     assert figures["difference_95"][0] > 0, figures

@@ -442,7 +442,7 @@ def apply_draw(st: Vec, drawn: Vec, at: int, child: Vec) -> None:
 
 # -- the greedy rule and a round played out by it --------------------------------------------------
 # The rule's words are GREEDY_PLAY_RULE (solver/search/rollout.py); the simulator's greedy policy
-# and every greedy rollout (the estimates', the best policy's) play by these two functions.
+# and every greedy rollout (the best policy's; the estimates' but under `game`) play by them.
 
 GREEDY_BASE = 256  # a rank's digits: counts of cards (at most 50 of a deck) and values
 
@@ -539,12 +539,12 @@ RP_DIFF = 7  # an Over's difference: the cards the Wolf draws
 RP_SPLIT = 8  # 1 for a Split
 RP_SPENT = 9  # the total value of the hand cards it uses
 RP_WOLF_AFTER = 10  # the Wolf's cards after it, its draws included
-RP_DIFF_NEAR = 11  # an Over's difference when the next deal is surely the final round
+RP_DIFF_NEAR = 11  # an Over's difference when the pile is small (vanguard: the next deal is surely final)
 RP_MINE_AFTER = 12  # the Player's hand after it, its draw included
 RP_FOLD = 13  # Fold: a constant,
 RP_FOLD_COST = 14  # × what it costs: the members it turns face down (vanguard), the Wolf's points (lobo),
 RP_FOLD_ACTIVE = 15  # × the members active,
-RP_FOLD_NEAR = 16  # × 1 when the next deal is surely the final round
+RP_FOLD_NEAR = 16  # × 1 when the pile is that small
 RP_SIZE = 17
 
 

@@ -296,8 +296,11 @@ class Search:
         error among the values it reads (its own, not the whole search's: `error`). Sound because
         an end's reads of the evaluator are never memoized (expectimax.next_deal reads beyond the
         exact horizon straight from the table). Raises Budget as terminal does."""
+        if s.outcome is None:
+            raise ValueError("own_error: not an ended round")
         c = self.ctr
         before = int(c[plain.ESTIMATED]), int(c[plain.ERROR])
+        stopped = self.stats.stopped  # an overrun here does not make the search's answer cut short
         c[plain.ESTIMATED] = c[plain.ERROR] = 0
         try:
             self.terminal(s)
@@ -305,6 +308,7 @@ class Search:
         finally:
             c[plain.ESTIMATED] += before[0]
             c[plain.ERROR] = max(before[1], int(c[plain.ERROR]))
+            self.stats.stopped = stopped
 
     @property
     def fixed(self) -> bool:

@@ -57,7 +57,7 @@ def rollouts(
 ) -> None:
     """Deal d (orders[d * width : (d + 1) * width], the unknown cards in drawing order) played out
     from child c (children[c * STATE : (c + 1) * STATE]): its value into values[c * deals + d],
-    and into wins the same place 1.0 when the greedy line won the round (or reached a final round
+    and into wins the same place 1.0 when the rollout's line won the round (or reached a final round
     it can cover), else 0.0. dealt = 1: each child is a round still to be dealt (empty hands; the
     reserve and party it starts with), dealt from the order first (deal_round). w: the rollout
     policy's weights (kernel.policy_score; w[RP_ON] = 0, the greedy rule)."""

@@ -37,6 +37,7 @@ from typing import Any
 
 from solver.core import kernel
 from solver.core.games import LOBO, VANGUARD
+from solver.core.position import Rules
 from solver.core.rules import State
 
 DATA = Path(__file__).with_name("data") / "rollout_policy.json"
@@ -49,7 +50,7 @@ class RolloutPolicyError(RuntimeError):
 
 
 @lru_cache(maxsize=1)
-def _shipped() -> dict[tuple[str, str], tuple[float, ...]]:
+def shipped() -> dict[tuple[str, str], tuple[float, ...]]:
     """The shipped weights by (game, difficulty)."""
     try:
         raw = json.loads(DATA.read_text(encoding="utf-8"))
@@ -65,14 +66,16 @@ def _shipped() -> dict[tuple[str, str], tuple[float, ...]]:
 
 
 def weights(root: State, objective: str) -> tuple[float, ...]:
-    """The weights rollouts from root play by: under `game`, the ones tuned for its game and
-    difficulty; else (and for a game or difficulty the file lacks) the greedy rule's."""
-    if objective != "game":
+    """The weights rollouts from root play by: under `game` with the default rules, the ones tuned
+    for its game and difficulty; else the greedy rule's (the weights were tuned for the game's
+    values with 4-card hands and a final threshold of 8, not for a round's win or points)."""
+    if objective != "game" or root.rules != Rules():
         return GREEDY
-    return _shipped().get((root.game, DIFFICULTY.get(root.top, "")), GREEDY)
+    return shipped().get((root.game, DIFFICULTY.get(root.top, "")), GREEDY)
 
 
 def is_greedy(w: Sequence[float]) -> bool:
+    """Whether weights w are the greedy rule's (kernel.choose plays the rule itself)."""
     return w[kernel.RP_ON] == 0.0
 
 
@@ -109,7 +112,7 @@ class Bench:
         from solver.search.engine import Search
         from solver.search.estimate import orders_of
 
-        self.items = []
+        self.items: list[tuple[Any, State, list[tuple[int, ...]]]] = []
         for i, (s, scores) in enumerate(found):
             orders = orders_of(s, seed * 1_000_003 + i)
             self.items.append((Search(s, "game", scores=scores), s, [next(orders) for _ in range(deals)]))
@@ -140,12 +143,15 @@ START = {
 }
 
 
+POPULATION, ELITE = 24, 6  # the cross-entropy method's draws an iteration, and the best kept
+
+
 def tune(
     bench: Bench,
     iterations: int,
     start: Sequence[float] | None = None,
-    population: int = 24,
-    elite: int = 6,
+    population: int = POPULATION,
+    elite: int = ELITE,
     seed: int = 0,
 ) -> tuple[float, ...]:
     """The cross-entropy method on bench.mean: a normal distribution over the weights (all but
@@ -234,8 +240,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             tuned[d] = list(w)
             raw["made"][f"{g} {d}"] = {
                 "games": games, "seed": args.seed, "deals": args.deals, "iterations": args.iterations,
+                "population": POPULATION, "elite": ELITE, "tuner seed": 0,
                 "decisions": len(train.items), "started from": args.start if start is not None else "greedy",
-                "check": figures,
+                "check": {"games seed": args.seed + 1, "deals": 2 * args.deals, **figures},
             }  # fmt: skip
             tmp = Path(args.out).with_suffix(".tmp")
             tmp.write_text(json.dumps(raw, indent=1) + "\n", encoding="utf-8")
