@@ -151,6 +151,15 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.echo("lobo-hint: interrupted", err=True)
         sys.exit(130)
+    except RuntimeError as e:
+        # A broken installation (its data files unreadable): one line, not a traceback.
+        from solver.search.evaluator import EvaluatorError
+        from solver.search.rollout_policy import RolloutPolicyError
+
+        if not isinstance(e, EvaluatorError | RolloutPolicyError):
+            raise
+        typer.echo(f"lobo-hint: error: {e}; reinstall lobo-hint", err=True)
+        sys.exit(1)
     if code == 130 and not said_interrupted():  # Ctrl-C where no command caught it
         typer.echo("lobo-hint: interrupted", err=True)
     sys.exit(code if isinstance(code, int) else 0)

@@ -233,3 +233,24 @@ def test_ctrl_c_is_one_line_and_exit_130(monkeypatch: Any, capsys: Any, tmp_path
     monkeypatch.setattr(cli.position, "position_schema", interrupt)  # a command with no handler of its own
     code, _, err = lobo(monkeypatch, capsys, "schema")
     assert code == 130 and err == "lobo-hint: interrupted\n"
+
+
+def test_a_broken_installation_says_so_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The rollout policy's weights unreadable (a damaged install): one line naming the file, exit
+    # 1, no traceback; a round start needs them (objective `game`, estimated by rollouts).
+    from solver.search import rollout_policy
+
+    bad = tmp_path / "rollout_policy.json"
+    bad.write_text("{broken")
+    monkeypatch.setattr(rollout_policy, "DATA", bad)
+    rollout_policy.shipped.cache_clear()
+    try:
+        f = tmp_path / "start.json"
+        f.write_text(json.dumps({"player": [2, 5, 6, 9], "wolf": [1, 5, 7, 8], "draw_pile": {"size": 28}}))
+        code, out, err = lobo(monkeypatch, capsys, str(f), "--time-limit", "0.2")
+    finally:
+        rollout_policy.shipped.cache_clear()
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and "rollout policy's weights" in err and str(bad) in err and "reinstall" in err
