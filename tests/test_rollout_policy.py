@@ -99,3 +99,15 @@ def test_the_shipped_weights_reach_better_round_ends_than_greedy(name: str, diff
     figures = rollout_policy.check(bench, rollout_policy.shipped()[(name, difficulty)])
     assert figures["decisions"] > 200
     assert figures["difference_95"][0] > 0, figures
+
+
+def test_the_reward_rollouts_say_which_rule_played_them() -> None:
+    # The next round played out from each reward: by the tuned policy with the default rules, by the
+    # greedy rule with rules the weights were not tuned for, and labelled so.
+    from solver.search.estimate import NEXT_ROUND, NEXT_ROUND_GREEDY, rewards_rolled_out
+
+    raw = {"phase": "reward", "player": [2, 5], "wolf": [], "reserve": [3], "party": ["Q", "K"], "draw_pile": {"size": 22}}
+    for rules, want in (({}, NEXT_ROUND), ({"hand_size": 5}, NEXT_ROUND_GREEDY)):
+        s = initial_state(parse_position({**raw, "rules": rules}, allow_reward=True))
+        got = rewards_rolled_out(s, deals=50)
+        assert got and {e.estimate.method for e in got} == {want}, rules

@@ -216,7 +216,8 @@ def evaluated(value: float, error: float) -> Estimate:
     return Estimate(value, 0, EVALUATED, (max(0.0, value - half), min(1.0, value + half)))
 
 
-NEXT_ROUND = "tuned-policy rollouts of the next round"
+NEXT_ROUND = TUNED_ROLLOUTS + " of the next round"
+NEXT_ROUND_GREEDY = ROLLOUTS + " of the next round"  # rules the weights were not tuned for
 REWARD_DEALS = 1000  # next rounds played out per reward: some 0.04 s for three rewards, compiled
 
 
@@ -249,10 +250,11 @@ def rewards_rolled_out(s: State, deals: int = REWARD_DEALS, seed: int = 0) -> li
     orders = orders_of(s, seed)
     vs, _ = judge.rollouts(children, [next(orders) for _ in range(deals)], dealt=True)
     top = max(range(len(offered)), key=lambda k: (math.fsum(vs[k]), -k))
+    method = NEXT_ROUND_GREEDY if is_greedy(judge.policy) else NEXT_ROUND
     out = []
     for k, r in enumerate(offered):
         mean, lo, hi = paired([a - b for a, b in zip(vs[k], vs[top], strict=True)])
-        out.append(RewardEstimate(r, _estimate(vs[k], None, NEXT_ROUND, 0.0, 1.0), mean, (lo, hi)))
+        out.append(RewardEstimate(r, _estimate(vs[k], None, method, 0.0, 1.0), mean, (lo, hi)))
     out.sort(key=lambda e: -e.difference)
     return out
 
