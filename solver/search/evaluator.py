@@ -43,12 +43,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from solver.core.cards import DIFFICULTIES
 from solver.core.games import LOBO, VANGUARD
 from solver.search.expectimax import EV_ERRORS, EV_LOBO, EV_PILES, EV_RESERVE, EV_SIZE, EV_TARGET, EV_VANGUARD
 
 DATA = Path(__file__).with_name("data") / "game_values.json"
 TOPS = (8, 9, 10)
-DIFFICULTY = {8: "easy", 9: "standard", 10: "hard"}
+DIFFICULTY = {top: name for name, top in DIFFICULTIES.items()}
 
 
 class EvaluatorError(RuntimeError):

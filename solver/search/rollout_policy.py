@@ -36,13 +36,14 @@ from pathlib import Path
 from typing import Any
 
 from solver.core import kernel
+from solver.core.cards import DIFFICULTIES
 from solver.core.games import LOBO, VANGUARD
 from solver.core.position import Rules
 from solver.core.rules import State
 
 DATA = Path(__file__).with_name("data") / "rollout_policy.json"
 GREEDY: tuple[float, ...] = (0.0,) * kernel.RP_SIZE
-DIFFICULTY = {8: "easy", 9: "standard", 10: "hard"}
+DIFFICULTY = {top: name for name, top in DIFFICULTIES.items()}  # a deck's top value → its difficulty
 
 
 class RolloutPolicyError(RuntimeError):
