@@ -31,6 +31,8 @@ def end_with_parent(parent: int | None) -> None:
     orphans never keep solving (and competing for the cores with a resumed batch). `parent` is the
     starter's pid, or None when a fork server started the worker (the server ends with the batch)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held while worker_pool forked it
     watched = os.getppid() if parent is None else parent
     if not _death_signal():
         threading.Thread(target=_watch_parent, args=(watched,), name="watch-parent", daemon=True).start()
@@ -59,7 +61,18 @@ def _watch_parent(parent: int, every: float = 1.0, end: Callable[[int], Any] = o
 def worker_pool(n: int) -> ProcessPoolExecutor:
     context = multiprocessing.get_context()
     parent = None if context.get_start_method() == "forkserver" else os.getpid()
-    return ProcessPoolExecutor(max_workers=n, mp_context=context, initializer=end_with_parent, initargs=(parent,))
+    pool = ProcessPoolExecutor(max_workers=n, mp_context=context, initializer=end_with_parent, initargs=(parent,))
+    if context.get_start_method() == "fork" and hasattr(signal, "pthread_sigmask"):
+        # The workers are forked at the first task, each fork followed by Python's after-fork
+        # callbacks in the parent, and a Ctrl-C that lands in one of those is swallowed there
+        # (exceptions in them are only printed): the batch would not stop. So they are forked now,
+        # with Ctrl-C held, and a Ctrl-C that came meanwhile is taken when it is let go.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            pool.submit(int).result()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    return pool
 
 
 def stop_workers(pool: ProcessPoolExecutor) -> None:
