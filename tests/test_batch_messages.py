@@ -126,6 +126,12 @@ def test_the_exit_codes_are_in_the_help() -> None:
 # Workers end with their parent -------------------------------------------------------------------
 
 
+# A shell's background job starts with Ctrl-C ignored, and Python keeps that (so these tests hung
+# when the suite ran in the background): the commands under test take it as a terminal's would.
+CTRL_C = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+MAIN_WITH_CTRL_C = CTRL_C + "from cli.main import main; main()"
+
+
 def _children(pid: int) -> list[int]:
     """Processes whose parent is pid (from /proc: psutil may not be installed)."""
     out = []
@@ -183,7 +189,7 @@ def test_ctrl_c_stops_a_parallel_batch_at_once_with_one_line(tmp_path: Path) -> 
     slow = tmp_path / "slow.jsonl"
     rows = [{"id": f"s{i}", "player": [2, 5, 7, 9], "wolf": [3, 4, 6, 4 + i], "final": False} for i in range(4)]
     slow.write_text("\n".join(map(json.dumps, rows)) + "\n")
-    cmd = [sys.executable, "-c", "from cli.main import main; main()", "batch", str(slow), "-j", "2", "-t", "60"]
+    cmd = [sys.executable, "-c", MAIN_WITH_CTRL_C, "batch", str(slow), "-j", "2", "-t", "60"]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     deadline = time.time() + 60
     while time.time() < deadline and len(_children(proc.pid)) < 2:
@@ -210,6 +216,28 @@ def test_the_portable_fallback_ends_a_worker_too() -> None:
     proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.DEVNULL)
     kids, left = _kill_parent_and_wait(proc, 1, within=5)
     assert kids and not left, (kids, left)
+
+
+def test_a_ctrl_c_while_the_workers_start_stops_them_there_and_exits_quietly() -> None:
+    # worker_pool holds Ctrl-C while it forks, and a Ctrl-C that came meanwhile is raised as the
+    # mask is let go, inside worker_pool: the caller never gets the pool to stop. Before the fix
+    # its workers lived on until exit, and the pool's garbage collection raced the exit hook on its
+    # wake-up pipe (a traceback after the one-line message, CI of session 9).
+    script = (
+        CTRL_C + "import multiprocessing, os, solver.batch.workers as w\n"
+        "start = w.end_with_parent\n"
+        "def init(parent):\n"
+        "    start(parent)\n"
+        "    os.kill(os.getppid(), signal.SIGINT)\n"
+        "w.end_with_parent = init\n"
+        "try:\n"
+        "    w.worker_pool(2)\n"
+        "except KeyboardInterrupt:\n"
+        "    print(len(multiprocessing.active_children()))\n"
+    )
+    for _ in range(3):
+        done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert (done.returncode, done.stdout, done.stderr) == (0, "0\n", "")
 
 
 # A cluster with no worker ------------------------------------------------------------------------
@@ -264,7 +292,7 @@ def test_workers_leave_ctrl_c_to_the_command_that_started_them() -> None:
 
 
 def test_ctrl_c_stops_a_parallel_simulation_at_once_with_one_line() -> None:
-    cmd = [sys.executable, "-c", "from cli.main import main; main()", "simulate", "--games", "100000", "-j", "2"]
+    cmd = [sys.executable, "-c", MAIN_WITH_CTRL_C, "simulate", "--games", "100000", "-j", "2"]
     cmd += ["--policy", "best"]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     deadline = time.time() + 60

@@ -15,7 +15,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -370,8 +370,8 @@ def _run_pool(
     emit: Callable[[dict[str, Any]], None],
     max_memory: int | None = None,
 ) -> None:
-    pool = worker_pool(n)
     running: dict[Future[dict[str, Any]], Job] = {}
+    pool: ProcessPoolExecutor
 
     def drain(until: int) -> None:
         nonlocal pool
@@ -394,11 +394,15 @@ def _run_pool(
                     emit(_isolated(job, time_limit, max_memory))
                 pool = worker_pool(n)
 
-    try:
+    pool = worker_pool(n)
+    try:  # at once: a Ctrl-C between the two would leave the workers running
         for job in jobs:
             drain(2 * n - 1)
             running[pool.submit(solve_one, job, time_limit, max_memory)] = job
         drain(0)
+        # Wait for the pool's manager thread to close its wake-up pipe now: closing it while the
+        # interpreter's exit hook writes to it prints a traceback (see stop_workers).
+        pool.shutdown(wait=True)
     except BaseException:
         # Ctrl-C: stop now rather than after the puzzles in flight (--resume solves them again).
         stop_workers(pool)
@@ -422,6 +426,9 @@ def _isolated(job: Job, time_limit: float | None, max_memory: int | None) -> dic
                 "exact": False,
                 "seconds": 0.0,
             }
+        except BaseException:
+            stop_workers(alone)  # Ctrl-C: now, not after this puzzle's time limit
+            raise
 
 
 class ClusterError(RuntimeError):

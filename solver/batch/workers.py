@@ -71,7 +71,15 @@ def worker_pool(n: int) -> ProcessPoolExecutor:
         try:
             pool.submit(int).result()
         finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            try:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)  # runs the handler of a held Ctrl-C
+            except BaseException:
+                # The caller never gets this pool, so stop it here: left to the garbage collector,
+                # its manager thread would close its wake-up pipe while the interpreter's exit hook
+                # writes to it (EBADF, a traceback after the one-line message).
+                stop_workers(pool)
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
     return pool
 
 
