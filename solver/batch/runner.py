@@ -400,15 +400,13 @@ def _run_pool(
             drain(2 * n - 1)
             running[pool.submit(solve_one, job, time_limit, max_memory)] = job
         drain(0)
-        # Wait for the pool's manager thread to close its wake-up pipe now: closing it while the
-        # interpreter's exit hook writes to it prints a traceback (see stop_workers).
-        pool.shutdown(wait=True)
     except BaseException:
         # Ctrl-C: stop now rather than after the puzzles in flight (--resume solves them again).
         stop_workers(pool)
         raise
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+    # Wait for the pool's manager thread to close its wake-up pipe now: closing it while the
+    # interpreter's exit hook writes to it prints a traceback (see stop_workers).
+    pool.shutdown(wait=True)
 
 
 def _isolated(job: Job, time_limit: float | None, max_memory: int | None) -> dict[str, Any]:

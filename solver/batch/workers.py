@@ -78,26 +78,27 @@ def worker_pool(n: int) -> ProcessPoolExecutor:
                 # its manager thread would close its wake-up pipe while the interpreter's exit hook
                 # writes to it (EBADF, a traceback after the one-line message).
                 stop_workers(pool)
-                pool.shutdown(wait=False, cancel_futures=True)
                 raise
     return pool
 
 
 def stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop the pool now, busy workers included (Ctrl-C), and shut it down."""
     stop = getattr(pool, "terminate_workers", None)  # Python 3.14+
     if callable(stop):
         stop()
-        return
-    # Before 3.14 there is no public way to stop busy workers: end the processes themselves.
-    processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
-    for proc in list(processes.values()):
-        proc.terminate()
-    # Wait for the pool's manager thread to see the dead workers and close its wake-up pipe;
-    # otherwise the interpreter's exit hook may write to that pipe while it is being closed
-    # (EBADF, printed as a traceback after our one-line message).
-    manager = getattr(pool, "_executor_manager_thread", None)
-    if manager is not None:
-        manager.join(timeout=5)
+    else:
+        # Before 3.14 there is no public way to stop busy workers: end the processes themselves.
+        processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
+        for proc in list(processes.values()):
+            proc.terminate()
+        # Wait for the pool's manager thread to see the dead workers and close its wake-up pipe;
+        # otherwise the interpreter's exit hook may write to that pipe while it is being closed
+        # (EBADF, printed as a traceback after our one-line message).
+        manager = getattr(pool, "_executor_manager_thread", None)
+        if manager is not None:
+            manager.join(timeout=5)
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 __all__ = ["end_with_parent", "stop_workers", "worker_pool"]

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from solver.core.jsonio import HugeNumber
 
 DIFFICULTIES = {"easy": 8, "standard": 9, "hard": 10}
+DIFFICULTY_OF_TOP = {top: name for name, top in DIFFICULTIES.items()}  # a deck's top value → its difficulty
 MEMBERS = ("J", "Q", "K")
 
 _VALUE_RE = re.compile(r"^(A|T|10|[1-9])([SHDC♠♥♦♣])?$", re.IGNORECASE)

@@ -546,6 +546,7 @@ RP_FOLD_COST = 14  # × what it costs: the members it turns face down (vanguard)
 RP_FOLD_ACTIVE = 15  # × the members active,
 RP_FOLD_NEAR = 16  # × 1 when the pile is that small
 RP_SIZE = 17
+GREEDY_WEIGHTS = (0.0,) * RP_SIZE  # w[RP_ON] = 0: the greedy rule
 
 
 @jit()

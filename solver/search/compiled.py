@@ -149,8 +149,8 @@ def warm_up() -> None:
         values = np.zeros(1, np.float64)
         playouts.rollouts(
             st.copy(), 1, np.ones(1, np.int64), 1, 1, par, mk, mv, dk, dv, ev, ctr, values, values.copy(), 0,
-            np.zeros(kernel.RP_SIZE, np.float64),
-        )
+            np.array(kernel.GREEDY_WEIGHTS, np.float64),
+        )  # fmt: skip
         hashtable.grown(tk, tv)
     finally:
         timer.cancel()

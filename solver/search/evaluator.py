@@ -43,13 +43,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from solver.core.cards import DIFFICULTIES
+from solver.core.cards import DIFFICULTIES, DIFFICULTY_OF_TOP
 from solver.core.games import LOBO, VANGUARD
 from solver.search.expectimax import EV_ERRORS, EV_LOBO, EV_PILES, EV_RESERVE, EV_SIZE, EV_TARGET, EV_VANGUARD
 
 DATA = Path(__file__).with_name("data") / "game_values.json"
 TOPS = (8, 9, 10)
-DIFFICULTY = {top: name for name, top in DIFFICULTIES.items()}
 
 
 class EvaluatorError(RuntimeError):
@@ -258,8 +257,9 @@ def _kept() -> tuple[dict[str, Any], dict[str, float], list[float], list[float]]
     if "errors" in raw:
         return made, largest, values, [float(e) for e in raw["errors"]]
     for top in TOPS:
-        made[f"vanguard {DIFFICULTY[top]}"] = {"policy": raw["policy"], "games": raw["games"], "seed": raw["seed"]}
-        made[f"lobo {DIFFICULTY[top]}"] = {"policy": raw["policy"], "games": raw["lobo_games"], "seed": raw["seed"]}
+        name = DIFFICULTY_OF_TOP[top]
+        made[f"vanguard {name}"] = {"policy": raw["policy"], "games": raw["games"], "seed": raw["seed"]}
+        made[f"lobo {name}"] = {"policy": raw["policy"], "games": raw["lobo_games"], "seed": raw["seed"]}
     return made, largest, values, [max(largest.values() or [0.5])] * EV_SIZE
 
 
@@ -285,7 +285,7 @@ def build(
             samples_out.write_text(json.dumps(raw) + "\n", encoding="utf-8")
 
     for top in tops:
-        difficulty = DIFFICULTY[top]
+        difficulty = DIFFICULTY_OF_TOP[top]
         if VANGUARD.name in games_of:
             records: list[Any] = []
             simulate(Setup(VANGUARD.name, difficulty), policy, games, seed, workers=jobs, on_record=records.append)
@@ -309,12 +309,11 @@ def rebuild(samples: dict[str, Any]) -> dict[str, Any]:
     for another smoothing of the same games. Parts the samples do not hold are kept."""
     made, largest, values, errors = _kept()
     how = samples.get("about", {})
-    named = {v: k for k, v in DIFFICULTY.items()}
     for part, rows in samples.items():
         if part == "about":
             continue
         kind, difficulty = part.split()
-        top = named[difficulty]
+        top = DIFFICULTIES[difficulty]
         if kind == VANGUARD.name:
             table_v, errors_v, worst = _smooth_vanguard([(p, a, len(r), bool(w)) for p, a, r, w, _ in rows], top)
             at = (top - 8) * EV_VANGUARD
@@ -360,9 +359,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", default=str(DATA))
     args = ap.parse_args(argv)
     games_of = tuple(g.strip() for g in args.games_of.split(",") if g.strip())
-    named = {v: k for k, v in DIFFICULTY.items()}
     try:
-        tops = tuple(named[d.strip()] for d in args.difficulties.split(",") if d.strip())
+        tops = tuple(DIFFICULTIES[d.strip()] for d in args.difficulties.split(",") if d.strip())
     except KeyError as e:
         ap.error(f"--difficulties: {e.args[0]!r} is not one of easy, standard, hard")
     if not set(games_of) <= {VANGUARD.name, LOBO.name}:

@@ -33,5 +33,5 @@ def rollout(s: State, order: list[int], policy: tuple[float, ...] | list[float] 
     solver/search/rollout_policy.py) with the unknown draws in this order, until it ends or
     (vanguard) turns final; known top cards are drawn first by the rules themselves."""
     st = vector(s)
-    kernel.play_out(st, order, 0, [0.0] * kernel.RP_SIZE if policy is None else list(policy))
+    kernel.play_out(st, order, 0, list(kernel.GREEDY_WEIGHTS if policy is None else policy))
     return state_of(st, s)

@@ -36,14 +36,13 @@ from pathlib import Path
 from typing import Any
 
 from solver.core import kernel
-from solver.core.cards import DIFFICULTIES
+from solver.core.cards import DIFFICULTIES, DIFFICULTY_OF_TOP
 from solver.core.games import LOBO, VANGUARD
 from solver.core.position import Rules
 from solver.core.rules import State
 
 DATA = Path(__file__).with_name("data") / "rollout_policy.json"
-GREEDY: tuple[float, ...] = (0.0,) * kernel.RP_SIZE
-DIFFICULTY = {top: name for name, top in DIFFICULTIES.items()}  # a deck's top value → its difficulty
+GREEDY: tuple[float, ...] = kernel.GREEDY_WEIGHTS
 
 
 class RolloutPolicyError(RuntimeError):
@@ -72,7 +71,7 @@ def weights(root: State, objective: str) -> tuple[float, ...]:
     values with 4-card hands and a final threshold of 8, not for a round's win or points)."""
     if objective != "game" or root.rules != Rules():
         return GREEDY
-    return shipped().get((root.game, DIFFICULTY.get(root.top, "")), GREEDY)
+    return shipped().get((root.game, DIFFICULTY_OF_TOP.get(root.top, "")), GREEDY)
 
 
 def is_greedy(w: Sequence[float]) -> bool:
@@ -222,7 +221,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         if g not in GAMES_OF:
             ap.error(f"--games-of: {g!r} is not one of vanguard, lobo")
     for d in wanted:
-        if d not in DIFFICULTY.values():
+        if d not in DIFFICULTIES:
             ap.error(f"--difficulties: {d!r} is not one of easy, standard, hard")
     try:
         raw = json.loads(Path(args.out).read_text(encoding="utf-8"))
