@@ -23,16 +23,17 @@ from solver.core.cards import DIFFICULTIES
 from solver.core.games import GAMES
 from solver.core.games import game as game_of
 from solver.core.position import load_position
-from solver.core.rules import rewards
+from solver.core.rounds import rewards
 from solver.core.status import WON
 from solver.play.driver import DRAW, PLAY, Deal, Draw, Game, GameError, Move, Reshuffle, Setup, Take, step_text
-from solver.play.policies import BEST_RULE, BEST_SAMPLES, CLAIRVOYANT_RULE, GREEDY_RULE, HINT_RULE, POLICIES
+from solver.play.policies import BEST_RULE, BEST_SAMPLES, GREEDY_RULE
+from solver.play.registry import CLAIRVOYANT_RULE, HINT_RULE, POLICIES
 
 from . import render
 from .common import JsonOpt, MemoryOpt, PositionArg, emit_json, fail, input_errors, interrupted, use_memory
 
 if TYPE_CHECKING:  # simulate, report and reward import what they need when they run
-    from solver.play.reward import RewardAdvice
+    from solver.play.reward_values import RewardAdvice
     from solver.play.simulate import GameRecord, Summary
 
 app = typer.Typer()

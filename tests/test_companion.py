@@ -13,7 +13,8 @@ import pytest
 
 from solver.core.plays import parse_play
 from solver.core.position import Rules, parse_position
-from solver.core.rules import Reward, final_score
+from solver.core.rounds import Reward
+from solver.core.rules import final_score
 from solver.play.companion import (
     HINT_ROWS,
     CompanionError,

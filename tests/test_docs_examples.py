@@ -7,16 +7,8 @@ from fractions import Fraction
 from conftest import play_texts, state
 from solver.core.plays import parse_play
 from solver.core.position import parse_position
-from solver.core.rules import (
-    Reward,
-    apply,
-    apply_reward,
-    chance_outcomes,
-    lobo_points,
-    party_after_loss,
-    rewards,
-    why_illegal,
-)
+from solver.core.rounds import Reward, apply_reward, party_after_loss, rewards, round_points
+from solver.core.rules import apply, chance_outcomes, why_illegal
 from solver.finish.finisher import solve_finish
 from solver.search.hint import hint
 
@@ -53,8 +45,8 @@ def test_d_one_lobo_round_with_a_known_pile() -> None:
     for i, text in enumerate(line):
         s = apply(s, parse_play(text))
         if i == 1:
-            assert lobo_points(apply(s, parse_play("fold"))) == (0, 14)
-    assert s.outcome == "won" and s.hand == (8,) and lobo_points(s) == (8, 0)
+            assert round_points(apply(s, parse_play("fold"))) == (0, 14)
+    assert s.outcome == "won" and s.hand == (8,) and round_points(s) == (8, 0)
     # The pile is fully known: the hint's value is the best line's points, at least this line's +8.
     h = hint(
         parse_position(

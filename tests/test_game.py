@@ -10,7 +10,8 @@ import pytest
 from solver.core.cards import MEMBERS
 from solver.core.plays import FOLD, parse_play
 from solver.core.position import PositionError, parse_position
-from solver.core.rules import Reward, legal_plays, why_illegal
+from solver.core.rounds import Reward
+from solver.core.rules import legal_plays, why_illegal
 from solver.play.driver import (
     DEAL,
     DRAW,
@@ -205,7 +206,7 @@ def test_a_short_pile_deals_alternately_and_a_wolf_dealt_nothing_loses_the_round
     # The one card goes to you, none to the Wolf: that round is won at once, and final (the pile is empty).
     assert t.over and t.result == "won" and t.score == 8 + 20 and t.final_reached
     assert new_table(Setup("vanguard", "easy")).deal_sizes() == (4, 4)
-    from solver.play.driver import deal_sizes
+    from solver.core.rounds import deal_sizes
 
     assert deal_sizes(7, 4) == (4, 3) and deal_sizes(5, 4) == (3, 2)
 

@@ -13,7 +13,8 @@ import pytest
 from solver.core import kernel
 from solver.core.games import GAMES, LOBO, VANGUARD, Game, game
 from solver.core.position import PositionError, parse_position, with_objective
-from solver.core.rules import LOST, WON, initial_state, vector
+from solver.core.rounds import race_result, round_points
+from solver.core.rules import LOST, WON, final_score, initial_state, vector
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -183,24 +184,39 @@ def test_what_each_game_has() -> None:
     assert (VANGUARD.title, LOBO.title) == ("Lobo: The Vanguard", "Lobo")
 
 
-def test_the_kernel_codes_reach_the_state_vector() -> None:
-    assert (VANGUARD.code, LOBO.code) == (kernel.VANGUARD, kernel.LOBO)
+def test_the_games_capabilities_reach_the_state_vector() -> None:
+    assert VANGUARD.ruleset == kernel.FINAL_ROUND | kernel.SACRIFICES | kernel.PARTY_FALLS
+    assert LOBO.ruleset == kernel.RACE
     for g in (VANGUARD, LOBO):
         s = initial_state(parse_position({"game": g.name, "player": [1], "wolf": [2]}))
-        assert vector(s)[kernel.GAME] == g.code
+        assert vector(s)[kernel.RULESET] == g.ruleset
+
+
+def test_the_kernel_compares_no_game_name() -> None:
+    """A variant is a Game record: the kernel, the search and the rollouts branch on the ruleset's
+    capabilities (kernel.RULESET), never on which game it is."""
+    from pathlib import Path
+
+    import solver.core.kernel
+    import solver.search.expectimax
+    import solver.search.playouts
+
+    for module in (solver.core.kernel, solver.search.expectimax, solver.search.playouts):
+        text = Path(module.__file__ or "").read_text(encoding="utf-8")
+        for name in ("K.VANGUARD", "K.LOBO", "== VANGUARD", "== LOBO", "!= VANGUARD", "[GAME]", "K.GAME]"):
+            assert name not in text, (module.__name__, name)
+    assert not hasattr(kernel, "GAME") and not hasattr(kernel, "VANGUARD") and not hasattr(kernel, "LOBO")
 
 
 def test_how_a_finished_round_scores() -> None:
     lobo = initial_state(parse_position({"game": "lobo", "player": [3, 4], "wolf": [5, 6]}))
-    assert LOBO.round_points(lobo._replace(outcome=WON)) == (7, 0)
-    assert LOBO.round_points(lobo._replace(outcome=LOST)) == (0, 11)
+    assert round_points(lobo._replace(outcome=WON)) == (7, 0)
+    assert round_points(lobo._replace(outcome=LOST)) == (0, 11)
     with pytest.raises(ValueError, match="not over"):
-        LOBO.round_points(lobo)
+        round_points(lobo)
     final = initial_state(parse_position({"player": [3, 4], "wolf": [5], "party": ["J", "K"], "final": True}))
-    assert VANGUARD.round_points(final._replace(outcome=WON)) == (0, 0)  # vanguard scores no rounds
-    assert VANGUARD.final_score(final._replace(wolf=(), outcome=WON)) == 7 + 20  # hand + 10 per member
-    with pytest.raises(ValueError, match="lobo has no final round"):
-        LOBO.final_score(lobo._replace(outcome=WON))
+    assert round_points(final._replace(outcome=WON)) == (0, 0)  # vanguard scores no rounds
+    assert final_score(final._replace(wolf=(), outcome=WON)) == 7 + 20  # hand + 10 per member
 
 
 @pytest.mark.parametrize(
@@ -208,8 +224,8 @@ def test_how_a_finished_round_scores() -> None:
     [((99, 99), None), ((100, 3), "won"), ((3, 100), "lost"), ((104, 100), "won"), ((0, 0), None)],
 )
 def test_what_ends_a_race(points: tuple[int, int], result: str | None) -> None:
-    assert LOBO.race_result(points, 100) == result
-    assert LOBO.race_result((10, 0), 10) == "won"  # a Setup's own target
+    assert race_result(points, 100) == result
+    assert race_result((10, 0), 10) == "won"  # a Setup's own target
 
 
 def test_every_field_has_its_docstring() -> None:

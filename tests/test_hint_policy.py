@@ -15,7 +15,8 @@ from conftest import sample_sizes
 from solver.core.games import GAMES
 from solver.play.driver import PLAY, REWARD, Move, SeededDeck, Setup, Table, Take, advance, new_table
 from solver.play.hint_policy import HintPolicy
-from solver.play.policies import GreedyPolicy, make_policy
+from solver.play.policies import GreedyPolicy
+from solver.play.registry import make_policy
 from solver.play.reward import advise_reward
 from solver.play.simulate import play_game, replay_record
 from solver.search.hint import HintResult, hint

@@ -19,7 +19,7 @@ from cli.main import app
 from solver.core.cards import DIFFICULTIES
 from solver.core.games import GAMES
 from solver.play.driver import Setup
-from solver.play.policies import POLICIES
+from solver.play.registry import POLICIES
 from solver.play.report import PLOT_SIZE, scores_figure, survival_figure, win_rates_figure
 from solver.play.simulate import Summary
 

@@ -11,21 +11,16 @@ from solver.core.cards import parse_value
 from solver.core.games import game as game_of
 from solver.core.plays import Play, parse_play
 from solver.core.position import parse_position
+from solver.core.rounds import Reward, apply_reward, deal, party_after_loss, rewards, round_points
 from solver.core.rules import (
     LOST,
     WON,
-    Reward,
     State,
     apply,
     apply_outcome,
-    apply_reward,
     chance_outcomes,
-    deal,
     final_score,
     legal_plays,
-    lobo_points,
-    party_after_loss,
-    rewards,
     why_illegal,
 )
 
@@ -160,10 +155,10 @@ def test_fold_loses() -> None:
 def test_round_is_won_after_the_draw_and_the_drawn_card_counts() -> None:
     s = play(st(game="lobo", player=[5, 1], wolf=[5], draw_pile={"size": 4, "top": [9]}), "5=5")
     assert s.outcome == WON and s.hand == (1, 9)
-    assert lobo_points(s) == (10, 0)
+    assert round_points(s) == (10, 0)
     s = play(st(game="lobo", player=[5, 1], wolf=[5], draw_pile={"size": 4}), "5=5")
     assert s.is_chance  # the unknown card is drawn before the round is scored
-    assert draw(s, 4).outcome == WON and lobo_points(draw(s, 4)) == (5, 0)
+    assert draw(s, 4).outcome == WON and round_points(draw(s, 4)) == (5, 0)
 
 
 def test_split_and_over_never_win_on_the_spot() -> None:
@@ -176,7 +171,7 @@ def test_split_and_over_never_win_on_the_spot() -> None:
 
 def test_lobo_lost_round_wolf_scores_its_hand() -> None:
     s = play(st(game="lobo", player=[1], wolf=[5, 8]), "fold")
-    assert lobo_points(s) == (0, 13)
+    assert round_points(s) == (0, 13)
 
 
 def test_lobo_has_no_final_round_and_no_sacrifice() -> None:

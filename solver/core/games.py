@@ -5,7 +5,8 @@ A position, a rules State and a game's Setup keep the game as its name (the JSON
 `game(name)` is the Game of that name. A Game holds what differs between the games and nothing
 of a round in play: the deck, the plays and pieces it has, what a position is valued by, how a
 finished round scores and what ends the game (RULES.md §1, §3, §4, §6). The rules themselves stay
-in rules.py and kernel.py; the scoring methods here hand over to rules.py.
+in kernel.py (rules.py and rounds.py are their Python faces), which read the Game's capabilities
+(`ruleset`) and never its name.
 
     g = game(pos.game)
     if g.has_party: ...
@@ -14,15 +15,11 @@ in rules.py and kernel.py; the scoring methods here hand over to rules.py.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from solver.core import kernel
 from solver.core.cards import top_value
 from solver.core.objectives import OBJECTIVES
-from solver.core.status import LOST, WON
-
-if TYPE_CHECKING:
-    from solver.core.rules import State
 
 # lobo: the first side to this many points wins (RULES.md §3); a game's Setup may change it.
 LOBO_TARGET: Final = 100
@@ -40,8 +37,6 @@ class Game:
     """Its name in one word, for a narrow title: "Vanguard", "Lobo"."""
     copies: int
     """Copies of each value 1..top in the deck (RULES.md §1): 4 (vanguard), 5 (lobo)."""
-    code: int
-    """The rules kernel's code for the game (kernel.VANGUARD, kernel.LOBO), in a state vector."""
     has_party: bool
     """A party of three members (J, Q, K of spades, never in the pile) that a lost regular round
     turns face down; the whole party face down loses the game (vanguard, RULES.md §4)."""
@@ -70,6 +65,17 @@ class Game:
     """The default objective of a final round; None for a game without one."""
 
     @property
+    def ruleset(self) -> int:
+        """The game's capabilities as the rules kernel reads them from a state vector
+        (kernel.RULESET): the kernel branches on these, never on the game's name."""
+        return (
+            (kernel.FINAL_ROUND if self.has_final_round else 0)
+            | (kernel.SACRIFICES if self.has_sacrifices else 0)
+            | (kernel.PARTY_FALLS if self.has_party else 0)
+            | (kernel.RACE if self.is_race else 0)
+        )
+
+    @property
     def is_race(self) -> bool:
         """Whether the game is a race to a target score (lobo)."""
         return self.target is not None
@@ -95,40 +101,12 @@ class Game:
     def deck_size(self, difficulty: str) -> int:
         return self.copies * top_value(difficulty)
 
-    def round_points(self, end: State) -> tuple[int, int]:
-        """The points a finished round scores, (Player's, Wolf's): a race's (rules.lobo_points);
-        (0, 0) in a game that scores no rounds."""
-        if not self.is_race:
-            return 0, 0
-        from solver.core.rules import lobo_points  # rules.py asks this module for the kernel's code
-
-        return lobo_points(end)
-
-    def final_score(self, end: State) -> int:
-        """The game's score when its final round is won (rules.final_score: the hand and 10 per
-        active member, RULES.md §4)."""
-        if not self.has_final_round:
-            raise ValueError(f"{self.name} has no final round")
-        from solver.core.rules import final_score
-
-        return final_score(end)
-
-    def race_result(self, points: tuple[int, int], target: int) -> str | None:
-        """How a race stands with these points (Player's, Wolf's): "won" once the Player has the
-        target, "lost" once the Wolf has it, None while the game goes on."""
-        if points[0] >= target:
-            return WON
-        if points[1] >= target:
-            return LOST
-        return None
-
 
 VANGUARD: Final = Game(
     name="vanguard",
     title="Lobo: The Vanguard",
     label="Vanguard",
     copies=4,
-    code=kernel.VANGUARD,
     has_party=True,
     has_reserve=True,
     has_final_round=True,
@@ -146,7 +124,6 @@ LOBO: Final = Game(
     title="Lobo",
     label="Lobo",
     copies=5,
-    code=kernel.LOBO,
     has_party=False,
     has_reserve=False,
     has_final_round=False,

@@ -78,7 +78,7 @@ OWED_W = 45  # unknown cards owed to the Wolf
 REVEAL = 46  # 1: the new top card is about to be turned face up (top_card_visible)
 OUTCOME = 47  # 0 while the round goes on, WON or LOST
 TOPV = 48  # the deck's top value: 8, 9 or 10
-GAME = 49  # VANGUARD or LOBO
+RULESET = 49  # what the game has: FINAL_ROUND | SACRIFICES | PARTY_FALLS | RACE (games.Game.flags)
 HAND_SIZE = 50
 FINAL_THRESHOLD = 51
 RESERVE_SCORES = 52
@@ -89,8 +89,12 @@ STATE = TOPS + MAX_TOPS
 
 WON = 1
 LOST = 2
-VANGUARD = 0
-LOBO = 1
+# The game's rules as capabilities, not names: a Game record (solver/core/games.py) sets them, so
+# a new variant is a record plus kernel code only for a rule that is really new.
+FINAL_ROUND = 1  # a short pile makes the final round (no Split, no Over, nothing drawn)
+SACRIFICES = 2  # a party member may be sacrificed on a Wolf card in the final round
+PARTY_FALLS = 4  # a lost regular round turns party members face down (falling)
+RACE = 8  # every ended round scores points (player_points, wolf_points) in a race to a target
 JACK, QUEEN, KING = 1, 2, 4
 
 # -- a move --------------------------------------------------------------------------------------
@@ -140,7 +144,49 @@ def unknown_in_pile(st: Vec) -> int:
     return st[PILE] - st[NTOP]
 
 
-# -- what an ended round costs or scores (RULES.md §3, §4) ----------------------------------------
+# -- between rounds (RULES.md §2-§4): the deal, the final round, what an ended round costs ---------
+# solver/core/rounds.py is their Python face; the search and the rollouts call them directly.
+
+
+@jit(inline="always")
+def dealt(pile: int, hand_size: int) -> int:
+    """How many cards a deal takes from a pile: both hands, or what the pile holds."""
+    return min(2 * hand_size, pile)
+
+
+@jit(inline="always")
+def to_the_player(j: int, n: int, h: int) -> bool:
+    """Whether the j-th card dealt from a pile of n goes to the Player (RULES.md §2): the first h
+    do and the next h go to the Wolf; a pile too short for both hands is dealt one card at a time,
+    Player first."""
+    return j < h if n >= 2 * h else j % 2 == 0
+
+
+@jit(inline="always")
+def final_when_dealt(ruleset: int, pile_left: int, final_threshold: int) -> bool:
+    """Whether a round dealt with pile_left cards left in the pile is the final round (§4)."""
+    return (ruleset & FINAL_ROUND) != 0 and pile_left <= final_threshold
+
+
+@jit(inline="always")
+def next_deal_final(pile: int, hand_size: int, final_threshold: int) -> bool:
+    """Whether the next deal from a pile of this size is surely the final round, whatever the
+    rounds before it do (the exact horizon of `game`): a deal takes up to 2 × hand_size cards."""
+    return pile <= 2 * hand_size + final_threshold
+
+
+@jit(inline="always")
+def near_final(st: Vec) -> bool:
+    """next_deal_final for the pile of the round in st."""
+    return next_deal_final(st[PILE], st[HAND_SIZE], st[FINAL_THRESHOLD])
+
+
+@jit(inline="always")
+def short_for_a_deal(pile: int, hand_size: int) -> bool:
+    """A pile that cannot deal both hands in full: a game that reshuffles does so first (§3)."""
+    return pile < 2 * hand_size
+
+
 
 
 @jit(inline="always")
@@ -172,7 +218,7 @@ def settle(st: Vec) -> None:
     the top card visible, a hidden new top card is about to be turned face up."""
     if st[OUTCOME] != 0 or st[OWED_P] > 0 or st[OWED_W] > 0:
         return
-    if st[GAME] == VANGUARD and st[PILE] == 0:
+    if (st[RULESET] & FINAL_ROUND) != 0 and st[PILE] == 0:
         st[FINAL] = 1
     if cards_in(st, WOLF) == 0:
         st[OUTCOME] = WON
@@ -307,7 +353,7 @@ def moves(st: Vec, out: Vec, cap: int) -> int:
         return -1
     final = st[FINAL] == 1
     if final:
-        if st[GAME] == VANGUARD and active(st) >= 2:
+        if (st[RULESET] & SACRIFICES) != 0 and active(st) >= 2:
             for bit in (JACK, QUEEN, KING):
                 if st[PARTY] & bit:
                     for w in range(1, 11):
@@ -554,10 +600,10 @@ def policy_score(st: Vec, mv: Vec, at: int, w: Vec) -> float:
     """The rollout policy's score of the legal move at row `at` of mv (higher is better)."""
     kind = mv[at + M_KIND]
     k = cards_in(st, WOLF)
-    near = 1.0 if st[PILE] <= 2 * st[HAND_SIZE] + st[FINAL_THRESHOLD] else 0.0
+    near = 1.0 if near_final(st) else 0.0
     if kind == FOLD:
         act = active(st)
-        cost = falling(k, act) if st[GAME] == VANGUARD else value_of(st, WOLF)
+        cost = value_of(st, WOLF) if (st[RULESET] & RACE) != 0 else falling(k, act)
         return w[RP_FOLD] + w[RP_FOLD_COST] * cost + w[RP_FOLD_ACTIVE] * act + w[RP_FOLD_NEAR] * near
     taken = mine = kept = top = spent = 0
     for i in range(10):
@@ -615,7 +661,7 @@ def play_out(st: Vec, order: Vec, at: int, w: Vec) -> int:
     out = scratch(cap * MOVE)
     child = scratch(STATE)
     drawn = ints(10)
-    final_round = st[GAME] == VANGUARD
+    final_round = (st[RULESET] & FINAL_ROUND) != 0
     while st[OUTCOME] == 0:
         if is_chance(st):
             d = st[OWED_P] + st[OWED_W]
@@ -844,7 +890,7 @@ def split_gain(st: Vec, left: int) -> int:
 def sure_loss(st: Vec) -> bool:
     """True only when no order of the pile and no line of play wins this vanguard round (the
     count argument and the value argument, solver/search/bounds.py)."""
-    if st[GAME] != VANGUARD or st[OUTCOME] != 0:
+    if (st[RULESET] & FINAL_ROUND) == 0 or st[OUTCOME] != 0:
         return False
     player = cards_in(st, HAND) + cards_in(st, RESERVE) + st[OWED_P]
     wolf = cards_in(st, WOLF) + st[OWED_W]
@@ -927,7 +973,7 @@ def dead_end(st: Vec) -> bool:
     """A vanguard decision before the final round that is lost: only Fold is legal, or the count
     argument holds one play ahead. Without a Perfect or a Split, every play lowers Ψ (a Sum of k
     cards by k - 1, an Over by 2d): by 2 or more unless a Sum of two cards is legal."""
-    if st[GAME] != VANGUARD or st[FINAL] == 1 or st[OUTCOME] != 0 or st[NTOP] > 0:
+    if (st[RULESET] & FINAL_ROUND) == 0 or st[FINAL] == 1 or st[OUTCOME] != 0 or st[NTOP] > 0:
         return False
     if no_play(st):
         return True

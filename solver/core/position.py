@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from solver.core import kernel
 from solver.core.cards import (
     DIFFICULTIES,
     MEMBERS,
@@ -344,8 +345,9 @@ def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
     if "final" in raw:
         final = _bool(raw["final"], "final")
     else:
-        # A round just won with a reward to come was not final, whatever the pile holds now.
-        final = g.has_final_round and pile_size <= rules.final_threshold and not reward
+        # A round just won with a reward to come was not final, whatever the pile holds now; else
+        # the pile is taken as the deal left it (rounds.final_at_deal, the kernel's rule).
+        final = kernel.final_when_dealt(g.ruleset, pile_size, rules.final_threshold) and not reward
     if reward and (final or pile_size == 0):
         raise PositionError(
             'phase: a won final round ends the game with no reward; a "reward" position has "final": false '

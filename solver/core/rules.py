@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from solver.core import kernel
 from solver.core.caches import weighted_cache
-from solver.core.cards import MEMBERS, member_order
+from solver.core.cards import MEMBERS
 from solver.core.games import game
 from solver.core.plays import FOLD, Play
 from solver.core.position import Position, Rules
@@ -121,7 +121,7 @@ def vector(s: State) -> list[int]:
     st[kernel.REVEAL] = int(s.reveal)
     st[kernel.OUTCOME] = _OUTCOME[s.outcome]
     st[kernel.TOPV] = len(s.unseen)
-    st[kernel.GAME] = game(s.game).code
+    st[kernel.RULESET] = game(s.game).ruleset
     st[kernel.HAND_SIZE] = s.rules.hand_size
     st[kernel.FINAL_THRESHOLD] = s.rules.final_threshold
     st[kernel.RESERVE_SCORES] = int(s.rules.reserve_scores)
@@ -418,7 +418,7 @@ def apply_outcome(state: State, values: tuple[int, ...], *, check: bool = True) 
 
 
 # ---------------------------------------------------------------------------------------------
-# Scoring, party losses and rewards
+# Scoring a won final round (between rounds: solver/core/rounds.py)
 
 
 def final_score(state: State) -> int:
@@ -427,62 +427,6 @@ def final_score(state: State) -> int:
     if state.rules.reserve_scores:
         score += sum(state.reserve)
     return score
-
-
-def lobo_points(state: State) -> tuple[int, int]:
-    """(Player's points, Wolf's points) for a finished lobo round."""
-    if state.outcome is None:
-        raise ValueError("the round is not over")
-    st = vector(state)
-    return kernel.player_points(st), kernel.wolf_points(st)
-
-
-def party_after_loss(party: tuple[str, ...], wolf_cards_left: int) -> tuple[str, ...]:
-    """A lost regular round turns min(k, active) members face down, Jack first, then Queen, then King."""
-    falls = kernel.falling(wolf_cards_left, len(party))
-    return member_order(party)[falls:]
-
-
-@dataclass(frozen=True, slots=True)
-class Reward:
-    """The one reward after a won regular round: a hand card to the reserve, or a member revived."""
-
-    kind: str  # "reserve" or "revive"
-    value: int | None = None
-    member: str | None = None
-
-    def __str__(self) -> str:
-        return f"reserve {self.value}" if self.kind == "reserve" else f"revive {self.member}"
-
-
-def rewards(hand: tuple[int, ...], party: tuple[str, ...]) -> list[Reward]:
-    """Every distinct reward choice; empty when neither is possible."""
-    out = [Reward("reserve", value=v) for v in sorted(set(hand))]
-    out += [Reward("revive", member=m) for m in MEMBERS if m not in party]
-    return out
-
-
-def apply_reward(
-    reward: Reward | None, hand: tuple[int, ...], reserve: tuple[int, ...], party: tuple[str, ...]
-) -> tuple[tuple[int, ...], tuple[str, ...]]:
-    """(reserve, party) after the reward; the rest of the hand is discarded by the caller."""
-    if reward is None:
-        return reserve, party
-    if reward.kind == "reserve":
-        if reward.value not in hand:
-            raise ValueError(f"the winning hand holds no {reward.value}")
-        return tuple(sorted((*reserve, reward.value))), party
-    if reward.member in party or reward.member not in MEMBERS:
-        raise ValueError(f"{reward.member} is not face down")
-    return reserve, member_order((*party, reward.member))
-
-
-def deal(order: list[int], hand_size: int) -> tuple[tuple[int, ...], tuple[int, ...], list[int]]:
-    """Deal from a pile in order (top first): hand_size to the Player, then to the Wolf. A pile too
-    short for both full hands is dealt one card at a time, Player first, until it runs out."""
-    if len(order) >= 2 * hand_size:
-        return tuple(sorted(order[:hand_size])), tuple(sorted(order[hand_size : 2 * hand_size])), order[2 * hand_size :]
-    return tuple(sorted(order[0::2])), tuple(sorted(order[1::2])), []
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,8 @@ from typing import Any
 from solver.core.cards import MEMBERS
 from solver.core.games import game
 from solver.core.plays import Play, to_text
-from solver.core.rules import Effect, Reward, legal_plays, play_effect, rewards
+from solver.core.rounds import Reward, rewards
+from solver.core.rules import Effect, legal_plays, play_effect
 from solver.play.companion import (
     HINT_ROWS,
     HintNote,

@@ -16,7 +16,7 @@ reshuffles are not restated here. Two shortcuts, both facts of the rules: a fina
 exactly when every Wolf card can be covered (cover.min_sacrifices, RULES.md §4), so it is
 decided without searching its plays (and played by `finish_play`); and in vanguard the table a
 round's end leads to is named from the kernel's vector first (`_end_key`, with
-rules.party_after_loss and rules.rewards), so that an end already proven lost costs no replay;
+rounds.party_after_loss and rounds.rewards), so that an end already proven lost costs no replay;
 each new one is replayed and the driver's table checked against that name.
 
 vanguard (exact): a depth-first search of the rest of the game over plays and rewards, which
@@ -54,18 +54,8 @@ from solver.core.cards import MEMBERS
 from solver.core.cover import min_sacrifices
 from solver.core.games import game as game_of
 from solver.core.plays import FOLD, Play
-from solver.core.rules import (
-    WON,
-    Reward,
-    State,
-    apply,
-    kernel_moves,
-    legal_plays,
-    party_after_loss,
-    play_of,
-    rewards,
-    vector,
-)
+from solver.core.rounds import Reward, party_after_loss, rewards
+from solver.core.rules import WON, State, apply, kernel_moves, legal_plays, play_of, vector
 from solver.play.driver import (
     DRAW,
     PLAY,
@@ -80,6 +70,7 @@ from solver.play.driver import (
     Take,
     advance,
 )
+from solver.play.policies import greedy_reward
 from solver.search.rollout import greedy_play
 
 if TYPE_CHECKING:
@@ -217,7 +208,7 @@ class _Search:
     def moves(self, st: Vec) -> tuple[bytes, int]:
         """The kernel's legal moves at a decision vector (Fold last; rows of kernel.MOVE entries,
         as bytes), remembered by what they depend on (at most MOVES_CAP of them)."""
-        key = bytes((*st[: K.UNSEEN], min(st[K.PILE], 10), st[K.PARTY], st[K.FINAL], st[K.GAME], st[K.TOPV]))
+        key = bytes((*st[: K.UNSEEN], min(st[K.PILE], 10), st[K.PARTY], st[K.FINAL], st[K.RULESET], st[K.TOPV]))
         got = self._moves.get(key)
         if got is None:
             if len(self._moves) >= MOVES_CAP:
@@ -697,8 +688,6 @@ class ClairvoyantPolicy:
         got = line.rewards.get(key)
         if got is not None:
             return got
-        from solver.play.policies import greedy_reward  # policies.py will list this policy: no cycle at import
-
         return greedy_reward(s)
 
     # -- lobo

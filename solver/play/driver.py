@@ -25,26 +25,14 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from solver.core import rounds
 from solver.core.cards import DIFFICULTIES, MEMBERS, counts_of, member_order, values_of
 from solver.core.games import GAMES, LOBO_TARGET
 from solver.core.games import game as game_of
 from solver.core.plays import Play, PlayError, from_json, to_text
 from solver.core.position import Position, Rules, parse_rules
-from solver.core.rules import (
-    LOST,
-    WON,
-    Reward,
-    State,
-    apply,
-    apply_outcome,
-    apply_reward,
-    deal,
-    initial_state,
-    party_after_loss,
-    rewards,
-    settle,
-    why_illegal,
-)
+from solver.core.rounds import Reward
+from solver.core.rules import LOST, WON, State, apply, apply_outcome, final_score, initial_state, settle, why_illegal
 
 if TYPE_CHECKING:
     import numpy as np
@@ -284,7 +272,7 @@ class Table:
 
     def deal_sizes(self) -> tuple[int, int]:
         """How many cards the next deal gives the Player and the Wolf."""
-        return deal_sizes(self.pile_size, self.setup.rules.hand_size)
+        return rounds.deal_sizes(self.pile_size, self.setup.rules.hand_size)
 
     def position(self) -> Position:
         """The position in play (FORMAT.md form via .to_json()), in phases play and reward."""
@@ -316,12 +304,6 @@ class Table:
         top = self.setup.top
         seen = counts_of(self.hand + self.wolf + self.reserve + self.discards + self.pile_top, top)
         return tuple(a + b for a, b in zip(seen, self.unseen, strict=True))
-
-
-def deal_sizes(pile_size: int, hand_size: int) -> tuple[int, int]:
-    if pile_size >= 2 * hand_size:
-        return hand_size, hand_size
-    return (pile_size + 1) // 2, pile_size // 2
 
 
 def new_table(setup: Setup) -> Table:
@@ -454,7 +436,7 @@ def _deal(t: Table, step: Deal) -> Table:
             pile_size,
             t.pile_top[n:],
             unseen,
-            game_of(t.setup.game).has_final_round and pile_size <= t.setup.rules.final_threshold,
+            rounds.final_at_deal(game_of(t.setup.game), pile_size, t.setup.rules),
             t.setup.rules,
         )
     )
@@ -504,10 +486,10 @@ def _end_round(t: Table, s: State) -> Table:
     setup = t.setup
     g = game_of(setup.game)
     if g.is_race:
-        (p, w), (dp, dw) = t.points, g.round_points(s)
+        (p, w), (dp, dw) = t.points, rounds.round_points(s)
         p, w = p + dp, w + dw
         t = replace(t, points=(p, w), discards=tuple(sorted(t.discards + s.hand + s.wolf)), round=s)
-        result = g.race_result((p, w), setup.target)
+        result = rounds.race_result((p, w), setup.target)
         if result is not None:
             return replace(t, phase=OVER, result=result, score=p)
         return _between(t)
@@ -517,16 +499,16 @@ def _end_round(t: Table, s: State) -> Table:
             # The winning hand scores, and then it is out of play like every other card.
             discards = tuple(sorted(t.discards + s.hand))
             return replace(
-                t, round=s, discards=discards, phase=OVER, result="won", score=g.final_score(s), final_reached=True
+                t, round=s, discards=discards, phase=OVER, result="won", score=final_score(s), final_reached=True
             )
-        if rewards(s.hand, s.party):
+        if rounds.rewards(s.hand, s.party):
             return replace(t, round=s, phase=REWARD)
         return _between(replace(t, round=s, discards=tuple(sorted(t.discards + s.hand))))
     assert s.outcome == LOST
     t = replace(t, round=s, discards=tuple(sorted(t.discards + s.hand + s.wolf)))
     if s.final:
         return replace(t, phase=OVER, result="lost", score=None, final_reached=True)
-    party = party_after_loss(s.party, len(s.wolf))
+    party = rounds.party_after_loss(s.party, len(s.wolf))
     t = replace(t, party=party)
     if not party:
         return replace(t, phase=OVER, result="lost", score=None)
@@ -535,8 +517,7 @@ def _end_round(t: Table, s: State) -> Table:
 
 def _between(t: Table) -> Table:
     """After a round that did not end the game: the next deal, or first a reshuffle (lobo)."""
-    short = t.pile_size < 2 * t.setup.rules.hand_size
-    if game_of(t.setup.game).reshuffles and short:
+    if rounds.must_reshuffle(game_of(t.setup.game), t.pile_size, t.setup.rules):
         return replace(t, phase=RESHUFFLE)
     if t.pile_size == 0:  # pragma: no cover - a vanguard round that empties the pile is final
         raise GameError("the pile is empty but the game is not over")
@@ -547,10 +528,10 @@ def _take(t: Table, step: Take) -> Table:
     _expect(t, REWARD, "reward")
     s = t.round
     assert s is not None
-    offered = rewards(s.hand, s.party)
+    offered = rounds.rewards(s.hand, s.party)
     if step.reward not in offered:
         raise GameError(f"{step.reward} is not a reward here: one of {', '.join(map(str, offered))}")
-    reserve, party = apply_reward(step.reward, s.hand, s.reserve, s.party)
+    reserve, party = rounds.apply_reward(step.reward, s.hand, s.reserve, s.party)
     rest = list(s.hand)
     if step.reward.kind == "reserve":
         rest.remove(step.reward.value)  # type: ignore[arg-type]
@@ -559,9 +540,8 @@ def _take(t: Table, step: Take) -> Table:
 
 def _reshuffle(t: Table) -> Table:
     _expect(t, RESHUFFLE, "reshuffle")
-    # Ruling: the few cards left in the pile and the discards are shuffled together, so the new pile
-    # is the whole deck (lobo has no reserve, and no hand is out between rounds).
-    unseen = tuple(a + b for a, b in zip(t.unseen, counts_of(t.discards + t.pile_top, t.setup.top), strict=True))
+    # The whole deck: lobo has no reserve, and no hand is out between rounds.
+    unseen = rounds.reshuffled(t.unseen, t.discards + t.pile_top, t.setup.top)
     return replace(
         t, phase=DEAL, discards=(), pile_size=t.pile_size + len(t.discards), pile_top=(), unseen=unseen,
         reshuffles=t.reshuffles + 1,
@@ -675,7 +655,7 @@ class SeededDeck:
         """The step the deck takes when the table waits for cards (deal, draw) or a reshuffle;
         None when it waits for the Player or the game is over."""
         if t.phase == DEAL:
-            player, wolf, _ = deal(list(self.pile(t)), t.setup.rules.hand_size)
+            player, wolf, _ = rounds.deal(self.pile(t), t.setup.rules.hand_size)
             return Deal(player, wolf)
         if t.phase == DRAW:
             _, n = t.owed()

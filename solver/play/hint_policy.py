@@ -14,9 +14,9 @@ import random
 
 from solver.core.plays import Play
 from solver.core.position import Position
-from solver.core.rules import Reward
+from solver.core.rounds import Reward
 from solver.play.driver import PLAY, REWARD, Table
-from solver.play.reward import game_value_ranking
+from solver.play.reward_values import game_value_ranking
 from solver.search.hint import hint
 
 THINK = 0.05  # seconds a decision, by default: 2,000 standard games in 12 minutes on 2 cores

@@ -1,6 +1,6 @@
 """Policies: who makes the Player's choices in a simulated game.
 
-A policy sees a `Table` (game.py): what a player at the table sees, never the order of the pile.
+A policy sees a `Table` (driver.py): what a player at the table sees, never the order of the pile.
 It chooses a play in phase play and a reward in phase reward. Its randomness comes from the
 `random.Random` it is given, never from global state.
 
@@ -8,6 +8,9 @@ It chooses a play in phase play and a reward in phase reward. Its randomness com
 * greedy — one rule, no lookahead (GREEDY_RULE below); revives a member when one is down, else
   puts the highest card into the reserve.
 * best — the finisher in final rounds, sampled rollouts otherwise (BEST_RULE says exactly how).
+
+The hint and clairvoyant policies have modules of their own; solver/play/registry.py makes any
+of them by name.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from solver.core.cards import values_of
 from solver.core.cover import counts, min_sacrifices
 from solver.core.games import game
 from solver.core.plays import FOLD, Play
-from solver.core.rules import WON, Reward, State, apply, legal_plays, rewards
+from solver.core.rounds import Reward, members_falling, rewards, round_points
+from solver.core.rules import WON, State, apply, legal_plays
 from solver.core.status import FinishStatus
 from solver.finish.finisher import solve_finish
 from solver.play.driver import PLAY, REWARD, Table
@@ -148,7 +152,7 @@ def round_value(end: State) -> float:
     """What the end of a simulated round is worth (BEST_RULE)."""
     g = game(end.game)
     if g.is_race:
-        player, wolf = g.round_points(end)
+        player, wolf = round_points(end)
         return float(player - wolf)
     if end.final:
         if end.outcome is None:
@@ -157,39 +161,7 @@ def round_value(end: State) -> float:
         return FINAL_WON if end.outcome == WON else 0.0
     if end.outcome == WON:
         return ROUND_WON
-    down = min(len(end.wolf), len(end.party))
+    down = members_falling(end.party, len(end.wolf))
     if down >= len(end.party):
         return 0.0
     return ONE_DOWN if down == 1 else TWO_DOWN
-
-
-POLICIES = ("hint", "best", "greedy", "random", "clairvoyant")
-HINT_RULE = (
-    "hint: every play the best play of `lobo-hint` (objective game: the chance to win the whole game) with "
-    "--think seconds a decision; every reward the one with the best chance to win the game."
-)
-CLAIRVOYANT_RULE = (
-    "clairvoyant: plays each deal knowing the order of its pile (and lobo's reshuffles): vanguard by an "
-    "exact search of the rest of the game, lobo by a bounded search of each round chained over the race "
-    "(a heuristic there). The upper bound of what any advice could reach; no player can play it."
-)
-
-
-def make_policy(name: str, samples: int | None = None, think: float | None = None) -> Policy:
-    """A policy by name; `samples` is best's per-move budget (sampled pile orders per play),
-    `think` the hint policy's seconds a decision."""
-    if name == "hint":
-        from solver.play.hint_policy import THINK, HintPolicy
-
-        return HintPolicy(think or THINK)
-    if name == "best":
-        return BestPolicy(samples or BEST_SAMPLES)
-    if name == "greedy":
-        return GreedyPolicy()
-    if name == "random":
-        return RandomPolicy()
-    if name == "clairvoyant":
-        from solver.play.clairvoyant import ClairvoyantPolicy
-
-        return ClairvoyantPolicy()
-    raise ValueError(f"policy {name!r} is not one of {', '.join(POLICIES)}")

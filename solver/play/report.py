@@ -14,7 +14,8 @@ from solver.core.cards import DIFFICULTIES
 from solver.core.games import GAMES, VANGUARD
 from solver.core.games import game as game_of
 from solver.play.driver import Setup
-from solver.play.policies import BEST_RULE, CLAIRVOYANT_RULE, GREEDY_RULE, HINT_RULE, POLICIES
+from solver.play.policies import BEST_RULE, GREEDY_RULE
+from solver.play.registry import CLAIRVOYANT_RULE, HINT_RULE, POLICIES
 from solver.play.simulate import Summary, simulate, summarize
 
 if TYPE_CHECKING:

@@ -45,7 +45,8 @@ from solver.play.driver import (
     step_from_json,
     step_to_json,
 )
-from solver.play.policies import Policy, make_policy
+from solver.play.policies import Policy
+from solver.play.registry import make_policy
 
 Z95 = 1.959963984540054
 

@@ -30,7 +30,8 @@ from dataclasses import dataclass
 
 from solver.core.cards import values_of
 from solver.core.plays import Play
-from solver.core.rules import Reward, State, apply
+from solver.core.rounds import Reward
+from solver.core.rules import State, apply
 from solver.search.engine import Budget, Search, WinCheck, value_range
 from solver.search.rollout_policy import is_greedy
 
@@ -235,7 +236,7 @@ def rewards_rolled_out(s: State, deals: int = REWARD_DEALS, seed: int = 0) -> li
     tuned rollout policy and its end valued for the game as the search values it; best first. Unlike the
     evaluator's table, which knows the reserve only by its size, this sees which card was kept."""
     from solver.core.cards import member_order
-    from solver.core.rules import rewards
+    from solver.core.rounds import rewards
 
     offered: list[Reward | None] = [*rewards(s.hand, s.party)] or [None]
     children = []

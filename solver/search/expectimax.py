@@ -105,7 +105,7 @@ def terminal(st: Vec, par: Vec, mk: Any, mv: Any, dk: Any, dv: Any, ev: Vec, ctr
     if obj == POINTS:
         return float(K.player_points(st) - K.wolf_points(st))
     if obj == GAME:
-        if st[K.GAME] == K.LOBO:
+        if (st[K.RULESET] & K.RACE) != 0:
             return lobo_game(st, par, ev, ctr)
         return vanguard_game(st, mk, mv, dk, dv, ev, ctr)
     # PARTY: minus the members this round costs
@@ -192,7 +192,7 @@ def next_deal(st: Vec, act: int, kept: int, mk: Any, mv: Any, dk: Any, dv: Any, 
         reserve += st[K.RESERVE + i]
     if kept > 0:
         reserve += 1
-    if n > 2 * h + st[K.FINAL_THRESHOLD]:
+    if not K.next_deal_final(n, h, st[K.FINAL_THRESHOLD]):
         at = (st[K.TOPV] - 8) * EV_VANGUARD + (min(n, EV_PILES - 1) * 4 + act) * EV_RESERVE
         return estimated(ev, at + min(reserve, EV_RESERVE - 1), ctr)
     # Remembered by what decides the deal's value: the party, the reserve with the card kept, the
@@ -204,7 +204,7 @@ def next_deal(st: Vec, act: int, kept: int, mk: Any, mv: Any, dk: Any, dv: Any, 
     for i in range(10):
         k0 |= (st[K.RESERVE + i] + (1 if kept == i + 1 else 0)) << (8 + 3 * i)
         k1 |= st[K.UNSEEN + i] << (3 * i)
-    dealt_tops = min(st[K.NTOP], 2 * h, 14)
+    dealt_tops = min(st[K.NTOP], K.dealt(n, h), 14)
     k2 = dealt_tops
     for j in range(dealt_tops):
         k2 |= st[K.TOPS + j] << (6 + 4 * j)
@@ -221,9 +221,7 @@ def next_deal(st: Vec, act: int, kept: int, mk: Any, mv: Any, dk: Any, dv: Any, 
     if found:
         start = int(-y)
         total = x
-    # Who gets each card of the deal: the first hand_size the Player, the next the Wolf; a pile
-    # too short for both hands is dealt one card at a time, Player first (§2).
-    d = min(2 * h, n)
+    d = K.dealt(n, h)
     deal = K.ints(K.STATE)  # the final round's hands, built in a state vector for the cover
     for i in range(10):
         deal[K.RESERVE + i] = st[K.RESERVE + i]
@@ -232,7 +230,7 @@ def next_deal(st: Vec, act: int, kept: int, mk: Any, mv: Any, dk: Any, dv: Any, 
     up = 0
     uw = 0
     for j in range(d):
-        to_player = to_the_player(j, n, h)
+        to_player = K.to_the_player(j, n, h)
         if j < st[K.NTOP]:
             deal[(K.HAND if to_player else K.WOLF) + st[K.TOPS + j] - 1] += 1
         elif to_player:
@@ -283,14 +281,6 @@ def next_deal(st: Vec, act: int, kept: int, mk: Any, mv: Any, dk: Any, dv: Any, 
     return total
 
 
-@jit(inline="always")
-def to_the_player(j: int, n: int, h: int) -> bool:
-    """Whether the j-th card dealt from a pile of n goes to the Player (RULES.md §2): the first h
-    do and the next h go to the Wolf; a pile too short for both hands is dealt one card at a time,
-    Player first."""
-    return j < h if n >= 2 * h else j % 2 == 0
-
-
 @jit()
 def cover(st: Vec, allowed: int, mk: Any, mv: Any, ctr: Vec) -> int:
     """kernel.min_sacrifices, remembered: the same covers recur all over a search."""
@@ -324,7 +314,7 @@ def final_value(st: Vec, par: Vec, mk: Any, mv: Any, ctr: Vec) -> float:
 
 @jit(inline="always")
 def _is_final_decision(st: Vec) -> bool:
-    return st[K.GAME] == K.VANGUARD and st[K.FINAL] == 1 and st[K.OUTCOME] == 0 and not K.is_chance(st)
+    return (st[K.RULESET] & K.FINAL_ROUND) != 0 and st[K.FINAL] == 1 and st[K.OUTCOME] == 0 and not K.is_chance(st)
 
 
 @jit()

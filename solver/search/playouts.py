@@ -83,12 +83,12 @@ def rollouts(
 @jit()
 def deal_round(st: Vec, order: Vec, at: int) -> int:
     """The round in st (both hands empty) dealt as RULES.md §2 deals it: 2 × hand_size cards, or
-    what the pile holds, seat by seat (expectimax.to_the_player), the pile's known top cards first,
+    what the pile holds, seat by seat (kernel.to_the_player), the pile's known top cards first,
     then order[at], order[at + 1], …; final when the pile is left with final_threshold cards or
     fewer (§4), won at once when the Wolf is dealt nothing. Returns where the order stops."""
     h = st[K.HAND_SIZE]
     n = st[K.PILE]
-    k = min(2 * h, n)
+    k = K.dealt(n, h)
     tops = st[K.NTOP]
     for j in range(k):
         if j < tops:
@@ -97,13 +97,13 @@ def deal_round(st: Vec, order: Vec, at: int) -> int:
             v = order[at]
             at += 1
             st[K.UNSEEN + v - 1] -= 1
-        st[(K.HAND if X.to_the_player(j, n, h) else K.WOLF) + v - 1] += 1
+        st[(K.HAND if K.to_the_player(j, n, h) else K.WOLF) + v - 1] += 1
     used = min(k, tops)
     for j in range(tops - used):
         st[K.TOPS + j] = st[K.TOPS + j + used]
     st[K.NTOP] = tops - used
     st[K.PILE] = n - k
-    if st[K.GAME] == K.VANGUARD and st[K.PILE] <= st[K.FINAL_THRESHOLD]:
+    if K.final_when_dealt(st[K.RULESET], st[K.PILE], st[K.FINAL_THRESHOLD]):
         st[K.FINAL] = 1
     K.settle(st)
     return at
@@ -123,9 +123,9 @@ def dealt_end(st: Vec, order: Vec, at: int, par: Vec, mk: Any, mv: Any, dk: Any,
     cards cover the final round's small Wolf cards and make its sums; bench/README.md)."""
     h = st[K.HAND_SIZE]
     n = st[K.PILE]
-    if par[X.P_OBJECTIVE] != GAME_CODE or st[K.GAME] != K.VANGUARD or st[K.FINAL] == 1:
+    if par[X.P_OBJECTIVE] != GAME_CODE or (st[K.RULESET] & K.FINAL_ROUND) == 0 or st[K.FINAL] == 1:
         return float(X.terminal(st, par, mk, mv, dk, dv, ev, ctr))
-    if n > 2 * h + st[K.FINAL_THRESHOLD]:
+    if not K.next_deal_final(n, h, st[K.FINAL_THRESHOLD]):
         return float(X.terminal(st, par, mk, mv, dk, dv, ev, ctr))  # beyond the exact horizon: the evaluator
     act = K.active(st)
     kept = 0
@@ -145,9 +145,9 @@ def dealt_end(st: Vec, order: Vec, at: int, par: Vec, mk: Any, mv: Any, dk: Any,
         deal[K.RESERVE + i] = st[K.RESERVE + i]
     if kept > 0:
         deal[K.RESERVE + kept - 1] += 1
-    for j in range(min(2 * h, n)):
+    for j in range(K.dealt(n, h)):
         v = st[K.TOPS + j] if j < st[K.NTOP] else order[at + j - st[K.NTOP]]
-        deal[(K.HAND if X.to_the_player(j, n, h) else K.WOLF) + v - 1] += 1
+        deal[(K.HAND if K.to_the_player(j, n, h) else K.WOLF) + v - 1] += 1
     if K.cards_in(deal, K.WOLF) == 0 or X.cover(deal, max(0, act - 1), mk, mv, ctr) >= 0:
         return 1.0
     return 0.0

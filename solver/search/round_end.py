@@ -13,7 +13,8 @@ from typing import Any
 
 from solver.core import kernel
 from solver.core.games import game
-from solver.core.rules import WON, Reward, State, rewards, vector
+from solver.core.rounds import Reward, next_deal_final, rewards
+from solver.core.rules import WON, State, vector
 from solver.search import evaluator
 from solver.search import expectimax as x
 
@@ -32,7 +33,7 @@ def _memos() -> tuple[Any, ...]:
 
 def exact_horizon(s: State) -> bool:
     """Whether the next deal from this state's pile is surely the final round (vanguard)."""
-    return s.pile_size <= 2 * s.rules.hand_size + s.rules.final_threshold
+    return next_deal_final(s.pile_size, s.rules)
 
 
 def reward_values(s: State) -> list[tuple[Reward | None, RoundEndValue]]:

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.core.rules import legal_plays, rewards
+from solver.core.rounds import rewards
+from solver.core.rules import legal_plays
 from solver.play.driver import PLAY, REWARD, Move, SeededDeck, Table, Take, advance
 
 

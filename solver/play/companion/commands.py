@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from solver.core.plays import to_text
-from solver.core.rules import legal_plays, rewards
+from solver.core.rounds import rewards
+from solver.core.rules import legal_plays
 from solver.play.driver import DEAL, DRAW, PLAY, RESHUFFLE, REWARD
 
 from .files import export, save

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from solver.core.cards import CardError, parse_member, parse_value
 from solver.core.plays import PlayError, parse_play
-from solver.core.rules import Reward
+from solver.core.rounds import Reward
 from solver.play.driver import Deal, Draw, Move, Reshuffle, Setup, Step, Take
 
 # game: ranked by the game values the hint uses; the others play continuations out (reward.py).

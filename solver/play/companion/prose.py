@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from solver.core.games import game as game_of
 from solver.core.plays import to_text
-from solver.core.rules import rewards
+from solver.core.rounds import final_at_deal, pile_after_deal, rewards, round_points
 from solver.core.status import LOST, WON, FinishStatus, HintStatus
 from solver.play.driver import (
     DEAL,
@@ -105,7 +105,7 @@ def why_lines(h: HintNote) -> list[str]:
     if h.advice is not None:
         a = h.advice
         lines = [a.verdict()]
-        from solver.play.reward import GAME_VALUES  # numpy and the simulator: only when advice is shown
+        from solver.play.reward_values import GAME_VALUES  # numpy and the simulator: only when advice is shown
 
         if a.policy == GAME_VALUES:
             for v in a.ranked:
@@ -297,9 +297,8 @@ def final_status(session: Session) -> str:
     if t.over:
         return "the game is over" + (" (the final round was reached)" if t.final_reached else "")
     if t.phase in (DEAL, REWARD):
-        p, w = t.deal_sizes()
-        left = t.pile_size - p - w
-        if left <= threshold:
+        left = pile_after_deal(t.pile_size, t.setup.rules)
+        if final_at_deal(game_of(t.setup.game), left, t.setup.rules):
             return f"the next round will be: its deal leaves {left} ≤ {threshold} card(s) in the pile"
         return f"not yet: the next deal leaves {left} in the pile (final at ≤ {threshold})"
     return f"no: the deal left more than {threshold} in the pile; final if the pile runs out"
@@ -345,7 +344,7 @@ def rounds(game: Game) -> list[RoundRecord]:
         current.append(step)
         if isinstance(step, (Deal, Draw, Move)) and after.phase not in (PLAY, DRAW) and after.round is not None:
             s = after.round
-            pts = sum(game_of(after.setup.game).round_points(s))  # the side that scored: the outcome says
+            pts = sum(round_points(s))  # the side that scored: the outcome says
             fallen = tuple(m for m in party_before if m not in after.party)
             out.append(RoundRecord(number, tuple(current), s.outcome, s.final, None, fallen, pts))
         elif isinstance(step, Take) and out:

@@ -37,7 +37,7 @@ from .parse import CompanionError
 from .prose import events, prompts, waits, whereabouts, why_lines
 
 if TYPE_CHECKING:  # the reward advice (and the simulator under it) loads when it is first asked for
-    from solver.play.reward import RewardAdvice
+    from solver.play.reward_values import RewardAdvice
 
 DECK_INDEX = 0  # a virtual game is game 0 of its seed: the same deal as `simulate --seed S`'s first game
 

@@ -1,0 +1,43 @@
+"""Every policy by name, with its rule in words: what `simulate --policy`, `report` and the
+reward advice ask for. The policies themselves live in policies.py (random, greedy, best),
+hint_policy.py and clairvoyant.py; the last two load on first use (the hint policy brings the
+whole search).
+"""
+
+from __future__ import annotations
+
+from solver.play.policies import BEST_SAMPLES, BestPolicy, GreedyPolicy, Policy, RandomPolicy
+
+POLICIES = ("hint", "best", "greedy", "random", "clairvoyant")
+HINT_RULE = (
+    "hint: every play the best play of `lobo-hint` (objective game: the chance to win the whole game) with "
+    "--think seconds a decision; every reward the one with the best chance to win the game."
+)
+CLAIRVOYANT_RULE = (
+    "clairvoyant: plays each deal knowing the order of its pile (and lobo's reshuffles): vanguard by an "
+    "exact search of the rest of the game, lobo by a bounded search of each round chained over the race "
+    "(a heuristic there). The upper bound of what any advice could reach; no player can play it."
+)
+
+
+def make_policy(name: str, samples: int | None = None, think: float | None = None) -> Policy:
+    """A policy by name; `samples` is best's per-move budget (sampled pile orders per play),
+    `think` the hint policy's seconds a decision."""
+    if name == "hint":
+        from solver.play.hint_policy import THINK, HintPolicy
+
+        return HintPolicy(think or THINK)
+    if name == "best":
+        return BestPolicy(samples or BEST_SAMPLES)
+    if name == "greedy":
+        return GreedyPolicy()
+    if name == "random":
+        return RandomPolicy()
+    if name == "clairvoyant":
+        from solver.play.clairvoyant import ClairvoyantPolicy
+
+        return ClairvoyantPolicy()
+    raise ValueError(f"policy {name!r} is not one of {', '.join(POLICIES)}")
+
+
+__all__ = ["CLAIRVOYANT_RULE", "HINT_RULE", "POLICIES", "make_policy"]
