@@ -83,6 +83,103 @@ def test_the_collector_sees_relative_late_and_skips_type_checking_imports(tmp_pa
 
 
 # ---------------------------------------------------------------------------------------------
+# The whole import graph of solver/, cli/ and web/: every import the code runs counts, at the top
+# or inside a function (issue 22: the cycles were hidden inside functions)
+
+PACKAGE_DIRS = ("solver", "cli", "web")
+
+# The folders in layers: a module imports only from its own layer and those below it. `train`
+# builds shipped data and may import anything; nothing imports it.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("solver.core",),
+    ("solver.parallel",),
+    ("solver.search", "solver.finish"),
+    ("solver.play", "solver.batch", "solver.railway"),
+    ("solver.words",),
+    ("solver", "cli", "web"),  # solver/__init__.py: the package's face, with the faces
+    ("solver.train",),
+)
+
+
+def project_modules() -> dict[str, Path]:
+    return {module_name(p): p for d in PACKAGE_DIRS for p in sorted((ROOT / d).rglob("*.py"))}
+
+
+def import_graph() -> dict[str, set[str]]:
+    """module -> the project modules it imports (a package's own __init__ left out: Python runs it
+    on the way to any of its modules, and it only lists what its modules define)."""
+    mods = project_modules()
+    graph: dict[str, set[str]] = {}
+    for here, path in mods.items():
+        targets = set()
+        for module, name in imports(path, here):
+            full = f"{module}.{name}" if name else None
+            target = full if full in mods else module if module in mods else None
+            if target is not None and target != here and not here.startswith(target + "."):
+                targets.add(target)
+        graph[here] = targets
+    return graph
+
+
+def layer_of(module: str) -> int:
+    best, depth = -1, -1
+    for i, layer in enumerate(LAYERS):
+        for prefix in layer:
+            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > depth:
+                best, depth = i, len(prefix)
+    assert best >= 0, f"{module} is in no layer: add its folder to LAYERS"
+    return best
+
+
+def test_the_import_graph_sees_imports_inside_functions() -> None:
+    """The control: edges that exist only inside functions are in the graph."""
+    graph = import_graph()
+    assert "solver.core.position" in graph["solver.core.rules"]  # final_state's late import
+    assert "solver.search.hint" in graph["cli.solve"] or any("solver.search" in t for t in graph["cli.solve"])
+
+
+def test_no_import_cycles_among_solver_cli_and_web() -> None:
+    import networkx as nx
+
+    g = nx.DiGraph([(a, b) for a, targets in import_graph().items() for b in targets])
+    cycles = [sorted(c) for c in nx.strongly_connected_components(g) if len(c) > 1]
+    assert cycles == []
+
+
+def test_every_module_imports_only_its_own_layer_and_those_below() -> None:
+    wrong = sorted(
+        f"{a} -> {b}"
+        for a, targets in import_graph().items()
+        for b in targets
+        if layer_of(b) > layer_of(a)
+    )
+    assert wrong == []
+
+
+def test_the_layers_the_issue_names() -> None:
+    """Checked from the source: web/ never imports cli/; the search imports nothing of the play
+    and batch layers; the core nothing above it; nothing but training imports training."""
+    graph = import_graph()
+
+    def edges(src: str, dst: str) -> list[str]:
+        return sorted(
+            f"{a} -> {b}"
+            for a, targets in graph.items()
+            if a == src or a.startswith(src + ".")
+            for b in targets
+            if b == dst or b.startswith(dst + ".")
+        )
+
+    assert edges("web", "cli") == []
+    for above in ("solver.play", "solver.batch", "solver.train"):
+        assert edges("solver.search", above) == []
+    for above in ("solver.search", "solver.finish", "solver.play", "solver.batch", "solver.railway", "solver.train"):
+        assert edges("solver.core", above) == []
+    outside = [m for m in graph if not m.startswith("solver.train")]
+    assert [f"{m} -> {t}" for m in outside for t in graph[m] if t.startswith("solver.train")] == []
+
+
+# ---------------------------------------------------------------------------------------------
 # The companion package: parse, prose, session, files, commands, each using only those before it
 
 COMPANION = ROOT / "solver" / "play" / "companion"

@@ -341,6 +341,35 @@ def _splits(st: Vec, out: Vec, m: int, cap: int) -> int:
                 m += 1
 
 
+# The gates of the play types that depend on the round, not on the cards' values: moves() opens
+# them and rules.why_illegal names the one a play fails, so each is written here once.
+NO_SACRIFICES, NOT_FINAL, LAST_MEMBER, IN_FINAL, PILE_SHORT = 1, 2, 3, 4, 5
+
+
+@jit(inline="always")
+def sacrifice_open(st: Vec) -> int:
+    """0 when a sacrifice may be made here, else which gate is shut: NO_SACRIFICES, NOT_FINAL,
+    LAST_MEMBER (the member's own state is the play's: rules.why_illegal)."""
+    if (st[RULESET] & SACRIFICES) == 0:
+        return NO_SACRIFICES
+    if st[FINAL] != 1:
+        return NOT_FINAL
+    if active(st) < 2:
+        return LAST_MEMBER
+    return 0
+
+
+@jit(inline="always")
+def draw_play_open(st: Vec, d: int) -> int:
+    """0 when a Split (d = 1) or an Over making the Wolf draw d cards may be made here, else
+    IN_FINAL or PILE_SHORT."""
+    if st[FINAL] == 1:
+        return IN_FINAL
+    if d > st[PILE]:
+        return PILE_SHORT
+    return 0
+
+
 @jit()
 def moves(st: Vec, out: Vec, cap: int) -> int:
     """Every distinct legal move at a decision node into out (at most cap rows of MOVE ints);
@@ -351,36 +380,35 @@ def moves(st: Vec, out: Vec, cap: int) -> int:
     m = _groups_of_mine(st, out, 0, cap)
     if m < 0:
         return -1
-    final = st[FINAL] == 1
-    if final:
-        if (st[RULESET] & SACRIFICES) != 0 and active(st) >= 2:
-            for bit in (JACK, QUEEN, KING):
-                if st[PARTY] & bit:
-                    for w in range(1, 11):
-                        if st[WOLF + w - 1] > 0:
-                            if m >= cap:
-                                return -1
-                            at = _row(out, m, SACRIFICE)
-                            out[at + M_WOLF + w - 1] = 1
-                            out[at + M_MEMBER] = bit
-                            m += 1
-    else:
-        if st[PILE] >= 1:
-            m = _splits(st, out, m, cap)
-            if m < 0:
-                return -1
-        for d in range(1, min(st[PILE], 9) + 1):
-            for source in range(2):
-                base = HAND if source == 0 else RESERVE
-                for p in range(d + 1, 11):
-                    w = p - d
-                    if st[base + p - 1] > 0 and st[WOLF + w - 1] > 0:
+    if sacrifice_open(st) == 0:
+        for bit in (JACK, QUEEN, KING):
+            if st[PARTY] & bit:
+                for w in range(1, 11):
+                    if st[WOLF + w - 1] > 0:
                         if m >= cap:
                             return -1
-                        at = _row(out, m, OVER)
-                        out[at + (M_HAND if source == 0 else M_RESERVE) + p - 1] = 1
+                        at = _row(out, m, SACRIFICE)
                         out[at + M_WOLF + w - 1] = 1
+                        out[at + M_MEMBER] = bit
                         m += 1
+    if draw_play_open(st, 1) == 0:
+        m = _splits(st, out, m, cap)
+        if m < 0:
+            return -1
+    for d in range(1, 10):
+        if draw_play_open(st, d) != 0:
+            break
+        for source in range(2):
+            base = HAND if source == 0 else RESERVE
+            for p in range(d + 1, 11):
+                w = p - d
+                if st[base + p - 1] > 0 and st[WOLF + w - 1] > 0:
+                    if m >= cap:
+                        return -1
+                    at = _row(out, m, OVER)
+                    out[at + (M_HAND if source == 0 else M_RESERVE) + p - 1] = 1
+                    out[at + M_WOLF + w - 1] = 1
+                    m += 1
     if m >= cap:
         return -1
     _row(out, m, FOLD)

@@ -247,13 +247,14 @@ def _reason(state: State, play: Play) -> str | None:
         absent = _absent(state, play)
         if absent is not None:
             return absent
-        if not game(state.game).has_sacrifices:
-            return "lobo has no party to sacrifice"
-        if not state.final:
+        shut = kernel.sacrifice_open(vector(state))
+        if shut == kernel.NO_SACRIFICES:
+            return f"{state.game} has no party to sacrifice"
+        if shut == kernel.NOT_FINAL:
             return "a sacrifice is only allowed in the final round"
         if play.member not in state.party:
             return f"{play.member} is not an active party member"
-        if len(state.party) < 2:
+        if shut == kernel.LAST_MEMBER:
             return f"sacrificing {play.member} would leave no active party member"
         return None
     # The values first: a play that does not add up is illegal wherever its cards are, and telling
@@ -277,15 +278,14 @@ def _reason(state: State, play: Play) -> str | None:
         return absent
     if play.kind in ("perfect", "sum"):
         return None
-    if play.kind in ("split", "over") and state.final:
-        return f"{'a Split' if play.kind == 'split' else 'an Over'} is not allowed in the final round"
-    if play.kind == "split":
-        if state.pile_size < 1:
+    if play.kind in ("split", "over"):
+        d = 1 if play.kind == "split" else play.mine[0] - play.wolf[0]
+        shut = kernel.draw_play_open(vector(state), d)
+        if shut == kernel.IN_FINAL:
+            return f"{'a Split' if play.kind == 'split' else 'an Over'} is not allowed in the final round"
+        if shut == kernel.PILE_SHORT and play.kind == "split":
             return "a split needs a card in the draw pile for the Wolf, and it is empty"
-        return None
-    if play.kind == "over":
-        d = play.mine[0] - play.wolf[0]
-        if d > state.pile_size:
+        if shut == kernel.PILE_SHORT:
             return f"this Over makes the Wolf draw {d} cards but the pile holds {state.pile_size}"
         return None
     return f"unknown play type {play.kind!r}"
