@@ -195,6 +195,12 @@ def test_a_partial_rebuild_over_stale_tables_is_refused_before_any_game(
     assert f"cannot be kept from {path} (EV_PILES 60, not 64)" in str(e.value)
     with pytest.raises(EvaluatorError, match="rebuild every part"):
         evaluator_tables.rebuild(_samples(["vanguard easy"]))
+    # Every part, but from the hint's games, which play by the stale tables: refused at once too.
+    with pytest.raises(
+        EvaluatorError,
+        match=r"EV_PILES 60, not 64\).*; the hint policy plays by them: build them first with --policy best",
+    ):
+        evaluator_tables.build(10_000, 5, "hint", 1)
     out = tmp_path / "out.json"
     with pytest.raises(SystemExit) as stop:
         evaluator_tables.main(["--games-of", "lobo", "--games", "10000", "--out", str(out)])
