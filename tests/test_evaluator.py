@@ -1,5 +1,6 @@
-"""The evaluator's tables (solver/search/evaluator.py): how they are made from samples, and how each
-value's own standard error reaches the answers that read it."""
+"""The evaluator's tables (solver/search/evaluator.py): how they are made from samples
+(solver/train/evaluator_tables.py), that the shipped file fits the layout the search reads it in,
+and how each value's own standard error reaches the answers that read it."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ import pytest
 from solver.core.position import parse_position
 from solver.core.rules import initial_state
 from solver.search import evaluator
-from solver.search.expectimax import EV_ERRORS, EV_PILES, EV_RESERVE, EV_SIZE, EV_VANGUARD
+from solver.search.evaluator import EvaluatorError
+from solver.search.expectimax import EV_ERRORS, EV_LOBO, EV_PILES, EV_RESERVE, EV_SIZE, EV_TARGET, EV_VANGUARD
+from solver.train import evaluator_tables
 
 
 def _race_by_recursion(rounds: list[tuple[bool, int]], target: int) -> dict[tuple[int, int], Fraction]:
@@ -43,7 +46,7 @@ def test_the_race_table_is_the_race_solved_by_recursion() -> None:
     for _ in range(20):
         target = rng.randint(3, 14)
         rounds = [(rng.random() < 0.5, rng.randint(0, 9)) for _ in range(rng.randint(1, 12))]
-        got = evaluator._lobo_race(rounds, target)
+        got = evaluator_tables._lobo_race(rounds, target)
         want = _race_by_recursion(rounds, target)
         for (p, w), x in want.items():
             assert abs(got[p * target + w] - float(x)) < 1e-12, (rounds, target, p, w)
@@ -66,7 +69,7 @@ def test_a_vanguard_table_is_monotone_and_its_errors_cover_the_truth() -> None:
             for reserve in range(EV_RESERVE):
                 n = rng.choice([0, 1, 3, 10, 30, 100, 300])
                 samples += [(pile, active, reserve, rng.random() < _truth(pile, active, reserve)) for _ in range(n)]
-    values, errors, worst = evaluator._smooth_vanguard(samples, 9)
+    values, errors, worst = evaluator_tables._smooth_vanguard(samples, 9)
     assert len(values) == len(errors) == EV_VANGUARD
     seen = {(p, a, r) for p, a, r, _ in samples}
     covered = total = 0
@@ -91,11 +94,133 @@ def test_tables_made_again_from_their_samples_are_the_same(tmp_path: Path) -> No
     # --from-samples re-smooths what --samples-out kept, playing nothing: the same tables. Neither
     # call writes the shipped file.
     kept = tmp_path / "samples.json"
-    built = evaluator.build(3, 5, "greedy", 1, ("vanguard", "lobo"), (8,), kept)
-    again = evaluator.rebuild(json.loads(kept.read_text()))
+    built = evaluator_tables.build(3, 5, "greedy", 1, ("vanguard", "lobo"), (8,), kept)
+    again = evaluator_tables.rebuild(json.loads(kept.read_text()))
     assert again["values"] == built["values"] and again["errors"] == built["errors"]
     assert built["parts"]["vanguard easy"]["policy"] == "greedy" and built["parts"]["lobo easy"]["games"] == 1
     assert len(built["values"]) == len(built["errors"]) == EV_SIZE
+    assert built["stamp"] == evaluator.LAYOUT and built["made_by"] == "python -m solver.train.evaluator_tables"
+
+
+# -- the layout stamp: tables built for other sizes are refused, not read from the wrong cells ------
+
+
+def test_the_shipped_tables_fit_the_layout_the_search_reads() -> None:
+    raw = json.loads(evaluator.DATA.read_text(encoding="utf-8"))
+    assert raw["stamp"] == evaluator.LAYOUT
+    assert len(raw["values"]) == len(raw["errors"]) == EV_SIZE == evaluator.LAYOUT["EV_SIZE"]
+    # The stamp is the layout the indices read: each table ends where the next begins.
+    tops = evaluator.LAYOUT["tops"]
+    assert evaluator.vanguard_index(tops[0], 0, 0, 0) == 0
+    assert evaluator.vanguard_index(tops[-1], EV_PILES - 1, 3, EV_RESERVE - 1) == EV_LOBO - 1
+    assert evaluator.lobo_index(tops[0], 0, 0) == EV_LOBO
+    assert evaluator.lobo_index(tops[-1], EV_TARGET - 1, EV_TARGET - 1) == EV_SIZE - 1
+    assert len(evaluator.table()) == 2 * EV_SIZE
+
+
+@pytest.fixture
+def tables_at(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
+    """Point the evaluator at a file of one's own: write(raw) makes it and returns its path; the
+    tables read from it are forgotten after the test."""
+
+    def write(raw: Any) -> Path:
+        path = tmp_path / "game_values.json"
+        path.write_text(raw if isinstance(raw, str) else json.dumps(raw), encoding="utf-8")
+        monkeypatch.setattr(evaluator, "DATA", path)
+        evaluator.table.cache_clear()
+        return path
+
+    yield write
+    evaluator.table.cache_clear()
+
+
+def _shipped() -> dict[str, Any]:
+    raw: dict[str, Any] = json.loads(evaluator.DATA.read_text(encoding="utf-8"))
+    return raw
+
+
+def test_tables_of_another_layout_are_refused_in_one_line(tables_at: Any) -> None:
+    raw = _shipped()
+    for stamp, why in (
+        ({**raw["stamp"], "EV_PILES": 60}, "EV_PILES 60, not 64"),
+        ({**raw["stamp"], "EV_TARGET": 150, "EV_SIZE": 73644}, "EV_TARGET 150, not 100; EV_SIZE 73644, not 36144"),
+        (None, "it has no layout stamp"),
+    ):
+        path = tables_at({**raw, "stamp": stamp})
+        with pytest.raises(EvaluatorError) as e:
+            evaluator.table()
+        said = str(e.value)
+        assert said == (
+            f"the evaluator's tables ({path}) were built for another layout ({why}):"
+            " rebuild them with `python -m solver.train.evaluator_tables`"
+        )
+    # The right stamp on values of the wrong count: refused too (a damaged file).
+    tables_at({**raw, "values": raw["values"][:-1]})
+    with pytest.raises(EvaluatorError, match=f"hold {EV_SIZE - 1} values and {EV_SIZE} errors, not {EV_SIZE} each"):
+        evaluator.table()
+
+
+def test_a_hint_that_reads_stale_tables_fails_instead_of_guessing(tables_at: Any) -> None:
+    from solver.search import hint as hints
+
+    tables_at({**_shipped(), "stamp": {**evaluator.LAYOUT, "EV_RESERVE": 6}})
+    raw = {"player": [2, 5, 6, 9], "wolf": [1, 5, 7, 8], "draw_pile": {"size": 28}, "objective": "game"}
+    with pytest.raises(EvaluatorError, match="EV_RESERVE 6, not 8"):
+        hints.hint(parse_position(raw), time_limit=0.2)
+
+
+def _samples(parts: list[str]) -> dict[str, Any]:
+    """Made-up samples of these parts, as build's samples_out keeps them."""
+    rng = random.Random("samples")
+    out: dict[str, Any] = {"about": {"policy": "greedy", "games": 8, "seed": 3}}
+    for part in parts:
+        if part.startswith("vanguard"):
+            out[part] = [
+                [rng.randint(17, 40), rng.randint(1, 3), [1] * rng.randint(0, 2), rng.random() < 0.3, i]
+                for i in range(40)
+            ]
+        else:
+            out[part] = [[rng.random() < 0.5, rng.randint(1, 30)] for _ in range(20)]
+    return out
+
+
+def test_a_partial_rebuild_over_stale_tables_is_refused_before_any_game(
+    tables_at: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The parts not rebuilt would be kept from a file of another layout: refused, and at once (the
+    # build would otherwise play its games first; this one would play 10,000).
+    path = tables_at({**_shipped(), "stamp": {**evaluator.LAYOUT, "EV_PILES": 60}})
+    with pytest.raises(EvaluatorError, match="rebuild every part") as e:
+        evaluator_tables.build(10_000, 5, "greedy", 1, ("vanguard",), (8,))
+    assert f"cannot be kept from {path} (EV_PILES 60, not 64)" in str(e.value)
+    with pytest.raises(EvaluatorError, match="rebuild every part"):
+        evaluator_tables.rebuild(_samples(["vanguard easy"]))
+    # Every part, but from the hint's games, which play by the stale tables: refused at once too.
+    with pytest.raises(
+        EvaluatorError,
+        match=r"EV_PILES 60, not 64\).*; the hint policy plays by them: build them first with --policy best",
+    ):
+        evaluator_tables.build(10_000, 5, "hint", 1)
+    out = tmp_path / "out.json"
+    with pytest.raises(SystemExit) as stop:
+        evaluator_tables.main(["--games-of", "lobo", "--games", "10000", "--out", str(out)])
+    assert stop.value.code == 2 and not out.exists()
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert "the parts not rebuilt (lobo easy, lobo hard, lobo standard" not in err  # lobo is the part rebuilt
+    assert "(vanguard easy, vanguard hard, vanguard standard) cannot be kept" in err and "rebuild every part" in err
+
+
+def test_a_full_rebuild_needs_nothing_of_the_stale_tables(tables_at: Any) -> None:
+    tables_at("not json")
+    parts = sorted(evaluator_tables.PARTS)
+    assert len(parts) == 6
+    built = evaluator_tables.rebuild(_samples(parts))
+    assert built["stamp"] == evaluator.LAYOUT and sorted(built["parts"]) == parts
+    assert len(built["values"]) == len(built["errors"]) == EV_SIZE
+    # Every cell was made again: none is left at the empty table's value, 0.
+    assert min(built["values"]) > 0.0
+    tables_at(built)
+    assert evaluator.table() == [*built["values"], *built["errors"]]
 
 
 def _position(raw: dict[str, Any]) -> Any:

@@ -378,3 +378,75 @@ def test_no_module_uses_another_modules_private_names(package: str) -> None:
         if theirs:
             found[path.relative_to(ROOT).as_posix()] = theirs
     assert found == {}
+
+
+# ---------------------------------------------------------------------------------------------
+# train: what builds and tunes the shipped data (solver/train/) may import every layer; nothing
+# outside it imports it, and the modules that read the data import nothing above the search
+
+TRAIN = ROOT / "solver" / "train"
+ABOVE_SEARCH = ("solver.play", "solver.batch", "solver.train")
+
+
+def imports_from(path: Path, packages: tuple[str, ...], here: str | None = None) -> set[str]:
+    """The imports of a file (inside functions too) from these packages or their modules, with
+    `from solver import play` counted as solver.play."""
+    found = set()
+    for module, name in imports(path, here):
+        full = f"{module}.{name}" if name is not None and module == "solver" else module
+        if any(full == p or full.startswith(p + ".") for p in packages):
+            found.add(full)
+    return found
+
+
+def test_the_train_import_finder_sees_every_kind(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from solver import train\n"
+        "from solver.search import evaluator\n"
+        "def f():\n"
+        "    import solver.train.evaluator_tables\n"
+        "    from solver.train.rollout_weights import tune\n"
+        "    from solver.trainer import x\n",
+        encoding="utf-8",
+    )
+    assert imports_from(probe, ("solver.train",), "cli.probe") == {
+        "solver.train",
+        "solver.train.evaluator_tables",
+        "solver.train.rollout_weights",
+    }
+    # And the train package itself is seen importing the play layer (its reason to be apart).
+    assert "solver.play.simulate" in imports_from(TRAIN / "evaluator_tables.py", ABOVE_SEARCH)
+    assert "solver.play.simulate" in imports_from(TRAIN / "rollout_weights.py", ABOVE_SEARCH)
+
+
+def test_nothing_outside_train_imports_it() -> None:
+    found = {}
+    for path in sorted(p for package in PACKAGES for p in (ROOT / package).rglob("*.py")):
+        if TRAIN not in path.parents:
+            used = imports_from(path, ("solver.train",))
+            if used:
+                found[path.relative_to(ROOT).as_posix()] = sorted(used)
+    assert found == {}
+
+
+@pytest.mark.parametrize("name", ["evaluator.py", "rollout_policy.py"])
+def test_the_shipped_datas_readers_import_nothing_above_the_search(name: str) -> None:
+    assert imports_from(SEARCH / name, ABOVE_SEARCH) == set()
+
+
+def test_reading_the_shipped_data_loads_no_layer_above_the_search() -> None:
+    """At run time too, through every module they load (a fresh interpreter)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from solver.search import evaluator, rollout_policy\n"
+        "assert len(evaluator.table()) == 2 * evaluator.LAYOUT['EV_SIZE']\n"
+        "assert len(rollout_policy.shipped()) == 6\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('solver.play', 'solver.batch', 'solver.train'))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -1,7 +1,8 @@
 """The rollout policy (solver/search/rollout_policy.py): the kernel's choice against the policy
 restated plainly over plays (tests/plain_policy.py), on many random positions and random weights,
-in both modes (its play-outs: tests/test_greedy.py); which weights a search gets; and that the
-shipped weights do what they were tuned for, on decisions of games they were not tuned on."""
+in both modes (its play-outs: tests/test_greedy.py); which weights a search gets; that the shipped
+weights fit the features they weigh, and do what they were tuned for (solver/train/rollout_weights.py),
+on decisions of games they were not tuned on."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from solver.core.position import Rules, parse_position
 from solver.core.rules import State, initial_state, kernel_moves, play_of, vector
 from solver.search import compiled, rollout_policy
 from solver.search.rollout_policy import GREEDY, RolloutPolicyError, weights
+from solver.train import rollout_weights
 
 
 def _round(rng: random.Random) -> tuple[State, list[int]]:
@@ -75,17 +77,99 @@ def test_which_weights_a_search_gets() -> None:
 
 
 def test_a_broken_weights_file_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    broken = ({"weights": {"vanguard": {"standard": [1.0, 2.0]}}}, {"weights": {"vanguard": [1.0]}}, {"w": 1})
-    for text in ("not json", *map(json.dumps, broken)):
+    stamp = rollout_policy.LAYOUT  # the right one: what is broken is the rest
+    broken = (
+        ({"stamp": stamp, "weights": {"vanguard": {"standard": [1.0, 2.0]}}}, "are not 17 tuned weights"),
+        ({"stamp": stamp, "weights": {"vanguard": [1.0]}}, "cannot be read"),
+        ({"stamp": stamp, "w": 1}, "cannot be read"),
+        ([1], "cannot be read"),
+    )
+    for text, said in (("not json", "cannot be read"), *((json.dumps(raw), said) for raw, said in broken)):
         bad = tmp_path / "w.json"
         bad.write_text(text)
         monkeypatch.setattr(rollout_policy, "DATA", bad)
         rollout_policy.shipped.cache_clear()
         try:
-            with pytest.raises(RolloutPolicyError, match="rollout policy"):
+            with pytest.raises(RolloutPolicyError, match=f"rollout policy's weights .* {said}"):
                 rollout_policy.shipped()
         finally:
             rollout_policy.shipped.cache_clear()
+
+
+# -- the layout stamp: weights tuned for other features are refused, not played --------------------
+
+
+def test_the_shipped_weights_fit_the_features_they_weigh() -> None:
+    # The stamp names the features in their places; plain_policy restates them by hand.
+    raw = json.loads(rollout_policy.DATA.read_text(encoding="utf-8"))
+    assert raw["stamp"] == rollout_policy.LAYOUT
+    by_hand = {"RP_SIZE": len(NAMES), "features": ["RP_" + n.upper() for n in NAMES]}
+    assert by_hand == rollout_policy.LAYOUT
+    assert {len(w) for w in rollout_policy.shipped().values()} == {kernel.RP_SIZE}
+    assert len(rollout_policy.shipped()) == 6
+
+
+def test_weights_of_another_layout_are_refused_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    raw = json.loads(rollout_policy.DATA.read_text(encoding="utf-8"))
+    features = rollout_policy.LAYOUT["features"]
+    moved = [features[0], features[2], features[1], *features[3:]]
+    for stamp, why in (
+        ({"RP_SIZE": 18, "features": [*features, "RP_NEW"]}, f"RP_SIZE 18, not 17; features {[*features, 'RP_NEW']!r}"),
+        ({"RP_SIZE": 17, "features": moved}, f"features {moved!r}, not {features!r}"),
+        (None, "it has no layout stamp"),
+    ):
+        bad = tmp_path / "rollout_policy.json"
+        bad.write_text(json.dumps({**raw, "stamp": stamp}))
+        monkeypatch.setattr(rollout_policy, "DATA", bad)
+        rollout_policy.shipped.cache_clear()
+        try:
+            with pytest.raises(RolloutPolicyError) as e:
+                rollout_policy.shipped()
+        finally:
+            rollout_policy.shipped.cache_clear()
+        said = str(e.value)
+        assert said.startswith(f"the rollout policy's weights ({bad}) were tuned for another layout ({why}")
+        assert said.endswith("): tune them again with `python -m solver.train.rollout_weights`")
+        assert "\n" not in said
+
+
+def test_the_tuner_refuses_to_keep_weights_of_another_layout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Tuning only some parts would keep the others from a file of another layout: refused before
+    # any game is played (this one would play 10,000 of them).
+    raw = json.loads(rollout_policy.DATA.read_text(encoding="utf-8"))
+    out = tmp_path / "w.json"
+    out.write_text(json.dumps({**raw, "stamp": {**rollout_policy.LAYOUT, "RP_SIZE": 16}}))
+    before = out.read_text()
+    with pytest.raises(SystemExit) as stop:
+        rollout_weights.main(["--games-of", "lobo", "--games", "10000", "--out", str(out)])
+    assert stop.value.code == 2 and out.read_text() == before
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert f"{out} was tuned for another layout (RP_SIZE 16, not 17)" in err and "tune every game and difficulty" in err
+
+
+def test_the_tuner_stamps_what_it_writes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every part tuned again (a few draws on a few decisions) over a shipped file of another layout,
+    # which the searches it runs would refuse: none of its weights is kept, and the file is stamped
+    # with this layout.
+    out = tmp_path / "w.json"
+    out.write_text(json.dumps({"stamp": None, "weights": {"vanguard": {"easy": [1.0, 2.0]}}, "made": {"x": 1}}))
+    monkeypatch.setattr(rollout_policy, "DATA", out)  # also the tuner's --out
+    rollout_policy.shipped.cache_clear()
+    try:
+        rollout_weights.main(["--games", "1", "--iterations", "1", "--deals", "1"])
+    finally:
+        rollout_policy.shipped.cache_clear()
+    raw = json.loads(out.read_text())
+    assert raw["stamp"] == rollout_policy.LAYOUT
+    assert {(g, d) for g, by in raw["weights"].items() for d in by} == {
+        (g, d) for g in ("vanguard", "lobo") for d in ("easy", "standard", "hard")
+    }
+    assert all(
+        len(w) == kernel.RP_SIZE and w[kernel.RP_ON] == 1.0 for by in raw["weights"].values() for w in by.values()
+    )
+    assert "x" not in raw["made"] and raw["made"]["lobo hard"]["started from"] == "standard"
 
 
 @pytest.mark.parametrize("name", ["vanguard", "lobo"])
@@ -95,8 +179,8 @@ def test_the_shipped_weights_reach_better_round_ends_than_greedy(name: str, diff
     # the mean value for the game of the round's ends the tuned policy reaches is above greedy's,
     # its 95% interval above 0 (the shipped checks, on some 3,000 decisions each: data/rollout_policy.json).
     games = {"vanguard": 40, "lobo": 8}[name]
-    bench = rollout_policy.Bench(rollout_policy.decisions(name, difficulty, games, seed=777), 8, seed=5)
-    figures = rollout_policy.check(bench, rollout_policy.shipped()[(name, difficulty)])
+    bench = rollout_weights.Bench(rollout_weights.decisions(name, difficulty, games, seed=777), 8, seed=5)
+    figures = rollout_weights.check(bench, rollout_policy.shipped()[(name, difficulty)])
     assert figures["decisions"] > 200
     assert figures["difference_95"][0] > 0, figures
 

@@ -10,49 +10,54 @@ next deal is surely the final round) the search values the end of a round exactl
   lobo      L[top value][the Player's points][the Wolf's points]: the chance to reach 100 first.
 
 They are estimates, and every value read off them makes an answer say `exact: false`. They ship
-as package data (data/game_values.json) and are rebuilt by this module:
+as package data (data/game_values.json), beside every value its standard error, which the search
+carries into each answer's interval (expectimax.estimated, ctr[ERROR]). This module only reads
+them; they are built offline from simulated games (how: solver/train/evaluator_tables.py) by
 
-    python -m solver.search.evaluator [--games 3000] [--seed 11] [--policy hint] [--jobs 2]
-        [--games-of vanguard,lobo] [--difficulties easy,standard,hard] [--samples-out F]
-    python -m solver.search.evaluator --from-samples F      (smoothed again, nothing replayed)
+    python -m solver.train.evaluator_tables [--games 3000] [--seed 11] [--policy hint] [--jobs 2] ...
 
-How: whole games are simulated with a policy (the simulator's, solver/play/), the same seeded
-deals for every table. vanguard: every regular deal is a sample of (pile, active, reserve) and of
-whether that game was won; each cell is the share won, shrunk towards the cell's neighbours in
-the pile (and, where they are few, towards the same pile with any reserve), and made monotone:
-more members and more reserve never hurt. lobo: the rounds give the distribution of the points a
-round scores (won: the Player's, lost: the Wolf's) and of who scores them; the race is then solved
-exactly for that round model by backward induction over the scores (every round scores at least
-one point). A table is the value of the simulated policy, a lower bound in expectation on what
-best play achieves. Made from the hint policy's own games, the tables are a step of fitted value
-iteration: what following the advice wins from each deal. The file records, part by part, the
-policy, the games and the seed, and beside every value its standard error (vanguard: a share's,
-counting the shrinkage as 8 samples; lobo: a bootstrap of the rounds), which the search carries
-into each answer's interval (expectimax.estimated, ctr[ERROR]).
+The file is stamped with the layout it was built for (LAYOUT): a change of the tables' sizes
+makes the search refuse it until it is rebuilt, rather than read values from the wrong cells.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import math
-import sys
-from collections import defaultdict
-from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from solver.core.cards import DIFFICULTIES, DIFFICULTY_OF_TOP
-from solver.core.games import LOBO, VANGUARD
 from solver.search.expectimax import EV_ERRORS, EV_LOBO, EV_PILES, EV_RESERVE, EV_SIZE, EV_TARGET, EV_VANGUARD
 
 DATA = Path(__file__).with_name("data") / "game_values.json"
 TOPS = (8, 9, 10)
+BUILD = "python -m solver.train.evaluator_tables"
+
+# The layout the tables are read in, stamped into the file by its builder ("stamp"): the search
+# indexes the values by these sizes (vanguard_index, lobo_index), so a file made for other sizes
+# would be read from the wrong cells without a word.
+LAYOUT: dict[str, Any] = {
+    "tops": list(TOPS),
+    "EV_PILES": EV_PILES,
+    "EV_RESERVE": EV_RESERVE,
+    "EV_VANGUARD": EV_VANGUARD,
+    "EV_LOBO": EV_LOBO,
+    "EV_TARGET": EV_TARGET,
+    "EV_SIZE": EV_SIZE,
+}
 
 
 class EvaluatorError(RuntimeError):
-    """The tables are missing or unreadable (a broken installation)."""
+    """The tables are missing, unreadable or made for another layout (a broken installation, or
+    rules changed since they were built)."""
+
+
+def stale(stamp: Any) -> str | None:
+    """What in a file's layout stamp differs from LAYOUT (None: it fits)."""
+    if not isinstance(stamp, dict):
+        return "it has no layout stamp"
+    wrong = [f"{k} {stamp.get(k)!r}, not {v!r}" for k, v in LAYOUT.items() if stamp.get(k) != v]
+    return "; ".join(wrong) if wrong else None
 
 
 @lru_cache(maxsize=1)
@@ -61,10 +66,15 @@ def table() -> list[float]:
     in the layout the search reads (expectimax.EV_*, EV_ERRORS)."""
     try:
         raw = json.loads(DATA.read_text(encoding="utf-8"))
+        differs = stale(raw.get("stamp"))
         values = [float(x) for x in raw["values"]]
         errors = [float(x) for x in raw["errors"]]
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         raise EvaluatorError(f"the evaluator's tables ({DATA}) cannot be read: {e}") from None
+    if differs is not None:
+        raise EvaluatorError(
+            f"the evaluator's tables ({DATA}) were built for another layout ({differs}): rebuild them with `{BUILD}`"
+        )
     if len(values) != EV_SIZE or len(errors) != EV_SIZE:
         raise EvaluatorError(
             f"the evaluator's tables ({DATA}) hold {len(values)} values and {len(errors)} errors, not {EV_SIZE} each"
@@ -106,280 +116,3 @@ def vanguard_index(top: int, pile: int, active: int, reserve: int) -> int:
 
 def lobo_index(top: int, player: int, wolf: int) -> int:
     return EV_LOBO + ((top - 8) * EV_TARGET + player) * EV_TARGET + wolf
-
-
-# -- building the tables ---------------------------------------------------------------------------
-
-
-def _vanguard_deals(records: Iterable[Any]) -> list[tuple[int, int, tuple[int, ...], bool, int]]:
-    """(pile before the deal, active members, the reserve, game won, game) at every regular deal."""
-    from solver.play.driver import Deal
-    from solver.play.simulate import replay_record
-
-    out = []
-    for r in records:
-        game = replay_record(r)
-        for table, step in zip(game.tables, game.steps, strict=False):
-            if isinstance(step, Deal) and table.pile_size - sum(table.deal_sizes()) > table.setup.rules.final_threshold:
-                out.append((table.pile_size, len(table.party), tuple(table.reserve), r.won, r.index))
-    return out
-
-
-def _vanguard_samples(records: Iterable[Any]) -> list[tuple[int, int, int, bool]]:
-    """(pile before the deal, active members, reserve cards, game won) at every regular deal."""
-    return [(pile, active, len(reserve), won) for pile, active, reserve, won, _ in _vanguard_deals(records)]
-
-
-def _smooth_vanguard(samples: list[tuple[int, int, int, bool]], top: int) -> tuple[list[float], list[float], float]:
-    """The table of one difficulty from its samples, each cell's standard error, and the largest
-    standard error of a cell that had samples. Shrinkage: a cell's share is mixed with a prior
-    worth `strength` samples, the share of the same party and reserve at the piles around it
-    (pile ± 2, nearer ones weighing more), itself mixed with the same party and reserve at any
-    pile; its error is that of a share of n + strength samples. The prior never mixes reserves or
-    parties: a cell with a card more in the reserve wins far more often (bench/README.md), and
-    would lift the cells below it. Then made monotone (a member more, or a reserve card more,
-    never lowers the chance; a value lifted to its neighbour's takes the larger error)."""
-    won: dict[tuple[int, int, int], int] = defaultdict(int)
-    seen: dict[tuple[int, int, int], int] = defaultdict(int)
-    for pile, active, reserve, w in samples:
-        cell = (pile, active, min(reserve, EV_RESERVE - 1))
-        seen[cell] += 1
-        won[cell] += w
-    near_won: dict[tuple[int, int, int], float] = defaultdict(float)
-    near_seen: dict[tuple[int, int, int], float] = defaultdict(float)
-    any_won: dict[tuple[int, int], int] = defaultdict(int)
-    any_seen: dict[tuple[int, int], int] = defaultdict(int)
-    for (pile, active, reserve), n in seen.items():
-        any_seen[(active, reserve)] += n
-        any_won[(active, reserve)] += won[(pile, active, reserve)]
-        for near in range(pile - 2, pile + 3):
-            weight = 1.0 / (1 + abs(near - pile))
-            near_seen[(near, active, reserve)] += weight * n
-            near_won[(near, active, reserve)] += weight * won[(pile, active, reserve)]
-    overall = sum(won.values()) / max(1, sum(seen.values()))
-    values = [overall] * EV_VANGUARD
-    errors = [0.5] * EV_VANGUARD
-    strength = 8.0  # a prior worth this many samples
-    for pile in range(EV_PILES):
-        for active in range(1, 4):
-            for reserve in range(EV_RESERVE):
-                wide = (any_won.get((active, reserve), 0) + 2 * overall) / (any_seen.get((active, reserve), 0) + 2)
-                cell = (pile, active, reserve)
-                prior = (near_won.get(cell, 0.0) + 2 * wide) / (near_seen.get(cell, 0.0) + 2)
-                n, k = seen.get(cell, 0), won.get(cell, 0)
-                v = (k + strength * prior) / (n + strength)
-                values[(pile * 4 + active) * EV_RESERVE + reserve] = v
-                errors[(pile * 4 + active) * EV_RESERVE + reserve] = math.sqrt(max(v * (1 - v), 1e-4) / (n + strength))
-    # Monotone: a member more, or a reserve card more, never lowers the chance.
-    for pile in range(EV_PILES):
-        for active in range(1, 4):
-            for reserve in range(1, EV_RESERVE):
-                i = (pile * 4 + active) * EV_RESERVE
-                _lift(values, errors, i + reserve, i + reserve - 1)
-        for reserve in range(EV_RESERVE):
-            for active in range(2, 4):
-                i, j = (pile * 4 + active) * EV_RESERVE + reserve, (pile * 4 + active - 1) * EV_RESERVE + reserve
-                _lift(values, errors, i, j)
-    worst = max([errors[(pile * 4 + active) * EV_RESERVE + reserve] for pile, active, reserve in seen] or [0.0])
-    return values, errors, worst
-
-
-def _lift(values: list[float], errors: list[float], i: int, j: int) -> None:
-    """Cell i is worth at least cell j (monotone); lifted, it takes the larger error."""
-    if values[j] > values[i]:
-        values[i] = values[j]
-        errors[i] = max(errors[i], errors[j])
-
-
-def _lobo_race(rounds: list[tuple[bool, int]], target: int = EV_TARGET) -> list[float]:
-    """The race to the target solved exactly for a round model: each round, with the observed
-    frequencies, the Player scores x (won) or the Wolf scores y (lost); V[p][w] backwards."""
-    n = max(1, len(rounds))
-    player: dict[int, float] = defaultdict(float)
-    wolf: dict[int, float] = defaultdict(float)
-    for won, points in rounds:
-        (player if won else wolf)[max(1, points)] += 1.0 / n
-    v = [[0.0] * target for _ in range(target)]
-    for total in range(2 * target - 2, -1, -1):
-        for p in range(max(0, total - target + 1), min(target - 1, total) + 1):
-            w = total - p
-            x = 0.0
-            for pts, prob in player.items():
-                x += prob * (1.0 if p + pts >= target else v[p + pts][w])
-            for pts, prob in wolf.items():
-                x += prob * (0.0 if w + pts >= target else v[p][w + pts])
-            v[p][w] = x
-    return [v[p][w] for p in range(target) for w in range(target)]
-
-
-def _lobo_errors(rounds: list[tuple[bool, int]], resamples: int = 20, seed: int = 0) -> list[float]:
-    """Each cell's standard error in the race table: the spread of the race solved again on
-    rounds drawn with replacement from the same rounds (a bootstrap; the round model itself is
-    the table's assumption, not its sampling error)."""
-    import random
-
-    rng = random.Random(seed)
-    runs = [_lobo_race(rng.choices(rounds, k=len(rounds))) for _ in range(resamples)]
-    out = []
-    for cell in zip(*runs, strict=True):
-        mean = sum(cell) / len(cell)
-        out.append(math.sqrt(sum((c - mean) ** 2 for c in cell) / max(1, len(cell) - 1)))
-    return out
-
-
-def _lobo_rounds(records: Iterable[Any]) -> list[tuple[bool, int]]:
-    """(won, points scored) of every round of lobo games."""
-    from solver.play.simulate import replay_record
-
-    out = []
-    for r in records:
-        game = replay_record(r)
-        before = (0, 0)
-        for t in game.tables[1:]:
-            if t.points != before:
-                dp, dw = t.points[0] - before[0], t.points[1] - before[1]
-                out.append((dp > 0, dp if dp > 0 else dw))
-                before = t.points
-    return out
-
-
-def _kept() -> tuple[dict[str, Any], dict[str, float], list[float], list[float]]:
-    """What the shipped file holds, for the parts not rebuilt: how each part was made, each part's
-    largest error, the values and their errors. A file from before the parts were rebuilt one by
-    one gives every cell its file's largest error."""
-    try:
-        raw = json.loads(DATA.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}, {}, [0.0] * EV_SIZE, [0.5] * EV_SIZE
-    values = [float(v) for v in raw["values"]]
-    largest = {k: float(e) for k, e in raw.get("largest_standard_error", {}).items()}
-    made = dict(raw.get("parts", {}))
-    if "errors" in raw:
-        return made, largest, values, [float(e) for e in raw["errors"]]
-    for top in TOPS:
-        name = DIFFICULTY_OF_TOP[top]
-        made[f"vanguard {name}"] = {"policy": raw["policy"], "games": raw["games"], "seed": raw["seed"]}
-        made[f"lobo {name}"] = {"policy": raw["policy"], "games": raw["lobo_games"], "seed": raw["seed"]}
-    return made, largest, values, [max(largest.values() or [0.5])] * EV_SIZE
-
-
-def build(
-    games: int,
-    seed: int,
-    policy: str,
-    jobs: int | None,
-    games_of: tuple[str, ...] = ("vanguard", "lobo"),
-    tops: tuple[int, ...] = TOPS,
-    samples_out: Path | None = None,
-) -> dict[str, Any]:
-    """New tables from `games` simulated games per difficulty (lobo: a quarter as many), for the
-    games and difficulties named; every other part is kept from the shipped file. samples_out:
-    where to keep what the tables were made from (vanguard's deals, lobo's rounds)."""
-    from solver.play.driver import Setup
-    from solver.play.simulate import simulate
-
-    raw: dict[str, Any] = {"about": {"policy": policy, "games": games, "seed": seed}}
-
-    def keep() -> None:  # after every part: a long build stopped part-way loses no finished part
-        if samples_out is not None:
-            samples_out.write_text(json.dumps(raw) + "\n", encoding="utf-8")
-
-    for top in tops:
-        difficulty = DIFFICULTY_OF_TOP[top]
-        if VANGUARD.name in games_of:
-            records: list[Any] = []
-            simulate(Setup(VANGUARD.name, difficulty), policy, games, seed, workers=jobs, on_record=records.append)
-            raw[f"vanguard {difficulty}"] = deals = _vanguard_deals(records)
-            won = sum(r.won for r in records)
-            print(f"vanguard {difficulty}: {won}/{games} games won, {len(deals)} deals", file=sys.stderr)
-            keep()
-        if LOBO.name in games_of:
-            records = []
-            simulate(
-                Setup(LOBO.name, difficulty), policy, max(1, games // 4), seed, workers=jobs, on_record=records.append
-            )
-            raw[f"lobo {difficulty}"] = rounds = _lobo_rounds(records)
-            print(f"lobo {difficulty}: {len(rounds)} rounds", file=sys.stderr)
-            keep()
-    return rebuild(raw)  # the tables are made from the samples alone, as --from-samples makes them
-
-
-def rebuild(samples: dict[str, Any]) -> dict[str, Any]:
-    """The tables made again from kept samples (build's samples_out), without replaying a game:
-    for another smoothing of the same games. Parts the samples do not hold are kept."""
-    made, largest, values, errors = _kept()
-    how = samples.get("about", {})
-    for part, rows in samples.items():
-        if part == "about":
-            continue
-        kind, difficulty = part.split()
-        top = DIFFICULTIES[difficulty]
-        if kind == VANGUARD.name:
-            table_v, errors_v, worst = _smooth_vanguard([(p, a, len(r), bool(w)) for p, a, r, w, _ in rows], top)
-            at = (top - 8) * EV_VANGUARD
-            values[at : at + EV_VANGUARD] = table_v
-            errors[at : at + EV_VANGUARD] = errors_v
-            largest[part] = round(worst, 4)
-            made[part] = {**how, "deals": len(rows)}
-        else:
-            rounds = [(bool(w), int(p)) for w, p in rows]
-            at = lobo_index(top, 0, 0)
-            values[at : at + EV_TARGET * EV_TARGET] = _lobo_race(rounds)
-            errors[at : at + EV_TARGET * EV_TARGET] = race_errors = _lobo_errors(rounds, seed=int(how.get("seed", 0)))
-            largest[part] = round(max(race_errors), 4)
-            made[part] = {**how, "games": max(1, int(how.get("games", 4)) // 4), "rounds": len(rounds)}
-    return _file(made, largest, values, errors)
-
-
-def _file(made: dict[str, Any], largest: dict[str, float], values: list[float], errors: list[float]) -> dict[str, Any]:
-    return {
-        "made_by": "python -m solver.search.evaluator",
-        "parts": made,
-        "largest_standard_error": largest,
-        "layout": "solver/search/expectimax.py EV_*; errors: each value's standard error, at the same place",
-        "values": [round(v, 5) for v in values],
-        "errors": [round(e, 5) for e in errors],
-    }
-
-
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description="Rebuild the evaluator's tables (solver/search/data/game_values.json).")
-    ap.add_argument("--games", type=int, default=3000, help="games per difficulty (vanguard; lobo a quarter)")
-    ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument(
-        "--policy", default="hint", help="the simulator's policy whose games are sampled (default: the hint's own)"
-    )
-    ap.add_argument("--jobs", type=int, default=None)
-    ap.add_argument("--games-of", default="vanguard,lobo", help="which tables to rebuild (the others are kept)")
-    ap.add_argument("--difficulties", default="easy,standard,hard", help="which difficulties to rebuild")
-    ap.add_argument("--samples-out", default=None, help="keep what the tables are made from here (JSON)")
-    ap.add_argument(
-        "--from-samples", default=None, help="make the tables again from a --samples-out file, playing nothing"
-    )
-    ap.add_argument("--out", default=str(DATA))
-    args = ap.parse_args(argv)
-    games_of = tuple(g.strip() for g in args.games_of.split(",") if g.strip())
-    try:
-        tops = tuple(DIFFICULTIES[d.strip()] for d in args.difficulties.split(",") if d.strip())
-    except KeyError as e:
-        ap.error(f"--difficulties: {e.args[0]!r} is not one of easy, standard, hard")
-    if not set(games_of) <= {VANGUARD.name, LOBO.name}:
-        ap.error(f"--games-of: {args.games_of!r}: name vanguard, lobo or both")
-    samples_out = Path(args.samples_out) if args.samples_out else None
-    if args.from_samples:
-        try:
-            data = rebuild(json.loads(Path(args.from_samples).read_text(encoding="utf-8")))
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            ap.error(f"--from-samples {args.from_samples}: not a samples file ({e})")
-    else:
-        data = build(args.games, args.seed, args.policy, args.jobs, games_of, tops, samples_out)
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".part")
-    tmp.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
-    tmp.replace(out)
-    print(f"wrote {out}", file=sys.stderr)
-
-
-if __name__ == "__main__":
-    main()
