@@ -33,6 +33,7 @@ from typing import Any
 
 from solver.core.cards import DIFFICULTIES, DIFFICULTY_OF_TOP
 from solver.core.games import LOBO, VANGUARD
+from solver.core.rounds import final_at_deal, pile_after_deal
 from solver.play.driver import Deal, Setup
 from solver.play.simulate import replay_record, simulate
 from solver.search import evaluator
@@ -46,7 +47,8 @@ def _vanguard_deals(records: Iterable[Any]) -> list[tuple[int, int, tuple[int, .
     for r in records:
         game = replay_record(r)
         for table, step in zip(game.tables, game.steps, strict=False):
-            if isinstance(step, Deal) and table.pile_size - sum(table.deal_sizes()) > table.setup.rules.final_threshold:
+            rules = table.setup.rules
+            if isinstance(step, Deal) and not final_at_deal(VANGUARD, pile_after_deal(table.pile_size, rules), rules):
                 out.append((table.pile_size, len(table.party), tuple(table.reserve), r.won, r.index))
     return out
 
