@@ -15,9 +15,10 @@ from typing import Any
 
 from solver.core.position import Position
 from solver.core.rules import Reward, State, rewards
+from solver.parallel import run_parallel
 from solver.play.driver import REWARD, GameError, Take, advance, table_from_position
 from solver.play.policies import make_policy
-from solver.play.simulate import play_game, run_parallel, wilson
+from solver.play.simulate import play_game, wilson
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,7 @@ def advise_reward(
         if progress:
             progress(done, total)
 
-    run_parallel(continuation_chunk, tasks, workers=workers, cluster=cluster, emit=emit)
+    run_parallel(continuation_chunk, tasks, emit=emit, workers=workers, cluster=cluster)
     order = sorted(range(len(offered)), key=lambda k: (-sum(won[k]), k))
     top = won[order[0]]
     ranked = []
