@@ -67,16 +67,8 @@ def batch(
       or an invalid puzzle (every other puzzle is still solved and written)
     * 130: interrupted (rerun with --resume)
     """
-    from solver.batch.runner import (
-        ClusterError,
-        connect,
-        done_ids,
-        iter_jobs,
-        problem,
-        repair_tail,
-        run_batch,
-        unmatched,
-    )
+    from solver.batch.runner import done_ids, iter_jobs, problem, repair_tail, run_batch, unmatched
+    from solver.parallel import ClusterError, connect
 
     if fmt not in ("jsonl", "csv"):
         fail(f"--format: {fmt!r} is not one of jsonl, csv")

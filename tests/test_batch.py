@@ -17,10 +17,11 @@ from typer.testing import CliRunner
 from cli.main import app
 from conftest import ROOT
 from gen import reference_form
+from processes import CrashOnArrival
 from reference.expectimax import analyse
 from reference.finish import best_finish
 from reference.legal import play_key
-from solver.batch.runner import iter_jobs, run_batch
+from solver.batch.runner import Job, iter_jobs, run_batch
 
 runner = CliRunner()
 PUZZLES = ROOT / "puzzles"
@@ -168,6 +169,28 @@ def test_dask_local_cluster_gives_the_same_results_as_one_process() -> None:
         summary = run_batch(jobs, cluster=client, on_result=many.append)
     strip = lambda rs: {r["id"]: {k: v for k, v in r.items() if k not in ("seconds", "stats")} for r in rs}  # noqa: E731
     assert strip(one) == strip(many) and summary.total == 12
+
+
+def test_a_puzzle_that_crashes_its_worker_is_one_error_record_and_the_others_are_solved(tmp_path: Path) -> None:
+    jobs = list(iter_jobs([str(PUZZLES / "examples")]))
+    position = {"player": [5, 2], "wolf": [5, 2], "draw_pile": {"size": 3}, "final": False}
+    alone: list[dict[str, Any]] = []
+    run_batch([*jobs, Job("p", "p.json", None, position)], workers=1, on_result=alone.append)
+    strip = lambda rs: {r["id"]: {k: v for k, v in r.items() if k not in ("seconds", "stats")} for r in rs}  # noqa: E731
+    # A puzzle that crashes every process reading it: its own error record, nothing else lost.
+    got: list[dict[str, Any]] = []
+    summary = run_batch(
+        [*jobs[:2], Job("p", "p.json", None, CrashOnArrival()), *jobs[2:]], workers=2, on_result=got.append
+    )
+    by_id = strip(got)
+    crashed = by_id.pop("p")
+    assert crashed["status"] == "error" and crashed["error"] == "the process solving this puzzle crashed"
+    assert summary.errors == 1 and by_id == {k: v for k, v in strip(alone).items() if k != "p"}
+    # One that crashed its worker once (the OOM killer): solved again, and so is every puzzle in flight.
+    flaky = Job("p", "p.json", None, CrashOnArrival(then=position, once=tmp_path / "crashed"))
+    again: list[dict[str, Any]] = []
+    summary = run_batch([*jobs[:2], flaky, *jobs[2:]], workers=2, on_result=again.append)
+    assert (tmp_path / "crashed").exists() and summary.errors == 0 and strip(again) == strip(alone)
 
 
 def test_bad_arguments(tmp_path: Path) -> None:

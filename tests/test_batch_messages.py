@@ -3,7 +3,6 @@ their reason, workers that end with their parent, and a cluster with no worker y
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import select
@@ -19,6 +18,7 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from conftest import ROOT
+from processes import MAIN_WITH_CTRL_C, children, kill_parent_and_wait
 
 runner = CliRunner()
 GOOD = {"player": [5, 2], "wolf": [5, 2], "draw_pile": {"size": 3}, "final": False}
@@ -126,53 +126,6 @@ def test_the_exit_codes_are_in_the_help() -> None:
 # Workers end with their parent -------------------------------------------------------------------
 
 
-# A shell's background job starts with Ctrl-C ignored, and Python keeps that (so these tests hung
-# when the suite ran in the background): the commands under test take it as a terminal's would.
-CTRL_C = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
-MAIN_WITH_CTRL_C = CTRL_C + "from cli.main import main; main()"
-
-
-def _children(pid: int) -> list[int]:
-    """Processes whose parent is pid (from /proc: psutil may not be installed)."""
-    out = []
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                stat = (d / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                out.append(int(d.name))
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended, whoever reaps it
-
-
-def _kill_parent_and_wait(proc: subprocess.Popen[bytes], want: int, within: float) -> tuple[list[int], list[int]]:
-    """Wait for `want` children, SIGKILL the parent; (the children, those still alive after `within` s)."""
-    deadline = time.time() + 60
-    kids: list[int] = []
-    while time.time() < deadline and len(kids) < want:
-        kids = _children(proc.pid)
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    deadline = time.time() + within
-    while time.time() < deadline and any(_alive(k) for k in kids):
-        time.sleep(0.05)
-    left = [k for k in kids if _alive(k)]
-    for k in left:  # never leave them running, whatever the test says
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(k, signal.SIGKILL)
-    return kids, left
-
-
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_workers_end_when_the_batch_is_killed(tmp_path: Path) -> None:
     slow = tmp_path / "slow.jsonl"
@@ -180,7 +133,7 @@ def test_workers_end_when_the_batch_is_killed(tmp_path: Path) -> None:
     slow.write_text("\n".join(map(json.dumps, rows)) + "\n")
     cmd = [sys.executable, "-c", "from cli.main import main; main()", "batch", str(slow), "-j", "2", "-t", "60"]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    kids, left = _kill_parent_and_wait(proc, 2, within=5)
+    kids, left = kill_parent_and_wait(proc, 2, within=5)
     assert len(kids) >= 2 and not left, (kids, left)
 
 
@@ -192,7 +145,7 @@ def test_ctrl_c_stops_a_parallel_batch_at_once_with_one_line(tmp_path: Path) -> 
     cmd = [sys.executable, "-c", MAIN_WITH_CTRL_C, "batch", str(slow), "-j", "2", "-t", "60"]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     deadline = time.time() + 60
-    while time.time() < deadline and len(_children(proc.pid)) < 2:
+    while time.time() < deadline and len(children(proc.pid)) < 2:
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
     try:
@@ -201,43 +154,6 @@ def test_ctrl_c_stops_a_parallel_batch_at_once_with_one_line(tmp_path: Path) -> 
         proc.kill()
     assert proc.returncode == 130
     assert err.decode().splitlines() == ["lobo-hint: interrupted; finished results are in --out (rerun with --resume)"]
-
-
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
-def test_the_portable_fallback_ends_a_worker_too() -> None:
-    # Where the death signal cannot be asked for, the watchdog thread ends the worker.
-    script = (
-        "import time, solver.batch.workers as w\n"
-        "w._death_signal = lambda: False\n"
-        "pool = w.worker_pool(1)\n"
-        "pool.submit(time.sleep, 60)\n"
-        "time.sleep(60)\n"
-    )
-    proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.DEVNULL)
-    kids, left = _kill_parent_and_wait(proc, 1, within=5)
-    assert kids and not left, (kids, left)
-
-
-def test_a_ctrl_c_while_the_workers_start_stops_them_there_and_exits_quietly() -> None:
-    # worker_pool holds Ctrl-C while it forks, and a Ctrl-C that came meanwhile is raised as the
-    # mask is let go, inside worker_pool: the caller never gets the pool to stop. Before the fix
-    # its workers lived on until exit, and the pool's garbage collection raced the exit hook on its
-    # wake-up pipe (a traceback after the one-line message, CI of session 9).
-    script = (
-        CTRL_C + "import multiprocessing, os, solver.batch.workers as w\n"
-        "start = w.end_with_parent\n"
-        "def init(parent):\n"
-        "    start(parent)\n"
-        "    os.kill(os.getppid(), signal.SIGINT)\n"
-        "w.end_with_parent = init\n"
-        "try:\n"
-        "    w.worker_pool(2)\n"
-        "except KeyboardInterrupt:\n"
-        "    print(len(multiprocessing.active_children()))\n"
-    )
-    for _ in range(3):
-        done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
-        assert (done.returncode, done.stdout, done.stderr) == (0, "0\n", "")
 
 
 # A cluster with no worker ------------------------------------------------------------------------
@@ -275,34 +191,3 @@ def test_a_cluster_with_no_worker_says_it_waits_and_carries_on_when_one_joins(tm
     summary: dict[str, Any] = json.loads(stdout)
     assert summary["total"] == 3 and summary["solved"] == 3
     assert {json.loads(line)["id"] for line in out.read_text().splitlines()} == {"p0", "p1", "p2"}
-
-
-def _sigint_disposition() -> str:
-    return "ignored" if signal.getsignal(signal.SIGINT) == signal.SIG_IGN else "handled"
-
-
-def test_workers_leave_ctrl_c_to_the_command_that_started_them() -> None:
-    """A terminal's Ctrl-C reaches every process of the group: a worker that raised
-    KeyboardInterrupt too would print its own traceback beside the command's one line."""
-    from solver.batch.workers import worker_pool
-
-    with worker_pool(1) as pool:
-        assert pool.submit(_sigint_disposition).result() == "ignored"
-    assert _sigint_disposition() == "handled"  # the command itself still hears it
-
-
-def test_ctrl_c_stops_a_parallel_simulation_at_once_with_one_line() -> None:
-    cmd = [sys.executable, "-c", MAIN_WITH_CTRL_C, "simulate", "--games", "100000", "-j", "2"]
-    cmd += ["--policy", "best"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-    deadline = time.time() + 60
-    while time.time() < deadline and len(_children(proc.pid)) < 2:
-        time.sleep(0.05)
-    time.sleep(0.5)
-    os.killpg(proc.pid, signal.SIGINT)
-    try:
-        _, err = proc.communicate(timeout=20)
-    finally:
-        proc.kill()
-    assert proc.returncode == 130
-    assert err.decode().splitlines() == ["lobo-hint: interrupted"]

@@ -7,6 +7,7 @@ Imports under `if TYPE_CHECKING:` are left out: they are for the type checker on
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -450,3 +451,28 @@ def test_reading_the_shipped_data_loads_no_layer_above_the_search() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+# ---------------------------------------------------------------------------------------------
+# parallel: one way to run tasks in parallel, below the play and batch layers that both use it
+
+PARALLEL = ROOT / "solver" / "parallel"
+POOLS = ("concurrent.futures", "multiprocessing.pool", "distributed", "dask")
+
+
+@pytest.mark.parametrize("path", sorted(PARALLEL.glob("*.py")), ids=lambda p: p.name)
+def test_parallel_imports_only_the_standard_library_dask_and_itself(path: Path) -> None:
+    allowed = set(sys.stdlib_module_names) | {"dask", "distributed", "solver"}
+    used = {m for m in modules_imported(path) if m.split(".")[0] not in allowed}
+    used |= {m for m in modules_imported(path) if m.startswith("solver.") and not m.startswith("solver.parallel")}
+    assert used == set(), sorted(used)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_module_outside_parallel_starts_a_pool_of_its_own(package: str) -> None:
+    found = {
+        path.relative_to(ROOT).as_posix(): sorted(m for m in modules_imported(path) if m.startswith(POOLS))
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if not path.is_relative_to(PARALLEL)
+    }
+    assert {k: v for k, v in found.items() if v} == {}

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
+from conftest import ROOT
+from processes import MAIN_WITH_CTRL_C, children, still_alive, wait_for_children
 from solver.core.position import parse_position
 from solver.play.driver import Deal, Setup
 from solver.play.reward import advise_reward
@@ -50,6 +57,42 @@ def test_a_dask_client_runs_the_games_too() -> None:
     assert [r.to_json() | {"seconds": 0} for r in records] == [
         r.to_json() | {"seconds": 0} for r in simulate(Setup("vanguard", "hard"), "random", 12, 8, workers=1)
     ]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_worker_killed_mid_run_loses_no_game_and_changes_none() -> None:
+    # As the kernel's OOM killer would: the games of the chunks in flight are played again, on
+    # their seeds, so the records are those of one process.
+    before = set(children(os.getpid()))
+    killed: list[int] = []
+
+    def on_record(_: GameRecord) -> None:
+        if not killed:
+            killed.append(next(p for p in children(os.getpid()) if p not in before))
+            os.kill(killed[0], signal.SIGKILL)
+
+    two = simulate(Setup("lobo", "hard"), "greedy", 30, 4, workers=2, on_record=on_record)
+    one = simulate(Setup("lobo", "hard"), "greedy", 30, 4, workers=1)
+    assert killed
+    assert [r.to_json() | {"seconds": 0} for r in two] == [r.to_json() | {"seconds": 0} for r in one]
+    assert not still_alive([p for p in children(os.getpid()) if p not in before], 5)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_ctrl_c_stops_a_parallel_simulation_at_once_with_one_line() -> None:
+    cmd = [sys.executable, "-c", MAIN_WITH_CTRL_C, "simulate", "--games", "100000", "-j", "2"]
+    cmd += ["--policy", "best"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    kids = wait_for_children(proc.pid, 2)
+    time.sleep(0.5)
+    os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
+    try:
+        _, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert err.decode().splitlines() == ["lobo-hint: interrupted"]
+    assert len(kids) == 2 and not still_alive(kids, 5)
 
 
 def test_wilson_interval() -> None:

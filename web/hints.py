@@ -34,8 +34,8 @@ RUNNING, DONE, CANCELLED, FAILED = "running", "done", "cancelled", "failed"
 def main(argv: list[str]) -> None:
     """A worker process (python -m web.hints FD PARENT): load the engine, say so, then run the
     hints sent through the socket FD until told to stop."""
-    # The batch workers' start: ignore Ctrl-C (the server stops us) and end with the server.
-    from solver.batch.workers import end_with_parent
+    # A pool worker's start (solver/parallel/): ignore Ctrl-C (the server stops us) and end with the server.
+    from solver.parallel.workers import end_with_parent
 
     fd, parent = int(argv[0]), int(argv[1])
     end_with_parent(parent)

@@ -1,1 +1,1 @@
-"""Many puzzles at once: the batch runner, its worker processes, the puzzle generator."""
+"""Many puzzles at once: the batch runner (on solver/parallel/), the puzzle generator."""

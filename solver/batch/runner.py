@@ -11,17 +11,12 @@ from __future__ import annotations
 import glob
 import json
 import math
-import os
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from solver.batch.workers import stop_workers, worker_pool
 from solver.core.games import game
 from solver.core.jsonio import HugeNumber, loads
 from solver.core.plays import PlayError, from_json, parse_plays
@@ -29,6 +24,7 @@ from solver.core.position import PositionError, parse_position
 from solver.core.rules import final_state, initial_state, legal_plays
 from solver.core.status import Check, FinishStatus, HintStatus, RecordStatus
 from solver.finish.finisher import judge_finish, solve_finish
+from solver.parallel import run_parallel
 from solver.search import memory
 from solver.search.hint import hint
 
@@ -352,165 +348,31 @@ def run_batch(
                 continue
             yield j
 
-    n = workers or os.cpu_count() or 1
-    if cluster is not None:
-        run_on_dask(solve_one, ((job, time_limit, max_memory) for job in todo()), cluster, n, emit, on_wait=on_wait)
-    elif n <= 1:
-        for job in todo():
-            emit(solve_one(job, time_limit, max_memory))
-    else:
-        _run_pool(todo(), n, time_limit, emit, max_memory)
+    run_parallel(
+        solve_one,
+        ((job, time_limit, max_memory) for job in todo()),
+        emit=emit,
+        workers=workers,
+        cluster=cluster,
+        on_crash=crashed,
+        on_wait=on_wait,
+    )
     return summary
 
 
-def _run_pool(
-    jobs: Iterator[Job],
-    n: int,
-    time_limit: float | None,
-    emit: Callable[[dict[str, Any]], None],
-    max_memory: int | None = None,
-) -> None:
-    running: dict[Future[dict[str, Any]], Job] = {}
-    pool: ProcessPoolExecutor
-
-    def drain(until: int) -> None:
-        nonlocal pool
-        while len(running) > until:
-            done = wait(running, return_when=FIRST_COMPLETED).done
-            broken = []
-            for fut in done:
-                job = running.pop(fut)
-                try:
-                    emit(fut.result())
-                except BrokenProcessPool:
-                    broken.append(job)
-            if broken:
-                # A dead worker breaks the whole pool: every puzzle in flight fails with it. Solve
-                # those again one by one in their own process, so only the guilty one is lost.
-                broken += list(running.values())
-                running.clear()
-                pool.shutdown(wait=False, cancel_futures=True)
-                for job in broken:
-                    emit(_isolated(job, time_limit, max_memory))
-                pool = worker_pool(n)
-
-    pool = worker_pool(n)
-    try:  # at once: a Ctrl-C between the two would leave the workers running
-        for job in jobs:
-            drain(2 * n - 1)
-            running[pool.submit(solve_one, job, time_limit, max_memory)] = job
-        drain(0)
-    except BaseException:
-        # Ctrl-C: stop now rather than after the puzzles in flight (--resume solves them again).
-        stop_workers(pool)
-        raise
-    # Wait for the pool's manager thread to close its wake-up pipe now: closing it while the
-    # interpreter's exit hook writes to it prints a traceback (see stop_workers).
-    pool.shutdown(wait=True)
-
-
-def _isolated(job: Job, time_limit: float | None, max_memory: int | None) -> dict[str, Any]:
-    with worker_pool(1) as alone:
-        try:
-            return alone.submit(solve_one, job, time_limit, max_memory).result()
-        except BrokenProcessPool:
-            return {
-                "id": job.id,
-                "source": job.source,
-                "line": job.line,
-                "kind": "error",
-                "status": RecordStatus.ERROR,
-                "error": "the process solving this puzzle crashed",
-                "exact": False,
-                "seconds": 0.0,
-            }
-        except BaseException:
-            stop_workers(alone)  # Ctrl-C: now, not after this puzzle's time limit
-            raise
-
-
-class ClusterError(RuntimeError):
-    """A Dask scheduler that cannot be used: Dask missing, a bad address, nobody answering."""
-
-
-def connect(address: str) -> Any:
-    """A distributed.Client on the scheduler at `address` (connect before anything is written, so
-    that a wrong address costs nothing)."""
-    try:
-        from distributed import Client
-    except ImportError as e:  # pragma: no cover - the test extra installs it
-        raise ClusterError("--cluster needs Dask: pip install 'lobo-hint[cluster]'") from e
-    try:
-        return Client(address)
-    except (OSError, ValueError, TypeError) as e:
-        raise ClusterError(f"--cluster: cannot use the scheduler at {address}: {e}") from None
-
-
-WAIT_EVERY = 5.0  # seconds between "waiting for workers" notes
-
-
-def _watch_workers(client: Any, address: str, say: Callable[[str], None], stop: threading.Event, every: float) -> None:
-    """While the cluster has no worker, say so every `every` seconds; say so once when one joins."""
-    waited = False
-    while True:
-        try:
-            count = len(client.nthreads())
-        except Exception:  # the client is closing: nothing left to watch
-            return
-        if count == 0:
-            say(f"waiting for workers at {address}: 0 connected")
-            waited = True
-        elif waited:
-            say(f"{count} worker{'s' if count != 1 else ''} connected at {address}: solving")
-            waited = False
-        if stop.wait(every):
-            return
-
-
-def run_on_dask(
-    fn: Callable[..., Any],
-    tasks: Iterable[tuple[Any, ...]],
-    cluster: Any,
-    n: int,
-    emit: Callable[[Any], None],
-    *,
-    on_wait: Callable[[str], None] | None = None,
-    wait_every: float = WAIT_EVERY,
-) -> None:
-    """fn(*task) for every task on a Dask cluster (an address or a Client), each result emitted as
-    it comes; at most twice the cluster's threads in flight, so a huge stream is never all queued.
-    A scheduler with no worker holds the tasks until one joins; on_wait hears about it meanwhile."""
-    try:
-        from distributed import Client, as_completed
-    except ImportError as e:  # pragma: no cover - the test extra installs it
-        raise ClusterError("--cluster needs Dask: pip install 'lobo-hint[cluster]'") from e
-    client = cluster if isinstance(cluster, Client) else connect(cluster)
-    stop = threading.Event()
-    watcher = None
-    if on_wait is not None:
-        address = str(getattr(client.scheduler, "address", None) or cluster)
-        watcher = threading.Thread(
-            target=_watch_workers, args=(client, address, on_wait, stop, wait_every), name="watch-workers", daemon=True
-        )
-        watcher.start()
-    try:
-        width = max(n, sum(client.nthreads().values()) or 1) * 2
-        pending = as_completed()
-        inflight = 0
-        for task in tasks:
-            if inflight >= width:
-                emit(next(pending).result())
-                inflight -= 1
-            pending.add(client.submit(fn, *task, pure=False))
-            inflight += 1
-        for fut in pending:
-            emit(fut.result())
-    finally:
-        stop.set()
-        if watcher is not None:
-            watcher.join(timeout=wait_every + 5)
-        if client is not cluster:
-            client.close()
+def crashed(task: tuple[Any, ...]) -> dict[str, Any]:
+    """The record of a puzzle whose process crashed, in the pool and again alone."""
+    job: Job = task[0]
+    return {
+        "id": job.id,
+        "source": job.source,
+        "line": job.line,
+        "kind": "error",
+        "status": RecordStatus.ERROR,
+        "error": "the process solving this puzzle crashed",
+        "exact": False,
+        "seconds": 0.0,
+    }
 
 
 def repair_tail(out: str | Path) -> None:

@@ -14,10 +14,11 @@ from typing import Any
 
 from solver.core.position import Position
 from solver.core.rounds import rewards
+from solver.parallel import run_parallel
 from solver.play.driver import REWARD, GameError, Take, advance, table_from_position
 from solver.play.registry import make_policy
 from solver.play.reward_values import GAME_VALUES, RewardAdvice, RewardValue, by_game_values
-from solver.play.simulate import play_game, run_parallel, wilson
+from solver.play.simulate import play_game, wilson
 
 
 def continuation_chunk(pos_json: dict[str, Any], reward_index: int, policy: str, budget: int, seed: int,
@@ -79,7 +80,7 @@ def advise_reward(
         if progress:
             progress(done, total)
 
-    run_parallel(continuation_chunk, tasks, workers=workers, cluster=cluster, emit=emit)
+    run_parallel(continuation_chunk, tasks, emit=emit, workers=workers, cluster=cluster)
     order = sorted(range(len(offered)), key=lambda k: (-sum(won[k]), k))
     top = won[order[0]]
     ranked = []

@@ -2,9 +2,10 @@
 
 Game i of a run with seed S gets its pile order from (S, i) alone (game.SeededDeck) and its
 policy's randomness from (S, i, policy) alone, so every policy meets the same deals and a game
-replays exactly from its record. Games run in chunks on a process pool or a Dask cluster, as
-batch.py runs puzzles: a bounded number in flight, results handed on as they come (here put
-back in game order, so the output does not depend on the number of workers).
+replays exactly from its record. Games run in chunks on a process pool or a Dask cluster
+(solver/parallel/, as batch runs puzzles: a bounded number in flight, a crashed worker's chunks
+run again), the records handed on in game order, so the output does not depend on the number
+of workers.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ import os
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from statistics import mean, quantiles
 from typing import Any
@@ -23,9 +23,8 @@ from typing import Any
 import numpy as np
 import numpy.random  # numpy loads it on first use; here, so that it loads before a run is timed
 
-from solver.batch.runner import run_on_dask
-from solver.batch.workers import stop_workers, worker_pool
 from solver.core.games import game as game_of
+from solver.parallel import run_parallel
 from solver.play.driver import (
     DRAW,
     PLAY,
@@ -230,46 +229,6 @@ def play_chunk(
     return [play_game(setup, chosen, seed, i) for i in indices]
 
 
-def run_parallel(
-    fn: Callable[..., list[Any]],
-    tasks: Iterable[tuple[Any, ...]],
-    *,
-    workers: int | None = None,
-    cluster: Any = None,
-    emit: Callable[[list[Any]], None],
-) -> None:
-    """fn(*task) for every task, at most 2 × workers in flight, each result to emit as it comes:
-    in this process (workers=1), on a process pool, or on a Dask cluster (as batch.py does)."""
-    n = workers or os.cpu_count() or 1
-    if cluster is not None:
-        run_on_dask(fn, tasks, cluster, n, emit)
-    elif n <= 1:
-        for task in tasks:
-            emit(fn(*task))
-    else:
-        with worker_pool(n) as pool:
-            try:
-                running: set[Future[list[Any]]] = set()
-                for task in tasks:
-                    while len(running) >= 2 * n:
-                        done, running = _wait(running)
-                        for fut in done:
-                            emit(fut.result())
-                    running.add(pool.submit(fn, *task))
-                while running:
-                    done, running = _wait(running)
-                    for fut in done:
-                        emit(fut.result())
-            except BaseException:
-                stop_workers(pool)  # Ctrl-C: now, not after the games in flight
-                raise
-
-
-def _wait(running: set[Future[list[Any]]]) -> tuple[set[Future[list[Any]]], set[Future[list[Any]]]]:
-    done, left = wait(running, return_when=FIRST_COMPLETED)
-    return set(done), set(left)
-
-
 def chunks(games: int, workers: int, first: int = 0) -> Iterator[list[int]]:
     """Game indices in chunks: big enough that a task's overhead does not matter, small enough
     that the workers stay evenly busy and the progress bar moves."""
@@ -294,20 +253,17 @@ def simulate(
     think: the hint policy's seconds a decision."""
     make_policy(policy, samples, think)  # an unknown policy fails here, before any process starts
     n = workers or os.cpu_count() or 1
-    done: dict[int, GameRecord] = {}
     out: list[GameRecord] = []
 
     def emit(batch: list[GameRecord]) -> None:
         for r in batch:
-            done[r.index] = r
-        while len(out) in done:  # hand records on in game order
-            r = done.pop(len(out))
             out.append(r)
             if on_record:
                 on_record(r)
 
     tasks = ((setup, policy, samples or 0, seed, idx, think or 0.0) for idx in chunks(games, n))
-    run_parallel(play_chunk, tasks, workers=n, cluster=cluster, emit=emit)
+    # The chunks hold games in order, so chunk results in task order are records in game order.
+    run_parallel(play_chunk, tasks, emit=emit, workers=n, cluster=cluster, ordered=True)
     return out
 
 

@@ -1,5 +1,5 @@
-"""Worker processes for batch and simulate: a pool whose workers end with the command that
-started them and leave Ctrl-C to it.
+"""Worker processes (for solver/parallel/run.py and web/hints.py): a pool whose workers end with
+the command that started them and leave Ctrl-C to it.
 
 * A worker ends when its parent dies, even by SIGKILL, so orphans never keep solving (and
   competing for the cores with a resumed batch): Linux is asked to kill it (prctl), and where

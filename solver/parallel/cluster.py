@@ -1,0 +1,101 @@
+"""Tasks on a Dask cluster: connecting to its scheduler, a bounded number of tasks in flight, and
+notes while it has no worker. Dask is imported only here, and only when a cluster is used."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+R = TypeVar("R")
+
+WAIT_EVERY = 5.0  # seconds between "waiting for workers" notes
+
+
+class ClusterError(RuntimeError):
+    """A Dask scheduler that cannot be used: Dask missing, a bad address, nobody answering."""
+
+
+def connect(address: str) -> Any:
+    """A distributed.Client on the scheduler at `address` (a command connects before it writes
+    anything, so that a wrong address costs nothing)."""
+    try:
+        from distributed import Client
+    except ImportError as e:  # pragma: no cover - the test extra installs it
+        raise ClusterError("--cluster needs Dask: pip install 'lobo-hint[cluster]'") from e
+    try:
+        return Client(address)
+    except (OSError, ValueError, TypeError) as e:
+        raise ClusterError(f"--cluster: cannot use the scheduler at {address}: {e}") from None
+
+
+def _watch_workers(client: Any, address: str, say: Callable[[str], None], stop: threading.Event, every: float) -> None:
+    """While the cluster has no worker, say so every `every` seconds; say so once when one joins."""
+    waited = False
+    while True:
+        try:
+            count = len(client.nthreads())
+        except Exception:  # the client is closing: nothing left to watch
+            return
+        if count == 0:
+            say(f"waiting for workers at {address}: 0 connected")
+            waited = True
+        elif waited:
+            say(f"{count} worker{'s' if count != 1 else ''} connected at {address}: solving")
+            waited = False
+        if stop.wait(every):
+            return
+
+
+def run_on_dask(
+    fn: Callable[..., R],
+    tasks: Iterable[tuple[Any, ...]],
+    cluster: Any,
+    n: int,
+    put: Callable[[int, R], None],
+    *,
+    on_wait: Callable[[str], None] | None = None,
+    wait_every: float = WAIT_EVERY,
+) -> None:
+    """fn(*task) for every task on a Dask cluster (an address or a Client); put(i, result) as each
+    comes, i the task's place in `tasks`. At most twice the cluster's threads (or n) in flight, so
+    a huge stream is never all queued. A scheduler with no worker holds the tasks until one joins;
+    on_wait hears about it meanwhile. A client made here from an address is closed here."""
+    try:
+        from distributed import Client, as_completed
+    except ImportError as e:  # pragma: no cover - the test extra installs it
+        raise ClusterError("--cluster needs Dask: pip install 'lobo-hint[cluster]'") from e
+    client = cluster if isinstance(cluster, Client) else connect(cluster)
+    stop = threading.Event()
+    watcher = None
+    if on_wait is not None:
+        address = str(getattr(client.scheduler, "address", None) or cluster)
+        watcher = threading.Thread(
+            target=_watch_workers, args=(client, address, on_wait, stop, wait_every), name="watch-workers", daemon=True
+        )
+        watcher.start()
+    try:
+        width = max(n, sum(client.nthreads().values()) or 1) * 2
+        pending = as_completed()
+        place: dict[Any, int] = {}  # a future (hashed by its key) → its task's place
+
+        def take(fut: Any) -> None:
+            put(place.pop(fut), fut.result())
+
+        for i, task in enumerate(tasks):
+            if len(place) >= width:
+                take(next(pending))
+            fut = client.submit(fn, *task, pure=False)
+            place[fut] = i
+            pending.add(fut)
+        for fut in pending:
+            take(fut)
+    finally:
+        stop.set()
+        if watcher is not None:
+            watcher.join(timeout=wait_every + 5)
+        if client is not cluster:
+            client.close()
+
+
+__all__ = ["WAIT_EVERY", "ClusterError", "connect", "run_on_dask"]
