@@ -25,7 +25,7 @@ from solver.core.games import game as game_of
 from solver.core.position import load_position
 from solver.core.rounds import rewards
 from solver.core.status import WON
-from solver.play.driver import DRAW, PLAY, Deal, Draw, Game, GameError, Move, Reshuffle, Setup, Take, step_text
+from solver.play.driver import DRAW, PLAY, Deal, Draw, GameError, Move, Playthrough, Reshuffle, Setup, Take, step_text
 from solver.play.policies import BEST_RULE, BEST_SAMPLES, GREEDY_RULE
 from solver.play.registry import CLAIRVOYANT_RULE, HINT_RULE, POLICIES
 
@@ -246,7 +246,7 @@ def replay(
     fail(f"{path}: no game {game} in this file")
 
 
-def game_view(g: Game, record: GameRecord) -> Group:
+def game_view(g: Playthrough, record: GameRecord) -> Group:
     lines: list[Text | RichTable] = [
         Text(
             f"Game {record.index} of seed {record.seed}: {record.setup.game}, {record.setup.difficulty}, "

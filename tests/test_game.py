@@ -21,9 +21,9 @@ from solver.play.driver import (
     REWARD,
     Deal,
     Draw,
-    Game,
     GameError,
     Move,
+    Playthrough,
     Reshuffle,
     SeededDeck,
     Setup,
@@ -154,7 +154,7 @@ def test_physical_mode_refuses_what_does_not_fit_and_changes_nothing() -> None:
 
 def test_won_rounds_reward_and_the_final_round_scores() -> None:
     # A vanguard easy game entered by hand: round 1 won, a reward, round 2 dealt short of the threshold: final.
-    g = Game.start(new_table(Setup("vanguard", "easy")))
+    g = Playthrough.start(new_table(Setup("vanguard", "easy")))
     g = g.then(Deal((1, 2, 3, 4), (1, 2, 3, 4)))
     for v in (1, 2, 3):
         g = g.then(Move(parse_play(f"{v}={v}"))).then(Draw((5,)))
@@ -188,10 +188,10 @@ def test_won_rounds_reward_and_the_final_round_scores() -> None:
     again = replay(g.tables[0], g.steps)
     assert again.table == g.table
     saved = json.loads(json.dumps(g.to_json()))
-    assert Game.from_json(saved).table == g.table
+    assert Playthrough.from_json(saved).table == g.table
     saved["steps"][5] = {"step": "play", "play": "9=9"}
     with pytest.raises(GameError, match="step 6"):
-        Game.from_json(saved)
+        Playthrough.from_json(saved)
 
 
 def test_a_short_pile_deals_alternately_and_a_wolf_dealt_nothing_loses_the_round_at_once() -> None:

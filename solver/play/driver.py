@@ -553,7 +553,7 @@ def _reshuffle(t: Table) -> Table:
 
 
 @dataclass(frozen=True)
-class Game:
+class Playthrough:
     """A start table, the steps taken from it and every table on the way (tables[0] is the start).
     Immutable: `then` and `undo` return new games."""
 
@@ -561,35 +561,35 @@ class Game:
     steps: tuple[Step, ...] = ()
 
     @staticmethod
-    def start(table: Table) -> Game:
-        return Game((table,))
+    def start(table: Table) -> Playthrough:
+        return Playthrough((table,))
 
     @property
     def table(self) -> Table:
         return self.tables[-1]
 
-    def then(self, step: Step) -> Game:
-        return Game((*self.tables, advance(self.table, step)), (*self.steps, step))
+    def then(self, step: Step) -> Playthrough:
+        return Playthrough((*self.tables, advance(self.table, step)), (*self.steps, step))
 
-    def undo(self, n: int = 1) -> Game:
+    def undo(self, n: int = 1) -> Playthrough:
         n = min(n, len(self.steps))
-        return self if n == 0 else Game(self.tables[:-n], self.steps[:-n])
+        return self if n == 0 else Playthrough(self.tables[:-n], self.steps[:-n])
 
     def to_json(self) -> dict[str, Any]:
         """The game as its setup and its steps (for a game from a fresh deck: see from_json)."""
         return {"setup": self.tables[0].setup.to_json(), "steps": [step_to_json(s) for s in self.steps]}
 
     @staticmethod
-    def from_json(raw: Any) -> Game:
+    def from_json(raw: Any) -> Playthrough:
         """A game saved by to_json, every step replayed and checked (GameError names the first bad one)."""
         if not isinstance(raw, dict) or not isinstance(raw.get("steps"), list):
             raise GameError('a saved game is {"setup": {...}, "steps": [...]}')
         return replay(new_table(Setup.from_json(raw.get("setup", {}))), [step_from_json(s) for s in raw["steps"]])
 
 
-def replay(start: Table, steps: Sequence[Step]) -> Game:
+def replay(start: Table, steps: Sequence[Step]) -> Playthrough:
     """Every step taken again from the start, each checked: GameError names the first bad one."""
-    g = Game.start(start)
+    g = Playthrough.start(start)
     for i, step in enumerate(steps, start=1):
         try:
             g = g.then(step)

@@ -31,9 +31,9 @@ from solver.play.driver import (
     REWARD,
     Deal,
     Draw,
-    Game,
     GameError,
     Move,
+    Playthrough,
     SeededDeck,
     Setup,
     Step,
@@ -195,12 +195,12 @@ def play_game(setup: Setup, policy: Policy, seed: int, index: int, start: Table 
     )
 
 
-def replay_record(record: GameRecord) -> Game:
+def replay_record(record: GameRecord) -> Playthrough:
     """The game of a record, replayed step by step: every step is checked against the rules, and
     every card dealt or drawn against the seeded deck of (seed, game); the end must match."""
     table = new_table(record.setup)
     deck = SeededDeck.for_table(table, record.seed, record.index)
-    game = Game.start(table)
+    game = Playthrough.start(table)
     for i, step in enumerate(record.steps, start=1):
         if isinstance(step, (Deal, Draw)) and deck.next_step(game.table) != step:
             raise GameError(f"step {i}: the seeded deck gives {deck.next_step(game.table)}, the record {step}")

@@ -1,6 +1,6 @@
 """The table companion: a game followed step by step, its command language, undo, save files, export.
 
-A `Session` is an immutable value: the game so far (driver.py's `Game`, every table on the way), how
+A `Session` is an immutable value: the game so far (driver.py's `Playthrough`, every table on the way), how
 the cards come (typed by the user at a physical table, or dealt from a seeded deck), and a little
 bookkeeping (last save, last hint). `execute(session, line)` reads one line of the companion's
 language and returns a `Reply`: the new session (the same object when nothing changed), the notes

@@ -17,8 +17,8 @@ from solver.play.driver import (
     REWARD,
     Deal,
     Draw,
-    Game,
     GameError,
+    Playthrough,
     Reshuffle,
     SeededDeck,
     Setup,
@@ -82,7 +82,7 @@ def load_json(raw: Any, settings: Settings | None = None) -> Session:
     except GameError as e:
         raise CompanionError(str(e)) from None
     session = Session(
-        Game.start(new_table(setup)), seed=seed if mode == "virtual" else None, settings=settings or Settings()
+        Playthrough.start(new_table(setup)), seed=seed if mode == "virtual" else None, settings=settings or Settings()
     )
     deck = session.deck()
     game = session.game

@@ -22,8 +22,8 @@ from solver.play.driver import (
     REWARD,
     Deal,
     Draw,
-    Game,
     Move,
+    Playthrough,
     Reshuffle,
     Step,
     Table,
@@ -304,7 +304,7 @@ def final_status(session: Session) -> str:
     return f"no: the deal left more than {threshold} in the pile; final if the pile runs out"
 
 
-def _final_at_deal(game: Game) -> bool:
+def _final_at_deal(game: Playthrough) -> bool:
     """Whether the round in play was final from its deal (else the pile ran out during it)."""
     for i in range(len(game.steps) - 1, -1, -1):
         if isinstance(game.steps[i], Deal):
@@ -332,7 +332,7 @@ class RoundRecord:
     points: int = 0  # lobo: points scored in the round (by you when won, by the Wolf when lost)
 
 
-def rounds(game: Game) -> list[RoundRecord]:
+def rounds(game: Playthrough) -> list[RoundRecord]:
     """The game cut into rounds, each with its steps and what it ended in."""
     out: list[RoundRecord] = []
     current: list[Step] = []
@@ -355,7 +355,7 @@ def rounds(game: Game) -> list[RoundRecord]:
     return out
 
 
-def history_lines(game: Game) -> list[str]:
+def history_lines(game: Playthrough) -> list[str]:
     lines = []
     for r in rounds(game):
         end = {WON: "won", LOST: "lost", None: "in play"}[r.outcome]
@@ -367,7 +367,7 @@ def history_lines(game: Game) -> list[str]:
     return lines or ["no step yet"]
 
 
-def summary_lines(game: Game) -> list[str]:
+def summary_lines(game: Playthrough) -> list[str]:
     """The end of a game in a few lines: the result and score, then the rounds."""
     t = game.table
     lines = [game_result(t) if t.over else f"in play: round {round_number(t)}"]

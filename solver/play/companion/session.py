@@ -19,9 +19,9 @@ from solver.play.driver import (
     REWARD,
     Deal,
     Draw,
-    Game,
     GameError,
     Move,
+    Playthrough,
     Reshuffle,
     SeededDeck,
     Setup,
@@ -63,7 +63,7 @@ class HintNote:
 
 @dataclass(frozen=True)
 class Session:
-    game: Game
+    game: Playthrough
     seed: int | None = None  # the seeded deck of a virtual game; None: a physical game
     saved_at: int | None = None  # the number of steps at the last save or load
     save_path: str | None = None
@@ -123,7 +123,7 @@ def error_reply(session: Session, text: str) -> Reply:
 
 def start(setup: Setup, seed: int | None = None, settings: Settings | None = None) -> Reply:
     """A new game: physical (seed None: the user types the cards) or virtual (dealt from the seed)."""
-    session = Session(Game.start(new_table(setup)), seed=seed, settings=settings or Settings())
+    session = Session(Playthrough.start(new_table(setup)), seed=seed, settings=settings or Settings())
     session, notes = deck_steps(session)
     intro = (
         f"virtual game: the program shuffles (seed {seed}) and deals"
