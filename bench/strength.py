@@ -34,8 +34,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from solver.core.intervals import wilson
 from solver.play.driver import Setup
-from solver.play.simulate import simulate, wilson
+from solver.play.simulate import simulate
 
 Z95 = 1.959963984540054
 

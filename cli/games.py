@@ -34,7 +34,7 @@ from .common import JsonOpt, MemoryOpt, PositionArg, emit_json, fail, input_erro
 
 if TYPE_CHECKING:  # simulate, report and reward import what they need when they run
     from solver.play.reward_values import RewardAdvice
-    from solver.play.simulate import GameRecord, Summary
+    from solver.play.simulate import GameRecord, SimulationSummary
 
 app = typer.Typer()
 
@@ -172,7 +172,7 @@ def simulate_cmd(
         render.console().print(summary_view(summary, seed))
 
 
-def summary_view(s: Summary, seed: int) -> Group:
+def summary_view(s: SimulationSummary, seed: int) -> Group:
     js = s.to_json()
     t = RichTable(title=f"{s.setup.game}, {s.setup.difficulty}, policy {s.policy}: {s.games} games, seed {seed}")
     t.add_column("")

@@ -243,9 +243,10 @@ def test_a_value_made_of_the_evaluators_carries_the_largest_error_it_read(
     # The Player's 6 against the Wolf's 6 with 20 cards in the pile: the Perfect wins the round
     # (the card drawn to the reserve, 19 cards left) and Fold loses it with one Wolf card (a member
     # down, 20 left). Those two cells are the only ends, each with its own error.
+    from solver.core.intervals import Z95
     from solver.search import hint as hints
     from solver.search.engine import evaluate_moves
-    from solver.search.estimate import EVALUATED, Z95
+    from solver.search.estimate import EVALUATED
 
     monkeypatch.setenv("LOBO_HINT_ENGINE", engine)
     won = evaluator.vanguard_index(9, 19, 3, 1)

@@ -21,7 +21,7 @@ from solver.core.games import GAMES
 from solver.play.driver import Setup
 from solver.play.registry import POLICIES
 from solver.play.report import PLOT_SIZE, scores_figure, survival_figure, win_rates_figure
-from solver.play.simulate import Summary
+from solver.play.simulate import SimulationSummary
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 PLOTS = {"win_rates.png", "scores_vanguard.png", "scores_lobo.png", "party_survival.png"}
@@ -69,17 +69,17 @@ def test_report_runs_end_to_end_and_writes_its_plots(tmp_path: Path) -> None:
 # Each figure on its own
 
 
-def summary(game: str, difficulty: str, policy: str, scores: Sequence[int], *, games: int = 5) -> Summary:
+def summary(game: str, difficulty: str, policy: str, scores: Sequence[int], *, games: int = 5) -> SimulationSummary:
     """A few games' numbers, small on purpose: counts of 0, 1 or 2 are where a plain locator ticks 0.5."""
     wins = len(scores) if game == "vanguard" else sum(s >= 100 for s in scores)
-    return Summary(
+    return SimulationSummary(
         Setup(game, difficulty), policy, games, wins, (0.0, min(1.0, wins / games + 0.3)), tuple(scores),
         rounds=(2,) * games, members_lost=(1,) * games, final_reached=wins,
         survival=(2.0, 1.4, 0.6) if game == "vanguard" else (),
     )  # fmt: skip
 
 
-def summaries() -> list[Summary]:
+def summaries() -> list[SimulationSummary]:
     out = []
     for game in GAMES:
         for i, difficulty in enumerate(DIFFICULTIES):

@@ -17,10 +17,11 @@ from typer.testing import CliRunner
 from cli.main import app
 from conftest import ROOT
 from processes import MAIN_WITH_CTRL_C, children, still_alive, wait_for_children
+from solver.core.intervals import wilson
 from solver.core.position import parse_position
 from solver.play.driver import Deal, Setup
 from solver.play.reward import advise_reward
-from solver.play.simulate import GameRecord, replay_record, simulate, summarize, wilson
+from solver.play.simulate import GameRecord, replay_record, simulate, summarize
 
 runner = CliRunner()
 

@@ -16,7 +16,7 @@ from solver.core.games import game as game_of
 from solver.play.driver import Setup
 from solver.play.policies import BEST_RULE, GREEDY_RULE
 from solver.play.registry import CLAIRVOYANT_RULE, HINT_RULE, POLICIES
-from solver.play.simulate import Summary, simulate, summarize
+from solver.play.simulate import SimulationSummary, simulate, summarize
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -29,7 +29,7 @@ COLOURS = {"best": "#1b7837", "greedy": "#2166ac", "random": "#b2182b"}
 
 @dataclass(frozen=True)
 class Report:
-    summaries: tuple[Summary, ...]
+    summaries: tuple[SimulationSummary, ...]
     files: tuple[Path, ...]
     seed: int
     games: int
@@ -58,7 +58,7 @@ def build_report(
 ) -> Report:
     """Simulate every combination (the same seed, so the same deals, for each policy) and write the report."""
     out.mkdir(parents=True, exist_ok=True)
-    summaries: list[Summary] = []
+    summaries: list[SimulationSummary] = []
     for game in game_names:
         for difficulty in difficulties:
             for policy in policies:
@@ -138,19 +138,19 @@ def _save(fig: Figure, path: Path) -> Path:
     return path
 
 
-def _find(summaries: Sequence[Summary], game: str, difficulty: str, policy: str) -> Summary | None:
+def _find(summaries: Sequence[SimulationSummary], game: str, difficulty: str, policy: str) -> SimulationSummary | None:
     return next(
         (s for s in summaries if (s.setup.game, s.setup.difficulty, s.policy) == (game, difficulty, policy)), None
     )
 
 
-def _games_each(summaries: Sequence[Summary]) -> str:
+def _games_each(summaries: Sequence[SimulationSummary]) -> str:
     sizes = sorted({s.games for s in summaries})
     return f"{sizes[0]} games each" if len(sizes) == 1 else "games each: " + ", ".join(map(str, sizes))
 
 
 def win_rates_figure(
-    summaries: Sequence[Summary], games: Sequence[str], difficulties: Sequence[str], policies: Sequence[str]
+    summaries: Sequence[SimulationSummary], games: Sequence[str], difficulties: Sequence[str], policies: Sequence[str]
 ) -> Figure:
     """Win rate by difficulty and policy, a panel a game; whiskers: the 95% Wilson interval."""
     fig, axes = _figure(len(games), f"Games won, with 95% Wilson intervals ({_games_each(summaries)})")
@@ -198,7 +198,7 @@ def _bins(values: Sequence[int]) -> list[float]:
 
 
 def scores_figure(
-    summaries: Sequence[Summary], game: str, difficulties: Sequence[str], policies: Sequence[str]
+    summaries: Sequence[SimulationSummary], game: str, difficulties: Sequence[str], policies: Sequence[str]
 ) -> Figure:
     """One game's score distributions, a panel a difficulty, one outline a policy."""
     vanguard = not game_of(game).is_race  # a vanguard game scores only when it is won
@@ -228,7 +228,7 @@ def scores_figure(
     return fig
 
 
-def survival_figure(summaries: Sequence[Summary], difficulties: Sequence[str], policies: Sequence[str]) -> Figure:
+def survival_figure(summaries: Sequence[SimulationSummary], difficulties: Sequence[str], policies: Sequence[str]) -> Figure:
     """Vanguard: the mean number of party members face up after each round (an ended game keeps its last party)."""
     rows = [s for s in summaries if game_of(s.setup.game).has_party]
     fig, axes = _figure(len(difficulties), f"vanguard: party members face up, round by round ({_games_each(rows)})")
@@ -264,7 +264,7 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def _markdown(summaries: Sequence[Summary], files: Sequence[Path], games: int, seed: int, samples: int | None) -> str:
+def _markdown(summaries: Sequence[SimulationSummary], files: Sequence[Path], games: int, seed: int, samples: int | None) -> str:
     lines = [
         "# How hard is it? Simulated whole games",
         "",

@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from solver.core.intervals import wilson
 from solver.core.position import Position
 from solver.core.rounds import rewards
 from solver.parallel import run_parallel
 from solver.play.driver import REWARD, GameError, Take, advance, table_from_position
 from solver.play.registry import make_policy
 from solver.play.reward_values import GAME_VALUES, RewardAdvice, RewardValue, by_game_values
-from solver.play.simulate import play_game, wilson
+from solver.play.simulate import play_game
 
 
 def continuation_chunk(pos_json: dict[str, Any], reward_index: int, policy: str, budget: int, seed: int,

@@ -10,7 +10,6 @@ of workers.
 
 from __future__ import annotations
 
-import math
 import os
 import random
 import time
@@ -24,6 +23,7 @@ import numpy as np
 import numpy.random  # numpy loads it on first use; here, so that it loads before a run is timed
 
 from solver.core.games import game as game_of
+from solver.core.intervals import wilson
 from solver.parallel import run_parallel
 from solver.play.driver import (
     DRAW,
@@ -46,19 +46,6 @@ from solver.play.driver import (
 )
 from solver.play.policies import Policy
 from solver.play.registry import make_policy
-
-Z95 = 1.959963984540054
-
-
-def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% by default); (0, 1) when n is 0."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    # At 0 or n wins the interval touches 0 or 1 exactly; rounding must not move it off.
-    return (0.0 if wins == 0 else max(0.0, centre - half)), (1.0 if wins == n else min(1.0, centre + half))
 
 
 def policy_rng(seed: int, index: int, policy: str) -> random.Random:
@@ -272,7 +259,7 @@ def simulate(
 
 
 @dataclass(frozen=True)
-class Summary:
+class SimulationSummary:
     setup: Setup
     policy: str
     games: int
@@ -325,7 +312,7 @@ class Summary:
         return out
 
 
-def summarize(records: Sequence[GameRecord], seconds: float = 0.0) -> Summary:
+def summarize(records: Sequence[GameRecord], seconds: float = 0.0) -> SimulationSummary:
     if not records:
         raise ValueError("no games to sum up")
     setup, policy = records[0].setup, records[0].policy
@@ -339,7 +326,7 @@ def summarize(records: Sequence[GameRecord], seconds: float = 0.0) -> Summary:
              for r in records)
         for k in range(longest)
     )  # fmt: skip
-    return Summary(
+    return SimulationSummary(
         setup,
         policy,
         len(records),

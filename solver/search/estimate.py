@@ -29,6 +29,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from solver.core.cards import values_of
+from solver.core.intervals import Z95, wilson
 from solver.core.plays import Play
 from solver.core.rounds import Reward
 from solver.core.rules import State, apply
@@ -46,7 +47,6 @@ MAX_ROLLOUTS = 4000
 FLOOR_DEALS = 8  # rollouts a play owed even when they overrun (rolled_out's `overrun`)
 BATCH_SECONDS = 0.002  # a call of rollouts that took less doubles the next call's deals
 MAX_BATCH = 256
-Z95 = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
 
 
 @dataclass(frozen=True)
@@ -85,15 +85,6 @@ def interval95(values: Sequence[float], lo: float, hi: float) -> tuple[float, fl
     s = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
     half = Z95 * s / math.sqrt(n)
     return max(lo, mean - half), min(hi, mean + half)
-
-
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion k/n."""
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    # At 0 or n the interval touches 0 or 1 exactly; rounding must not move it off.
-    return (0.0 if k == 0 else max(0.0, centre - half)), (1.0 if k == n else min(1.0, centre + half))
 
 
 def _estimate(values: list[float], wins: list[float] | None, method: str, lo: float, hi: float) -> Estimate:
