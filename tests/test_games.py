@@ -239,3 +239,12 @@ def test_every_field_has_its_docstring() -> None:
         and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
     }  # fmt: skip
     assert documented == {f.name for f in dataclasses.fields(Game)}
+
+
+def test_the_play_kinds_are_listed_in_the_kernels_order() -> None:
+    """rules.py reads a kernel move's kind by its index in plays.KINDS: one list for a new kind."""
+    from solver.core.plays import KINDS, SEARCH_RANK
+
+    codes = (kernel.PERFECT, kernel.SUM, kernel.SPLIT, kernel.OVER, kernel.SACRIFICE, kernel.FOLD)
+    assert [KINDS[c] for c in codes] == ["perfect", "sum", "split", "over", "sacrifice", "fold"]
+    assert set(SEARCH_RANK) == set(KINDS) and max(SEARCH_RANK, key=SEARCH_RANK.__getitem__) == "fold"

@@ -12,7 +12,11 @@ from typing import Any
 
 from solver.core.cards import MEMBERS, CardError, parse_member, parse_value
 
+# The play types, in the kernel's order of their codes (kernel.PERFECT = 0 … kernel.FOLD = 5).
 KINDS = ("perfect", "sum", "split", "over", "sacrifice", "fold")
+# The order the search tries them in: plays that empty or shrink the Wolf's hand without giving it
+# cards first (they cut the search soonest), Fold last; an Over by its difference, smallest first.
+SEARCH_RANK = {"perfect": 0, "sum": 0, "sacrifice": 1, "split": 2, "over": 3, "fold": 4}
 
 
 class PlayError(ValueError):

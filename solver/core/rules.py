@@ -19,7 +19,7 @@ from solver.core import kernel
 from solver.core.caches import weighted_cache
 from solver.core.cards import MEMBERS
 from solver.core.games import game
-from solver.core.plays import FOLD, Play
+from solver.core.plays import FOLD, KINDS, Play
 from solver.core.position import Position, Rules
 from solver.core.status import LOST as LOST
 from solver.core.status import WON as WON
@@ -96,8 +96,7 @@ def initial_state(pos: Position) -> State:
 _BIT = {"J": kernel.JACK, "Q": kernel.QUEEN, "K": kernel.KING}
 _OUTCOME = {None: 0, WON: kernel.WON, LOST: kernel.LOST}
 _OUTCOME_NAME = {0: None, kernel.WON: WON, kernel.LOST: LOST}
-_KIND_NAME = {kernel.PERFECT: "perfect", kernel.SUM: "sum", kernel.SPLIT: "split", kernel.OVER: "over",
-              kernel.SACRIFICE: "sacrifice", kernel.FOLD: "fold"}  # fmt: skip
+_KIND_NAME = dict(enumerate(KINDS))  # plays.KINDS lists the kinds in the kernel's order of codes
 _KIND_CODE = {name: code for code, name in _KIND_NAME.items()}
 
 

@@ -33,7 +33,7 @@ from solver.core.cover import counts as _counts
 from solver.core.cover import min_sacrifices, sure_cover
 from solver.core.games import game
 from solver.core.objectives import GAME_CODE, Objective, searched
-from solver.core.plays import Play
+from solver.core.plays import SEARCH_RANK, Play
 from solver.core.rules import LOST, WON, State, apply, apply_outcome, chance_outcomes, legal_plays, vector
 from solver.search import evaluator, memory, playouts, rollout_policy
 from solver.search import expectimax as plain
@@ -568,8 +568,7 @@ def _doubled(keys: Any, vals: Any) -> tuple[Any, Any] | None:
 
 def ordered(plays: list[Play]) -> list[Play]:
     """Plays that empty or shrink the Wolf's hand without giving it cards come first; Fold last."""
-    rank = {"perfect": 0, "sum": 0, "sacrifice": 1, "split": 2, "over": 3, "fold": 4}
-    return sorted(plays, key=lambda p: (rank[p.kind], (p.mine[0] - p.wolf[0]) if p.kind == "over" else 0))
+    return sorted(plays, key=lambda p: (SEARCH_RANK[p.kind], (p.mine[0] - p.wolf[0]) if p.kind == "over" else 0))
 
 
 @dataclass(frozen=True)
