@@ -598,7 +598,7 @@ def greedy(mv: Vec, m: int) -> int:
 
 # -- the rollout policy: a weighted score of each legal move ----------------------------------------
 # The estimates' rollouts under `game` play by it (weights tuned offline, per game and difficulty,
-# against the evaluator's values of the round's ends: solver/search/rollout_policy.py); weights
+# against the evaluator's values of the round's ends: solver/train/rollout_weights.py); weights
 # with w[RP_ON] = 0 are the greedy rule itself. A move's score is the sum of w[F] × feature F, in
 # the order listed; the best score is played, the one listed first among equal scores.
 
