@@ -64,6 +64,15 @@ def modules_imported(path: Path) -> set[str]:
     return out
 
 
+def run_fresh(code: str) -> str:
+    """What a fresh interpreter prints after running code (which must succeed)."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
 def test_the_collector_sees_relative_late_and_skips_type_checking_imports(tmp_path: Path) -> None:
     """The control: the collector itself, on a file with each kind of import."""
     probe = tmp_path / "probe.py"
@@ -274,8 +283,6 @@ def test_the_finisher_does_not_import_its_checker() -> None:
 
 def test_solving_and_judging_a_finish_never_loads_the_checker() -> None:
     """At run time too, through every module the finisher loads (a fresh interpreter)."""
-    import subprocess
-    import sys
 
     code = (
         "import sys\n"
@@ -290,9 +297,7 @@ def test_solving_and_judging_a_finish_never_loads_the_checker() -> None:
         "assert not judge_finish(s, tuple(parse_plays('9=4+4'))).legal\n"
         "print(sorted(m for m in sys.modules if m.startswith('solver.finish')))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "['solver.finish', 'solver.finish.finisher']"
+    assert run_fresh(code) == "['solver.finish', 'solver.finish.finisher']"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -438,8 +443,6 @@ def test_the_shipped_datas_readers_import_nothing_above_the_search(name: str) ->
 
 def test_reading_the_shipped_data_loads_no_layer_above_the_search() -> None:
     """At run time too, through every module they load (a fresh interpreter)."""
-    import subprocess
-    import sys
 
     code = (
         "import sys\n"
@@ -448,9 +451,7 @@ def test_reading_the_shipped_data_loads_no_layer_above_the_search() -> None:
         "assert len(rollout_policy.shipped()) == 6\n"
         "print(sorted(m for m in sys.modules if m.startswith(('solver.play', 'solver.batch', 'solver.train'))))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"
+    assert run_fresh(code) == "[]"
 
 
 # ---------------------------------------------------------------------------------------------
