@@ -18,7 +18,6 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from cli import render
 from cli.main import app, dispatch
 from cli.play import board, prompt, run_session, stream_reader
 from solver.core.rules import WON
@@ -26,6 +25,7 @@ from solver.play.companion import HINT_ROWS, Reply, Session, Settings, export_js
 from solver.play.driver import OVER, Deal, Draw, Move, Setup, Table, Take
 from solver.play.policies import GreedyPolicy
 from solver.play.simulate import GameRecord, play_game
+from solver.words.board import party_text
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
@@ -277,8 +277,8 @@ def test_face_down_members_are_named_alike_in_every_view(tmp_path: Path) -> None
     assert "Q K face up, J face down" in r.stdout
     for old in ("J down", "active)", "(2 face up)"):  # the notations this replaced
         assert old not in text and old not in r.stdout, old
-    assert render.party_text(("J", "Q", "K")) == "J Q K face up"
-    assert render.party_text(()) == "J Q K face down"
+    assert party_text(("J", "Q", "K")) == "J Q K face up"
+    assert party_text(()) == "J Q K face down"
     out_console, out = console()
     out_console.print(board(session))
     assert "Q K face up, J face down" in out.getvalue()

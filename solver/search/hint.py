@@ -19,6 +19,7 @@ from solver.core.rules import WON, State, apply, final_score, initial_state, leg
 from solver.finish.finisher import Finish, solve_finish
 from solver.search.engine import Budget, MoveValue, Search, WinCheck, evaluate_moves, prepare, principal_line
 from solver.search.estimate import EVALUATED, MAX_ROLLOUTS, MIN_ROLLOUTS, Estimate, evaluated, rolled_out, sampled
+from solver.words.numbers import number_text  # explain's numbers, written as the faces write them
 
 EPS = 1e-9
 PLANNED = 0.9  # of a time limit, planned for; the rest is the margin for overruns
@@ -467,21 +468,7 @@ def _status(
     return "open", None
 
 
-__all__ = ["HintResult", "MoveResult", "as_fraction", "explain", "hint", "number_text"]
-
-
-def number_text(x: float, spec: str) -> str:
-    """format(x, spec), but never a negative zero ("-0.00" for -0.001 or -0.0 reads as a loss)."""
-    text = format(x, spec)
-    return format(0.0, spec) if float(text) == 0 else text
-
-
-def as_fraction(x: float) -> str | None:
-    """The exact fraction behind a probability, when a small denominator reproduces it to 1e-12."""
-    from fractions import Fraction
-
-    f = Fraction(x).limit_denominator(100_000)
-    return f"{f.numerator}/{f.denominator}" if abs(float(f) - x) < 1e-12 else None
+__all__ = ["HintResult", "MoveResult", "explain", "hint"]
 
 
 def explain(result: HintResult) -> str:
