@@ -281,3 +281,45 @@ def test_no_module_uses_another_modules_private_names(package: str) -> None:
         if theirs:
             found[path.relative_to(ROOT).as_posix()] = theirs
     assert found == {}
+
+
+# ---------------------------------------------------------------------------------------------
+# The words both faces show (issue 22): solver/words/ has them, so web/ reads nothing of cli/, and
+# the words read nothing of either face
+
+WEB = ROOT / "web"
+WORDS = ROOT / "solver" / "words"
+FACES = ("cli", "web")
+
+
+def imported_from(path: Path, packages: tuple[str, ...], here: str | None = None) -> set[str]:
+    """The modules of these packages that the file imports from (inside functions too)."""
+    return {m for m, _ in imports(path, here) if m.split(".")[0] in packages}
+
+
+@pytest.mark.parametrize("path", sorted(WEB.rglob("*.py")), ids=lambda p: p.relative_to(WEB).as_posix())
+def test_no_web_module_imports_the_cli(path: Path) -> None:
+    assert imported_from(path, ("cli",)) == set()
+
+
+@pytest.mark.parametrize("path", sorted(WORDS.rglob("*.py")), ids=lambda p: p.relative_to(WORDS).as_posix())
+def test_the_words_import_neither_face(path: Path) -> None:
+    assert imported_from(path, FACES) == set()
+
+
+def test_the_layers_below_the_words_use_only_their_numbers() -> None:
+    """The search's own sentences (hint.explain) take numbers.py, which imports nothing of the
+    project: the rest of solver/words/ imports the search, and a cycle would follow."""
+    below = [p for top in ("core", "search", "finish", "play") for p in sorted((ROOT / "solver" / top).rglob("*.py"))]
+    used = {m for p in below for m in modules_imported(p) if m.startswith("solver.words")}
+    assert used <= {"solver.words.numbers"}, sorted(used)
+    assert imported_from(WORDS / "numbers.py", ("solver", *FACES)) == set()
+    assert imported_from(WORDS / "__init__.py", ("solver", *FACES)) == set()
+
+
+def test_the_face_check_sees_an_import_inside_a_function(tmp_path: Path) -> None:
+    """The control: a late `from cli import render`, as web/views.py's once was, is caught."""
+    probe = tmp_path / "probe.py"
+    probe.write_text("def f():\n    from cli import render\n    import cli.main\n", encoding="utf-8")
+    assert imported_from(probe, ("cli",), "web.probe") == {"cli", "cli.main"}
+    assert imported_from(probe, ("solver",), "web.probe") == set()
