@@ -43,8 +43,9 @@ from solver.play.companion import (
     start,
     summary_lines,
 )
-from solver.play.driver import DEAL, DRAW, OVER, PLAY, RESHUFFLE, REWARD, GameError, Setup, waiting_for
-from solver.search.hint import explain
+from solver.play.driver import DEAL, DRAW, GAME_OVER, PLAY, RESHUFFLE, REWARD, GameError, Setup, waiting_for
+from solver.words.board import cards_text, party_text
+from solver.words.hint import explain
 
 from . import render
 from .common import MemoryOpt, fail, input_errors, use_memory
@@ -61,7 +62,7 @@ NOTE_MARKS = {"event": "•", "info": " ", "warn": "!", "error": "✗"}
 
 
 def _cards(values: Iterable[int]) -> str:
-    return render.cards_text(tuple(values))
+    return cards_text(tuple(values))
 
 
 def board(session: Session) -> Panel:
@@ -79,7 +80,7 @@ def board(session: Session) -> Panel:
     if g.has_reserve:
         grid.add_row("Reserve", _cards(t.reserve))
     if g.has_party:
-        grid.add_row("Party", render.party_text(t.party))
+        grid.add_row("Party", party_text(t.party))
     if g.is_race:
         p, w = t.points
         grid.add_row("Score", f"you {p}, the Wolf {w}   (first to {setup.target})")
@@ -148,7 +149,7 @@ def show(console: Console, reply: Reply) -> None:
             console.print(help_view(reply.topic))
 
 
-PROMPTS = {PLAY: "play", DRAW: "draw", DEAL: "deal", REWARD: "reward", RESHUFFLE: "reshuffle", OVER: "game over"}
+PROMPTS = {PLAY: "play", DRAW: "draw", DEAL: "deal", REWARD: "reward", RESHUFFLE: "reshuffle", GAME_OVER: "game over"}
 
 
 def prompt(session: Session) -> str:

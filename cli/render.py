@@ -1,4 +1,6 @@
-"""Rendering for people: positions, play lists and rule summaries as rich tables and panels."""
+"""Rendering for people: positions, play lists and rule summaries as rich tables and panels. The
+words the web page shows too (cards, the party, what a play does, the hint's columns) come from
+solver/words/."""
 
 from __future__ import annotations
 
@@ -23,17 +25,18 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from solver.core.cards import MEMBERS
 from solver.core.games import game
 from solver.core.plays import Play
 from solver.core.position import Position
-from solver.core.rules import Effect, State, play_effect
+from solver.core.rounds import final_at_deal
+from solver.core.rules import State, play_effect
 from solver.core.status import FinishStatus, HintStatus
+from solver.words.board import cards_text, effect_text, party_text
 
 if TYPE_CHECKING:  # the searches and the finisher load only for the commands that use them
-    from solver.batch.runner import Summary
+    from solver.batch.runner import BatchSummary
     from solver.finish.finisher import Finish, Judgement
-    from solver.search.hint import HintResult, MoveResult
+    from solver.search.hint import HintResult
 
 KIND_TITLES = {
     "perfect": "Perfect",
@@ -45,28 +48,17 @@ KIND_TITLES = {
 }
 
 
-def cards_text(values: Sequence[int]) -> str:
-    return " ".join(str(v) for v in values) if values else "—"
-
-
-def party_text(party: Sequence[str]) -> str:
-    """The party in the rules' words, members in J Q K order: "J Q K face up", "Q K face up, J face down"."""
-    up = [m for m in MEMBERS if m in party]
-    down = [m for m in MEMBERS if m not in party]
-    parts = [f"{' '.join(up)} face up"] if up else []
-    return ", ".join([*parts, f"{' '.join(down)} face down"] if down else parts)
-
-
 def final_reason(pos: Position) -> str:
     if not game(pos.game).has_final_round:
         return "lobo has no final round"
-    if not pos.final and pos.pile_size > pos.rules.final_threshold:
+    dealt_final = final_at_deal(game(pos.game), pos.pile_size, pos.rules)  # as if the deal left this pile
+    if not pos.final and not dealt_final:
         return f"no: the pile holds {pos.pile_size}, more than {pos.rules.final_threshold}; it turns final when the pile empties"
     if not pos.final:
         return "no: given as not final (the round began with a bigger pile); it turns final when the pile empties"
     if pos.pile_size == 0:
         return "yes: the pile is empty"
-    if pos.pile_size <= pos.rules.final_threshold:
+    if dealt_final:
         return f"yes: the pile holds {pos.pile_size} ≤ {pos.rules.final_threshold}"
     return "yes: given as final"
 
@@ -95,32 +87,6 @@ def position_panel(pos: Position, title: str = "Position") -> Panel:
         t.add_row("Final round", final_reason(pos))
     t.add_row("Objective", pos.objective)
     return Panel(t, title=title, expand=False)
-
-
-def effect_text(e: Effect, state: State) -> str:
-    parts = []
-    if e.player_draws:
-        parts.append(f"you draw {e.known[0]} (known)" if e.known else "you draw 1")
-    elif e.wolf_draws:
-        known = f" ({cards_text(e.known)} known)" if e.known else ""
-        parts.append(f"Wolf draws {e.wolf_draws}{known}")
-    elif not e.loses and e.member is None:
-        parts.append("no draw")
-    if e.member:
-        parts.append(f"{e.member} turned face down")
-    if e.makes_final:
-        parts.append("pile runs out: final round")
-    if e.wins:
-        parts.append("wins the round")
-    if e.loses:
-        if game(state.game).is_race:
-            parts.append(f"round lost: Wolf scores {sum(state.wolf)}")
-        elif state.final:
-            parts.append("final round lost: the game is lost")
-        else:
-            falls = min(len(state.wolf), len(state.party))
-            parts.append(f"round lost: {' '.join(state.party[:falls])} face down")
-    return ", ".join(parts)
 
 
 def plays_table(state: State, plays: Sequence[Play]) -> Table:
@@ -170,104 +136,6 @@ def progress(enabled: bool = True) -> Iterator[Callable[[int, int], None] | None
         yield report
 
 
-def _signed(x: float, spec: str) -> str:
-    """A value with its sign (points and party members are gains and losses), zero unsigned."""
-    from solver.search.hint import number_text  # the search's module: loaded only for a hint
-
-    text = number_text(x, spec)
-    return number_text(0.0, spec.replace("+", "")) if float(text) == 0 else text
-
-
-def _estimate_note(m: MoveResult) -> str:
-    from solver.search.hint import MIDPOINT
-
-    if m.samples is None:
-        return ""
-    return " mid" if m.method == MIDPOINT else " est."
-
-
-def estimates_note(moves: Sequence[MoveResult]) -> str:
-    """What `est.` and `mid` in the table mean: the methods, their deals and what they measure."""
-    from solver.search.estimate import CLAIRVOYANT, EVALUATED, ROLLOUTS, TUNED_ROLLOUTS
-    from solver.search.hint import MIDPOINT
-
-    said = {
-        TUNED_ROLLOUTS: (
-            "rollouts by the rollout policy tuned for the game",
-            "the value of that policy, a real strategy, so it leans low",
-        ),
-        ROLLOUTS: ("greedy rollouts", "the value of the greedy rule, a real strategy, so it leans low"),
-        CLAIRVOYANT: (
-            "solved deals (sampled clairvoyant play)",
-            "the value of play that sees the pile, so it leans high",
-        ),
-    }
-    parts = []
-    for method, (what, leans) in said.items():
-        n = sorted({m.samples or 0 for m in moves if m.method == method})
-        if n:
-            deals = f"{n[0]}" if len(n) == 1 else f"{n[0]}–{n[-1]}"
-            parts.append(f"est.: {deals} {what} a play; {leans}; the 95% interval is of that")
-    if any(m.method == EVALUATED for m in moves):
-        parts.append(
-            "est.: searched to the end of the round, the rounds after it valued by the evaluator's tables "
-            "(solver/search/evaluator.py); the 95% interval is their sampling error"
-        )
-    if any(m.method == MIDPOINT for m in moves):
-        parts.append("mid: the middle of the sound bounds, nothing sampled")
-    return ". ".join(parts) + ("." if parts else "")
-
-
-def value_texts(objective: str, moves: Sequence[MoveResult]) -> list[str]:
-    """The value column, one rule for the whole table: under `win` every exact value shows its
-    fraction when every one has a small one, else none does; under the other objectives every
-    value is a whole number or every value has four decimals."""
-    from solver.search.hint import as_fraction, number_text
-    exact = [m.value for m in moves if m.value is not None and m.bounds is None]
-    chance = objective in ("win", "game")  # a probability: shown in per cent
-    fractions = chance and all(as_fraction(v) is not None for v in exact)
-    whole = all(float(m.value).is_integer() for m in moves if m.value is not None and m.bounds is None) and all(
-        m.bounds is None for m in moves
-    )
-    texts = []
-    for m in moves:
-        v = m.value
-        if v is None:
-            texts.append("lost")
-            continue
-        if chance:
-            text = f"{number_text(100 * v, '6.2f')}%"
-            if fractions and m.bounds is None and m.samples is None:
-                text += f"  ({as_fraction(v)})"
-        elif objective == "score":
-            text = number_text(v, "g")
-        else:
-            text = _signed(v, "+.0f" if whole else "+.4f")
-        texts.append(text + (_estimate_note(m) if m.bounds is not None or m.samples is not None else ""))
-    return texts
-
-
-def interval_text(objective: str, iv: tuple[float, float] | None) -> str:
-    from solver.search.hint import number_text
-
-    if iv is None:
-        return ""
-    if objective in ("win", "game"):
-        return f"{number_text(100 * iv[0], '.1f')}–{number_text(100 * iv[1], '.1f')}%"
-    return f"[{_signed(iv[0], '+.2f')}, {_signed(iv[1], '+.2f')}]"
-
-
-def win_text(m: MoveResult) -> str:
-    from solver.search.hint import number_text
-
-    if m.win_probability is None:
-        return "—"
-    text = f"{number_text(100 * m.win_probability, '.1f')}%"
-    if m.win_interval is not None:
-        text += " est." if m.samples else " mid"
-    return text
-
-
 def _why_not_exact(result: HintResult) -> str:
     if result.stats.get("stopped") or any(m.bounds is not None for m in result.moves):
         return "the budget ran out"
@@ -281,57 +149,9 @@ STATUS_TEXT: dict[str, str] = {
 }
 
 
-VALUE_TITLES = {
-    "game": "Chance to win the game",
-    "win": "Win probability",
-    "party": "Party members (−lost)",
-    "points": "Points (you − Wolf)",
-    "score": "Score of the best finish",
-}
-
-
-def shown_objective(result: HintResult) -> str:
-    """What the value column of a hint shows: its objective, or a final round's score."""
-    objective = result.objective
-    if result.finish is not None and objective not in ("party", "game"):
-        objective = "score"
-    if objective == "score" and result.finish is None:
-        objective = "win"  # `score` outside a final round is valued by the win probability (the answer's note)
-    return objective
-
-
-def hint_columns(game_name: str, result: HintResult, moves: Sequence[MoveResult]) -> tuple[list[str], list[list[str]]]:
-    """The hint table without its Play and mark columns, one rule for every front end (the CLI
-    here, the web page): the titles, and each move's cells."""
-    from solver.search.hint import number_text
-
-    objective = shown_objective(result)
-    sampled = any(m.samples is not None and m.interval is not None for m in result.moves)
-    show_win = (game(game_name).win_probability or objective == "game") and objective != "win"
-    columns = [VALUE_TITLES[objective]]
-    if sampled:
-        columns.append("95% interval")
-    if show_win:
-        columns.append("Round won" if objective == "game" else "Win")
-    if not result.exact:
-        columns.append("Bounds")
-    rows = []
-    for m, value_text in zip(moves, value_texts(objective, moves), strict=True):
-        cells = [value_text]
-        if sampled:
-            shown = m.samples is not None and m.interval is not None and (m.bounds is not None or m.samples == 0)
-            cells.append(interval_text(objective, m.interval) if shown else "")
-        if show_win:
-            cells.append(win_text(m))
-        if not result.exact:
-            cells.append(
-                "exact" if m.bounds is None else f"[{number_text(m.bounds[0], '.3g')}, {number_text(m.bounds[1], '.3g')}]"
-            )
-        rows.append(cells)
-    return columns, rows
-
-
 def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
+    from solver.words.hint import estimates_note, hint_columns  # loads the search: only for a hint
+
     columns, cells = hint_columns(pos.game, result, result.moves)
     t = Table(title_justify="left")
     t.add_column("Play", style="bold")
@@ -481,7 +301,7 @@ def batch_progress(total: int, enabled: bool = True) -> Iterator[Callable[[dict[
         yield lambda _record: bar.advance(task)
 
 
-def batch_summary(summary: Summary) -> Table:
+def batch_summary(summary: BatchSummary) -> Table:
     s = summary.to_json()
     t = Table(title="Batch summary", title_justify="left")
     t.add_column("")

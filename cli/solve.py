@@ -55,8 +55,8 @@ def hint(
     Plays are ranked by the chance to win the whole game (objective game) outside a vanguard
     final round; the answer comes within --time-limit (2 s by default)."""
     from solver.finish.verify import verify_hint
-    from solver.search.hint import explain
     from solver.search.hint import hint as solve_hint
+    from solver.words.hint import explain
 
     pos = with_objective(load_position(path), objective)
     positive(time_limit, "--time-limit")

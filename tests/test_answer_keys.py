@@ -21,7 +21,8 @@ from cli.render import hint_view
 from conftest import ROOT, examples
 from solver.core.plays import FOLD, parse_play
 from solver.core.position import parse_position
-from solver.search.hint import HintResult, MoveResult, explain, hint
+from solver.search.hint import HintResult, MoveResult, hint
+from solver.words.hint import explain
 
 PUZZLES = ROOT / "puzzles"
 EXAMPLES = PUZZLES / "examples"

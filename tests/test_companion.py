@@ -37,7 +37,7 @@ from solver.play.companion import (
     summary_lines,
     write_atomic,
 )
-from solver.play.driver import DEAL, DRAW, OVER, PLAY, REWARD, Deal, Draw, Move, SeededDeck, Setup, Take
+from solver.play.driver import DEAL, DRAW, GAME_OVER, PLAY, REWARD, Deal, Draw, Move, SeededDeck, Setup, Take
 from solver.play.policies import GreedyPolicy
 from solver.play.simulate import GameRecord, play_game
 from solver.search.hint import HintResult, MoveResult
@@ -319,7 +319,7 @@ def _over_with_unsaved_steps() -> Session:
     for step in rec.steps:
         if isinstance(step, (Move, Take)):
             s = run(s, typed(step))
-    assert s.table.phase == OVER and s.unsaved() > 0
+    assert s.table.phase == GAME_OVER and s.unsaved() > 0
     return s
 
 
@@ -552,7 +552,7 @@ def test_summary_and_rounds_of_a_whole_virtual_game() -> None:
         if isinstance(step, (Move, Take)):
             s = run(s, typed(step))
     t = s.table
-    assert t.phase == OVER and t.result == "won" and t.round is not None
+    assert t.phase == GAME_OVER and t.result == "won" and t.round is not None
     # The score, by the rules: the winning hand and 10 a member still face up.
     assert t.score == sum(t.round.hand) + 10 * len(t.round.party) == final_score(t.round) == rec.score
     rs = rounds(s.game)

@@ -15,7 +15,7 @@ from solver.core.rules import legal_plays, why_illegal
 from solver.play.driver import (
     DEAL,
     DRAW,
-    OVER,
+    GAME_OVER,
     PLAY,
     RESHUFFLE,
     REWARD,
@@ -149,7 +149,7 @@ def test_physical_mode_refuses_what_does_not_fit_and_changes_nothing() -> None:
     assert t.hand == (1, 2, 4, 5) and t.wolf == (4, 7, 8) and t.discards == (3, 3)
     deck_check(t)
     t = advance(t, Move(FOLD))  # three Wolf cards left: the whole party falls
-    assert t.phase == OVER and t.result == "lost" and t.party == ()
+    assert t.phase == GAME_OVER and t.result == "lost" and t.party == ()
 
 
 def test_won_rounds_reward_and_the_final_round_scores() -> None:

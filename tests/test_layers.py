@@ -104,8 +104,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("solver.core",),
     ("solver.parallel",),
     ("solver.search", "solver.finish"),
-    ("solver.play", "solver.batch", "solver.railway"),
     ("solver.words",),
+    ("solver.play", "solver.batch", "solver.railway"),
     ("solver", "cli", "web"),  # solver/__init__.py: the package's face, with the faces
     ("solver.train",),
 )
@@ -477,3 +477,57 @@ def test_no_module_outside_parallel_starts_a_pool_of_its_own(package: str) -> No
         if not path.is_relative_to(PARALLEL)
     }
     assert {k: v for k, v in found.items() if v} == {}
+
+
+# The words both faces show (issue 22): solver/words/ has them, so web/ reads nothing of cli/, and
+# the words read nothing of either face
+
+WEB = ROOT / "web"
+WORDS = ROOT / "solver" / "words"
+FACES = ("cli", "web")
+
+
+def imported_from(path: Path, packages: tuple[str, ...], here: str | None = None) -> set[str]:
+    """The modules of these packages that the file imports from (inside functions too)."""
+    return {m for m, _ in imports(path, here) if m.split(".")[0] in packages}
+
+
+@pytest.mark.parametrize("path", sorted(WEB.rglob("*.py")), ids=lambda p: p.relative_to(WEB).as_posix())
+def test_no_web_module_imports_the_cli(path: Path) -> None:
+    assert imported_from(path, ("cli",)) == set()
+
+
+@pytest.mark.parametrize("path", sorted(WORDS.rglob("*.py")), ids=lambda p: p.relative_to(WORDS).as_posix())
+def test_the_words_import_neither_face(path: Path) -> None:
+    assert imported_from(path, FACES) == set()
+
+
+def test_the_layers_below_the_words_use_none_of_them() -> None:
+    """The words read the search's answers, so the search (and the core and the finisher below it)
+    never reads the words: its answers are data, worded above it."""
+    below = [p for top in ("core", "search", "finish") for p in sorted((ROOT / "solver" / top).rglob("*.py"))]
+    assert {m for p in below for m in modules_imported(p) if m.startswith("solver.words")} == set()
+    assert imported_from(WORDS / "__init__.py", ("solver", *FACES)) == set()
+
+
+def test_the_face_check_sees_an_import_inside_a_function(tmp_path: Path) -> None:
+    """The control: a late `from cli import render`, as web/views.py's once was, is caught."""
+    probe = tmp_path / "probe.py"
+    probe.write_text("def f():\n    from cli import render\n    import cli.main\n", encoding="utf-8")
+    assert imported_from(probe, ("cli",), "web.probe") == {"cli", "cli.main"}
+    assert imported_from(probe, ("solver",), "web.probe") == set()
+
+
+# ---------------------------------------------------------------------------------------------
+# One name for one thing: no two classes of the project share a name (there were two `Game`s, two
+# `Summary`s, two `Job`s and two `Settings`)
+
+
+def test_no_two_classes_share_a_name() -> None:
+    where: dict[str, list[str]] = {}
+    for path in sorted(p for d in PACKAGE_DIRS for p in (ROOT / d).rglob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef):
+                where.setdefault(node.name, []).append(path.relative_to(ROOT).as_posix())
+    assert {name: paths for name, paths in where.items() if len(paths) > 1} == {}
+    assert "Playthrough" in where and "Game" in where  # the control: both kinds of game are seen

@@ -18,14 +18,14 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from cli import render
 from cli.main import app, dispatch
 from cli.play import board, prompt, run_session, stream_reader
 from solver.core.rules import WON
 from solver.play.companion import HINT_ROWS, Reply, Session, Settings, export_json, load_file, start
-from solver.play.driver import OVER, Deal, Draw, Move, Setup, Table, Take
+from solver.play.driver import GAME_OVER, Deal, Draw, Move, Setup, Table, Take
 from solver.play.policies import GreedyPolicy
 from solver.play.simulate import GameRecord, play_game
+from solver.words.board import party_text
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,7 +112,7 @@ def test_whole_virtual_game(game: str, difficulty: str, want: str) -> None:
     lines = script(rec)
     session, text = drive(rec.setup, rec.seed, [*lines, "status", "quit"])
     t = session.table
-    assert t.phase == OVER and session.game.steps == rec.steps
+    assert t.phase == GAME_OVER and session.game.steps == rec.steps
     result, score, points = expected_score(session.game.tables)
     assert (t.result, t.score) == (result, score) == (rec.result, rec.score) == (want, score)
     if game == "lobo":
@@ -244,7 +244,7 @@ def test_quit_at_game_over_with_unsaved_steps_asks_and_eof_says_so(tmp_path: Pat
     rec = greedy_game("vanguard", "standard", "won")
     lines = script(rec)
     session, text = drive(rec.setup, rec.seed, [*lines, "quit"])  # one quit, then the input ends
-    assert session.table.phase == OVER
+    assert session.table.phase == GAME_OVER
     n = session.unsaved()
     assert f"{n} step(s) are not saved" in text and "left with" not in text
     assert f"{n} step(s) were not saved" in text  # the end of input (Ctrl-D) says so too
@@ -259,7 +259,7 @@ def test_quit_at_game_over_with_unsaved_steps_asks_and_eof_says_so(tmp_path: Pat
 
     out_console, out = console()
     run_session(reader, out_console, start(rec.setup, rec.seed), interactive=True)
-    assert f"saved to {path}" in out.getvalue() and load_file(path).table.phase == OVER
+    assert f"saved to {path}" in out.getvalue() and load_file(path).table.phase == GAME_OVER
 
 
 def test_face_down_members_are_named_alike_in_every_view(tmp_path: Path) -> None:
@@ -277,8 +277,8 @@ def test_face_down_members_are_named_alike_in_every_view(tmp_path: Path) -> None
     assert "Q K face up, J face down" in r.stdout
     for old in ("J down", "active)", "(2 face up)"):  # the notations this replaced
         assert old not in text and old not in r.stdout, old
-    assert render.party_text(("J", "Q", "K")) == "J Q K face up"
-    assert render.party_text(()) == "J Q K face down"
+    assert party_text(("J", "Q", "K")) == "J Q K face up"
+    assert party_text(()) == "J Q K face down"
     out_console, out = console()
     out_console.print(board(session))
     assert "Q K face up, J face down" in out.getvalue()

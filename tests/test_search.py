@@ -143,7 +143,7 @@ def test_values_lie_in_the_objectives_range(n: int, max_pile: int) -> None:
 
 
 def test_exact_fraction_display() -> None:
-    from solver.search.hint import as_fraction
+    from solver.words.numbers import as_fraction
 
     assert as_fraction(13 / 15) == "13/15"
     assert as_fraction(float(Fraction(461, 1485))) == "461/1485"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.batch.runner import Job, Summary, solve_one
+from solver.batch.runner import BatchSummary, Job, solve_one
 from solver.core.plays import FOLD
 from solver.core.position import parse_position
 from solver.core.rules import LOST, WON, apply, initial_state
@@ -69,7 +69,7 @@ def test_batch_records_say_their_status_by_the_vocabulary_and_their_json_lines_a
         None,
     )
     assert moves["status"] is RecordStatus.LISTED and moves["check"] is Check.MISMATCH
-    summary = Summary()
+    summary = BatchSummary()
     for r in (bad, moves, {"status": "proven_won", "seconds": 0.1}, {"status": FinishStatus.LOST, "seconds": 0.1}):
         summary.add(r)
     assert (summary.invalid, summary.solved, summary.won, summary.lost, summary.mismatched) == (1, 3, 1, 1, 1)

@@ -51,7 +51,7 @@ REFUSED = (
 )
 
 
-class Settings:
+class ServerSettings:
     """What the routes share: the games, the hint service, the access rules, the hint default."""
 
     def __init__(self, store: Store, hints: HintService, token: str | None, local_only: bool, seconds: float) -> None:
@@ -67,7 +67,7 @@ def error(status: int, message: str) -> JSONResponse:
 
 
 class Guard(BaseHTTPMiddleware):
-    def __init__(self, app: Any, settings: Settings) -> None:
+    def __init__(self, app: Any, settings: ServerSettings) -> None:
         super().__init__(app)
         self.settings = settings
 
@@ -116,7 +116,7 @@ async def body(request: Request) -> dict[str, Any]:
 def create_app(
     store: Store, hints: HintService, *, token: str | None = None, local_only: bool = True, seconds: float = 10.0
 ) -> Starlette:
-    settings = Settings(store, hints, token, local_only, seconds)
+    settings = ServerSettings(store, hints, token, local_only, seconds)
 
     def view(entry: Entry, request: Request | None = None, status: int = 200) -> JSONResponse:
         job = hints.job(entry.id)

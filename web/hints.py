@@ -127,7 +127,7 @@ class Worker:
 
 
 @dataclass
-class Job:
+class HintJob:
     key: str  # the game
     revision: str  # the table the hint is for
     kind: str  # "hint" or "reward"
@@ -158,7 +158,7 @@ class HintService:
 
     def __init__(self, *, warm: bool = True, max_running: int = MAX_RUNNING) -> None:
         self._lock = threading.RLock()
-        self._jobs: dict[str, Job] = {}
+        self._jobs: dict[str, HintJob] = {}
         self._idle: Worker | None = None
         self._max = max_running
         self._closed = False
@@ -181,12 +181,12 @@ class HintService:
         with self._lock:
             return sum(1 for k in list(self._jobs) if (j := self._poll(k)) is not None and j.state == RUNNING)
 
-    def job(self, key: str) -> Job | None:
+    def job(self, key: str) -> HintJob | None:
         """The game's latest job, brought up to date."""
         with self._lock:
             return self._poll(key)
 
-    def _poll(self, key: str) -> Job | None:
+    def _poll(self, key: str) -> HintJob | None:
         job = self._jobs.get(key)
         if job is None or job.state != RUNNING or job.worker is None:
             return job
@@ -220,7 +220,7 @@ class HintService:
         else:
             w.stop()
 
-    def _end(self, job: Job, state: str, message: str | None) -> None:
+    def _end(self, job: HintJob, state: str, message: str | None) -> None:
         w = job.worker
         job.state, job.ended, job.worker, job.message = state, time.monotonic(), None, message
         if w is not None:
@@ -228,7 +228,7 @@ class HintService:
 
     # -- actions -------------------------------------------------------------------------------
 
-    def start(self, key: str, revision: str, session: Session, seconds: float, kind: str) -> Job:
+    def start(self, key: str, revision: str, session: Session, seconds: float, kind: str) -> HintJob:
         """A hint for the game `key` at `revision`; the one already running for it is returned
         as it is (two pages asking at once get the same hint). ValueError when too many run."""
         with self._lock:
@@ -246,11 +246,11 @@ class HintService:
                     w.stop()
                 w = self._spawn()
             w.conn.send((save_json(session), asdict(session.settings), seconds))
-            job = Job(key, revision, kind, seconds, w)
+            job = HintJob(key, revision, kind, seconds, w)
             self._jobs[key] = job
             return job
 
-    def cancel(self, key: str, why: str = "stopped") -> Job | None:
+    def cancel(self, key: str, why: str = "stopped") -> HintJob | None:
         """Stop the game's running job (its worker is terminated); the job, or None if none ran."""
         with self._lock:
             job = self._poll(key)
@@ -278,7 +278,7 @@ class HintService:
                 self._idle = None
 
 
-__all__ = ["CANCELLED", "DONE", "FAILED", "RUNNING", "HintService", "Job"]
+__all__ = ["CANCELLED", "DONE", "FAILED", "RUNNING", "HintJob", "HintService"]
 
 
 if __name__ == "__main__":

@@ -1,17 +1,18 @@
 """What the page shows of a game, as JSON: the companion's board as data (solver/play/board.py)
-with the words and numbers the terminal shows, made by the same functions (cli/render.py), so a
+with the words and numbers the terminal shows, made by the same functions (solver/words/), so a
 hint reads the same on the phone as in `lobo-hint play`."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from cli import render
 from solver.core.games import game
 from solver.play.board import board, current_hint, hint_data, play_options
 from solver.play.companion import HINT_ROWS, hint_rows, round_number, summary_lines
 from solver.play.driver import PLAY, waiting_for
-from web.hints import Job
+from solver.words.board import effect_text, party_text
+from solver.words.hint import estimates_note, hint_columns
+from web.hints import HintJob
 from web.store import Entry
 
 STATUS = {"open": "open", "proven_won": "proven won", "proven_lost": "proven lost"}
@@ -31,16 +32,16 @@ def short_title(entry: Entry) -> str:
     return f"{game(s.setup.game).label} · {s.setup.difficulty} · {mode}"
 
 
-def game_view(entry: Entry, job: Job | None, whole: bool = False) -> dict[str, Any]:
+def game_view(entry: Entry, job: HintJob | None, whole: bool = False) -> dict[str, Any]:
     """The whole page of one game: the table, what the last change said, the hint and its job."""
     session = entry.session
     t = session.table
     data = board(session)
     if game(t.setup.game).has_party:
-        data["party_text"] = render.party_text(t.party)
+        data["party_text"] = party_text(t.party)
     if t.phase == PLAY and t.round is not None:
         for row, option in zip(data["plays"], play_options(t), strict=True):
-            row["then"] = render.effect_text(option.effect, t.round)
+            row["then"] = effect_text(option.effect, t.round)
     return {
         "id": entry.id,
         "title": title(entry),
@@ -71,16 +72,16 @@ def hint_view(entry: Entry, whole: bool) -> dict[str, Any] | None:
     r = note.result
     assert r is not None
     moves, _ = hint_rows(r, None if whole else HINT_ROWS)
-    columns, cells = render.hint_columns(session.setup.game, r, moves)
+    columns, cells = hint_columns(session.setup.game, r, moves)
     for row, row_cells in zip(data["rows"], cells, strict=True):
         row["cells"] = row_cells
     data["columns"] = columns
     data["status_text"] = STATUS[r.status]
-    data["estimates_note"] = render.estimates_note(moves)
+    data["estimates_note"] = estimates_note(moves)
     return data
 
 
-def summary_view(entry: Entry, job: Job | None) -> dict[str, Any]:
+def summary_view(entry: Entry, job: HintJob | None) -> dict[str, Any]:
     """A game in the list of games."""
     s = entry.session
     t = s.table

@@ -250,7 +250,7 @@ def problem(record: dict[str, Any]) -> str | None:
 
 
 @dataclass
-class Summary:
+class BatchSummary:
     total: int = 0
     solved: int = 0
     won: int = 0
@@ -328,12 +328,12 @@ def run_batch(
     cluster: Any = None,
     on_wait: Callable[[str], None] | None = None,
     max_memory: int | None = None,
-) -> Summary:
+) -> BatchSummary:
     """Solve every job; each record goes to on_result as soon as it is done. At most 2 × workers
     puzzles are in flight, so memory stays flat on huge inputs. workers=1 solves in this process;
     cluster="tcp://host:port" (or a distributed.Client) solves on a Dask cluster, and on_wait hears
     every few seconds while it has no worker. max_memory: each worker's memory budget (memory.py)."""
-    summary = Summary()
+    summary = BatchSummary()
     skip = skip or set()
 
     def emit(r: dict[str, Any]) -> None:

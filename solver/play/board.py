@@ -35,7 +35,8 @@ from solver.play.companion import (
     summary_lines,
 )
 from solver.play.driver import DRAW, PLAY, REWARD, Table, waiting_for
-from solver.search.hint import MoveResult, explain
+from solver.search.hint import MoveResult
+from solver.words.hint import explain
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ PLAY = "play"  # the Player's play (a Move step)
 DRAW = "draw"  # cards owed to the Player or the Wolf, or a top card to reveal (a Draw step)
 REWARD = "reward"  # the reward after a won regular round (a Take step)
 RESHUFFLE = "reshuffle"  # lobo: the pile cannot deal a round; the discards go back in (a Reshuffle step)
-OVER = "over"  # the game has ended
+GAME_OVER = "over"  # the game has ended
 
 
 class GameError(ValueError):
@@ -244,7 +244,7 @@ class Table:
 
     @property
     def over(self) -> bool:
-        return self.phase == OVER
+        return self.phase == GAME_OVER
 
     @property
     def hand(self) -> tuple[int, ...]:
@@ -375,7 +375,7 @@ def advance(t: Table, step: Step) -> Table:
 
 def _expect(t: Table, phase: str, what: str) -> None:
     if t.phase != phase:
-        if t.phase == OVER:
+        if t.phase == GAME_OVER:
             raise GameError(f"the game is over ({t.result}): no more {what}")
         raise GameError(f"not time for a {what}: the table waits for {waiting_for(t)}")
 
@@ -491,7 +491,7 @@ def _end_round(t: Table, s: State) -> Table:
         t = replace(t, points=(p, w), discards=tuple(sorted(t.discards + s.hand + s.wolf)), round=s)
         result = rounds.race_result((p, w), setup.target)
         if result is not None:
-            return replace(t, phase=OVER, result=result, score=p)
+            return replace(t, phase=GAME_OVER, result=result, score=p)
         return _between(t)
     # Not a race (vanguard): the final round ends the game, and so does a party all face down.
     if s.outcome == WON:
@@ -499,7 +499,7 @@ def _end_round(t: Table, s: State) -> Table:
             # The winning hand scores, and then it is out of play like every other card.
             discards = tuple(sorted(t.discards + s.hand))
             return replace(
-                t, round=s, discards=discards, phase=OVER, result="won", score=final_score(s), final_reached=True
+                t, round=s, discards=discards, phase=GAME_OVER, result="won", score=final_score(s), final_reached=True
             )
         if rounds.rewards(s.hand, s.party):
             return replace(t, round=s, phase=REWARD)
@@ -507,11 +507,11 @@ def _end_round(t: Table, s: State) -> Table:
     assert s.outcome == LOST
     t = replace(t, round=s, discards=tuple(sorted(t.discards + s.hand + s.wolf)))
     if s.final:
-        return replace(t, phase=OVER, result="lost", score=None, final_reached=True)
+        return replace(t, phase=GAME_OVER, result="lost", score=None, final_reached=True)
     party = rounds.party_after_loss(s.party, len(s.wolf))
     t = replace(t, party=party)
     if not party:
-        return replace(t, phase=OVER, result="lost", score=None)
+        return replace(t, phase=GAME_OVER, result="lost", score=None)
     return _between(t)
 
 

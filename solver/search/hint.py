@@ -1,7 +1,7 @@
 """The hint: every legal play valued under the position's objective, the best one, and the status.
 
 Final rounds are solved by the finisher (nothing is drawn there); other rounds by the expectimax
-search of search.py. Whatever cuts a search short makes the answer say `exact: false`.
+search (solver/search/expectimax.py, driven by engine.py). Whatever cuts a search short makes the answer say `exact: false`.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from solver.core.games import game
 from solver.core.plays import Play
 from solver.core.position import Position
 from solver.core.rules import WON, State, apply, final_score, initial_state, legal_plays
+from solver.core.status import FinishStatus, HintStatus
 from solver.finish.finisher import Finish, solve_finish
 from solver.search.engine import Budget, MoveValue, Search, WinCheck, evaluate_moves, prepare, principal_line
 from solver.search.estimate import EVALUATED, MAX_ROLLOUTS, MIN_ROLLOUTS, Estimate, evaluated, rolled_out, sampled
@@ -94,7 +95,7 @@ def _num(x: float | None) -> float | int | None:
 
 @dataclass(frozen=True)
 class HintResult:
-    status: str  # "open", "proven_won", "proven_lost"
+    status: HintStatus
     objective: str
     exact: bool
     best: Play | None
@@ -120,7 +121,7 @@ class HintResult:
         out["moves"] = [m.to_json() for m in self.moves]
         if self.proof is not None:
             out["proof"] = self.proof
-        if self.finish is not None and self.finish.status == "win":
+        if self.finish is not None and self.finish.status == FinishStatus.WIN:
             out["finish"] = [p.to_json() for p in self.finish.plays]
             out["finish_text"] = ", ".join(str(p) for p in self.finish.plays)
         if self.line is not None:
@@ -191,7 +192,7 @@ def _final_round(state: State, objective: str, time_limit: float | None) -> Hint
         else:
             f = solve_finish(after, time_limit=limit, objective=by)
             exact = exact and f.exact
-            won = f.status == "win"
+            won = f.status == FinishStatus.WIN
         value: float | None
         if objective == "game":
             value = 1.0 if won else 0.0  # the final round won is the game won (RULES.md §7)
@@ -203,9 +204,9 @@ def _final_round(state: State, objective: str, time_limit: float | None) -> Hint
             value = float(-(active - left)) if won else float(-active)
         moves.append(MoveResult(play, value, 1.0 if won else 0.0))
     ordered = _sorted(moves)
-    won = root.status == "win"
+    won = root.status == FinishStatus.WIN
     proof = None
-    if root.status == "lost" and root.proof is not None:
+    if root.status == FinishStatus.LOST and root.proof is not None:
         proof = {"kind": "final_round_core", **root.proof.to_json()}
     best = root.plays[0] if won and root.plays else next((m.play for m in ordered), None)
     best_value = next((m.value for m in ordered if m.play == best), None)
@@ -215,11 +216,15 @@ def _final_round(state: State, objective: str, time_limit: float | None) -> Hint
         best_value = 1.0 if won else 0.0
     if not won:
         best = next(m.play for m in ordered if m.play.kind == "fold")
-    status = "proven_won" if won and root.exact else "proven_lost" if root.status == "lost" else "open"
+    status = (
+        HintStatus.PROVEN_WON if won and root.exact
+        else HintStatus.PROVEN_LOST if root.status == FinishStatus.LOST
+        else HintStatus.OPEN
+    )  # fmt: skip
     marked = _mark_ties(
         tuple(
             MoveResult(
-                m.play, m.value, m.win_probability, None, status == "proven_won" and (m.win_probability or 0.0) < 1.0
+                m.play, m.value, m.win_probability, None, status == HintStatus.PROVEN_WON and (m.win_probability or 0.0) < 1.0
             )
             for m in ordered
         ),
@@ -339,7 +344,7 @@ def _search(
     stats = search.stats.to_json()
     win_values = {p: w.value for p, w in wins.items() if w.exact}
     # A run cut short by its budget claims no proof at all, even one the status search could finish.
-    status, proof = "open", None
+    status, proof = HintStatus.OPEN, None
     if exact:
         status, proof = _status(state, win_values, _extend(deadline), max_states)
     moves = [_move(p, found[p], wins.get(p), estimates.get(p), apart) for p in legal_plays(state)]
@@ -359,7 +364,7 @@ def _search(
         )
         safest = max(ordered if fold_proven or not others else others, key=worst_case)
         ordered = (safest, *[m for m in ordered if m is not safest])
-    if status == "proven_won":
+    if status == HintStatus.PROVEN_WON:
         ordered = tuple(
             replace(m, blunder=m.win_probability is not None and m.win_probability < 1.0 - EPS) for m in ordered
         )
@@ -437,7 +442,7 @@ def _known_line(search: Search, state: State, first: Play) -> tuple[Play, ...] |
         end = apply(end, p)
     if end.outcome is None and game(end.game).has_final_round and end.final:
         f = solve_finish(end)
-        if f.status == "win":
+        if f.status == FinishStatus.WIN:
             line += list(f.plays)
     return tuple(line)
 
@@ -449,7 +454,7 @@ def _extend(deadline: float | None) -> float | None:
 
 def _status(
     state: State, win_values: dict[Play, float], deadline: float | None, max_states: int | None
-) -> tuple[str, dict[str, Any] | None]:
+) -> tuple[HintStatus, dict[str, Any] | None]:
     """proven_won / proven_lost (about winning the round, whatever the objective), or open."""
     best_win = max(win_values.values()) if win_values else None
     check = WinCheck(max_states, deadline)
@@ -459,70 +464,12 @@ def _status(
                 "no order of the draw pile lets any line of play empty the Wolf's hand: the search over every "
                 "play and every draw was exhaustive"
             )
-            return "proven_lost", {"kind": "exhaustive", "reason": reason}
+            return HintStatus.PROVEN_LOST, {"kind": "exhaustive", "reason": reason}
         if (best_win is None or best_win >= 1.0 - EPS) and check.won(state, surely=True):
-            return "proven_won", None
+            return HintStatus.PROVEN_WON, None
     except Budget:
         pass
-    return "open", None
+    return HintStatus.OPEN, None
 
 
-__all__ = ["HintResult", "MoveResult", "as_fraction", "explain", "hint", "number_text"]
-
-
-def number_text(x: float, spec: str) -> str:
-    """format(x, spec), but never a negative zero ("-0.00" for -0.001 or -0.0 reads as a loss)."""
-    text = format(x, spec)
-    return format(0.0, spec) if float(text) == 0 else text
-
-
-def as_fraction(x: float) -> str | None:
-    """The exact fraction behind a probability, when a small denominator reproduces it to 1e-12."""
-    from fractions import Fraction
-
-    f = Fraction(x).limit_denominator(100_000)
-    return f"{f.numerator}/{f.denominator}" if abs(float(f) - x) < 1e-12 else None
-
-
-def explain(result: HintResult) -> str:
-    """One line on why the best play is best."""
-    if result.best is None:
-        return ""
-    moves = [m for m in result.moves if m.play != result.best]
-    if result.finish is not None:
-        if result.finish.status != "win":
-            return "no finish exists: " + (
-                result.finish.proof.reason if result.finish.proof else "the Wolf cannot be cleared"
-            )
-        return f"starts the best finish ({', '.join(map(str, result.finish.plays))}), scoring {result.finish.score}"
-    best = next(m for m in result.moves if m.play == result.best)
-    if result.status == "proven_lost":
-        return "the round cannot be won whatever comes" + (
-            "; this play loses least" if result.objective not in ("win", "score") else ""
-        )
-
-    def said(m: MoveResult) -> str:
-        if m.value is None:
-            return "loses"
-        if result.objective in ("win", "score"):  # `score` outside a final round: the win probability
-            return f"wins {number_text(100 * m.value, '.1f')}%"
-        if result.objective == "game":
-            return f"wins the game {number_text(100 * m.value, '.1f')}%"
-        if result.objective == "party":
-            return f"costs {number_text(-m.value, '.2f')} party members on average"
-        return f"scores {number_text(m.value, '+.2f')} on average"
-
-    line = f"{best.play} {said(best)}"
-    if not result.exact:
-        cut = result.stats.get("stopped") or any(m.bounds is not None for m in result.moves)
-        line += (
-            " (estimate: the search was cut short)" if cut else " (estimate: the rounds after this one are estimated)"
-        )
-    rival = next((m for m in moves if m.play.kind != "fold"), None)
-    if rival is not None:
-        tie = rival.tied
-        alike = "is as good" if result.exact else "cannot be told apart from it"
-        line += f"; {rival.play} {alike if tie else said(rival)}"
-        if rival.play.kind == "over" and not tie:
-            line += f" (the Over gives the Wolf {rival.play.mine[0] - rival.play.wolf[0]} card(s))"
-    return line
+__all__ = ["HintResult", "MoveResult", "hint"]

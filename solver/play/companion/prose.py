@@ -31,7 +31,8 @@ from solver.play.driver import (
     step_text,
     waiting_for,
 )
-from solver.search.hint import HintResult, MoveResult, explain
+from solver.search.hint import HintResult, MoveResult
+from solver.words.hint import explain
 
 if TYPE_CHECKING:  # the session's types only: prose reads sessions, never runs them
     from .session import HintNote, Session

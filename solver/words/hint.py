@@ -1,0 +1,198 @@
+"""A hint in words: the value column's title and cells, the 95% interval, the win chance, the
+bounds, and the note on what the estimates are. The CLI's hint table (cli/render.py) and the web
+page's (web/views.py) are made by these functions, so they say the same."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from solver.core.games import game
+from solver.core.status import FinishStatus, HintStatus
+from solver.search.estimate import CLAIRVOYANT, EVALUATED, ROLLOUTS, TUNED_ROLLOUTS
+from solver.search.hint import MIDPOINT, HintResult, MoveResult
+from solver.words.numbers import as_fraction, number_text, signed_text
+
+VALUE_TITLES = {
+    "game": "Chance to win the game",
+    "win": "Win probability",
+    "party": "Party members (−lost)",
+    "points": "Points (you − Wolf)",
+    "score": "Score of the best finish",
+}
+
+
+def _estimate_note(m: MoveResult) -> str:
+    if m.samples is None:
+        return ""
+    return " mid" if m.method == MIDPOINT else " est."
+
+
+def estimates_note(moves: Sequence[MoveResult]) -> str:
+    """What `est.` and `mid` in the table mean: the methods, their deals and what they measure."""
+    said = {
+        TUNED_ROLLOUTS: (
+            "rollouts by the rollout policy tuned for the game",
+            "the value of that policy, a real strategy, so it leans low",
+        ),
+        ROLLOUTS: ("greedy rollouts", "the value of the greedy rule, a real strategy, so it leans low"),
+        CLAIRVOYANT: (
+            "solved deals (sampled clairvoyant play)",
+            "the value of play that sees the pile, so it leans high",
+        ),
+    }
+    parts = []
+    for method, (what, leans) in said.items():
+        n = sorted({m.samples or 0 for m in moves if m.method == method})
+        if n:
+            deals = f"{n[0]}" if len(n) == 1 else f"{n[0]}–{n[-1]}"
+            parts.append(f"est.: {deals} {what} a play; {leans}; the 95% interval is of that")
+    if any(m.method == EVALUATED for m in moves):
+        parts.append(
+            "est.: searched to the end of the round, the rounds after it valued by the evaluator's tables "
+            "(solver/search/evaluator.py); the 95% interval is their sampling error"
+        )
+    if any(m.method == MIDPOINT for m in moves):
+        parts.append("mid: the middle of the sound bounds, nothing sampled")
+    return ". ".join(parts) + ("." if parts else "")
+
+
+def value_texts(objective: str, moves: Sequence[MoveResult]) -> list[str]:
+    """The value column, one rule for the whole table: under `win` every exact value shows its
+    fraction when every one has a small one, else none does; under the other objectives every
+    value is a whole number or every value has four decimals."""
+    exact = [m.value for m in moves if m.value is not None and m.bounds is None]
+    chance = objective in ("win", "game")  # a probability: shown in per cent
+    fractions = chance and all(as_fraction(v) is not None for v in exact)
+    whole = all(float(m.value).is_integer() for m in moves if m.value is not None and m.bounds is None) and all(
+        m.bounds is None for m in moves
+    )
+    texts = []
+    for m in moves:
+        v = m.value
+        if v is None:
+            texts.append("lost")
+            continue
+        if chance:
+            text = f"{number_text(100 * v, '6.2f')}%"
+            if fractions and m.bounds is None and m.samples is None:
+                text += f"  ({as_fraction(v)})"
+        elif objective == "score":
+            text = number_text(v, "g")
+        else:
+            text = signed_text(v, "+.0f" if whole else "+.4f")
+        texts.append(text + (_estimate_note(m) if m.bounds is not None or m.samples is not None else ""))
+    return texts
+
+
+def interval_text(objective: str, iv: tuple[float, float] | None) -> str:
+    if iv is None:
+        return ""
+    if objective in ("win", "game"):
+        return f"{number_text(100 * iv[0], '.1f')}–{number_text(100 * iv[1], '.1f')}%"
+    return f"[{signed_text(iv[0], '+.2f')}, {signed_text(iv[1], '+.2f')}]"
+
+
+def win_text(m: MoveResult) -> str:
+    if m.win_probability is None:
+        return "—"
+    text = f"{number_text(100 * m.win_probability, '.1f')}%"
+    if m.win_interval is not None:
+        text += " est." if m.samples else " mid"
+    return text
+
+
+def shown_objective(result: HintResult) -> str:
+    """What the value column of a hint shows: its objective, or a final round's score."""
+    objective = result.objective
+    if result.finish is not None and objective not in ("party", "game"):
+        objective = "score"
+    if objective == "score" and result.finish is None:
+        objective = "win"  # `score` outside a final round is valued by the win probability (the answer's note)
+    return objective
+
+
+def hint_columns(game_name: str, result: HintResult, moves: Sequence[MoveResult]) -> tuple[list[str], list[list[str]]]:
+    """The hint table without its Play and mark columns, one rule for every face (the CLI's
+    table, the web page's): the titles, and each move's cells."""
+    objective = shown_objective(result)
+    sampled = any(m.samples is not None and m.interval is not None for m in result.moves)
+    show_win = (game(game_name).win_probability or objective == "game") and objective != "win"
+    columns = [VALUE_TITLES[objective]]
+    if sampled:
+        columns.append("95% interval")
+    if show_win:
+        columns.append("Round won" if objective == "game" else "Win")
+    if not result.exact:
+        columns.append("Bounds")
+    rows = []
+    for m, value_text in zip(moves, value_texts(objective, moves), strict=True):
+        cells = [value_text]
+        if sampled:
+            shown = m.samples is not None and m.interval is not None and (m.bounds is not None or m.samples == 0)
+            cells.append(interval_text(objective, m.interval) if shown else "")
+        if show_win:
+            cells.append(win_text(m))
+        if not result.exact:
+            cells.append(
+                "exact"
+                if m.bounds is None
+                else f"[{number_text(m.bounds[0], '.3g')}, {number_text(m.bounds[1], '.3g')}]"
+            )
+        rows.append(cells)
+    return columns, rows
+
+
+def explain(result: HintResult) -> str:
+    """One line on why the best play is best."""
+    if result.best is None:
+        return ""
+    moves = [m for m in result.moves if m.play != result.best]
+    if result.finish is not None:
+        if result.finish.status != FinishStatus.WIN:
+            return "no finish exists: " + (
+                result.finish.proof.reason if result.finish.proof else "the Wolf cannot be cleared"
+            )
+        return f"starts the best finish ({', '.join(map(str, result.finish.plays))}), scoring {result.finish.score}"
+    best = next(m for m in result.moves if m.play == result.best)
+    if result.status == HintStatus.PROVEN_LOST:
+        return "the round cannot be won whatever comes" + (
+            "; this play loses least" if result.objective not in ("win", "score") else ""
+        )
+
+    def said(m: MoveResult) -> str:
+        if m.value is None:
+            return "loses"
+        if result.objective in ("win", "score"):  # `score` outside a final round: the win probability
+            return f"wins {number_text(100 * m.value, '.1f')}%"
+        if result.objective == "game":
+            return f"wins the game {number_text(100 * m.value, '.1f')}%"
+        if result.objective == "party":
+            return f"costs {number_text(-m.value, '.2f')} party members on average"
+        return f"scores {number_text(m.value, '+.2f')} on average"
+
+    line = f"{best.play} {said(best)}"
+    if not result.exact:
+        cut = result.stats.get("stopped") or any(m.bounds is not None for m in result.moves)
+        line += (
+            " (estimate: the search was cut short)" if cut else " (estimate: the rounds after this one are estimated)"
+        )
+    rival = next((m for m in moves if m.play.kind != "fold"), None)
+    if rival is not None:
+        tie = rival.tied
+        alike = "is as good" if result.exact else "cannot be told apart from it"
+        line += f"; {rival.play} {alike if tie else said(rival)}"
+        if rival.play.kind == "over" and not tie:
+            line += f" (the Over gives the Wolf {rival.play.mine[0] - rival.play.wolf[0]} card(s))"
+    return line
+
+
+__all__ = [
+    "VALUE_TITLES",
+    "estimates_note",
+    "explain",
+    "hint_columns",
+    "interval_text",
+    "shown_objective",
+    "value_texts",
+    "win_text",
+]

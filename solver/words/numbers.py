@@ -1,0 +1,27 @@
+"""Numbers as the faces write them: never a negative zero, a probability's exact fraction, a gain
+with its sign."""
+
+from __future__ import annotations
+
+
+def number_text(x: float, spec: str) -> str:
+    """format(x, spec), but never a negative zero ("-0.00" for -0.001 or -0.0 reads as a loss)."""
+    text = format(x, spec)
+    return format(0.0, spec) if float(text) == 0 else text
+
+
+def signed_text(x: float, spec: str) -> str:
+    """A value with its sign (points and party members are gains and losses), zero unsigned."""
+    text = number_text(x, spec)
+    return number_text(0.0, spec.replace("+", "")) if float(text) == 0 else text
+
+
+def as_fraction(x: float) -> str | None:
+    """The exact fraction behind a probability, when a small denominator reproduces it to 1e-12."""
+    from fractions import Fraction
+
+    f = Fraction(x).limit_denominator(100_000)
+    return f"{f.numerator}/{f.denominator}" if abs(float(f) - x) < 1e-12 else None
+
+
+__all__ = ["as_fraction", "number_text", "signed_text"]
