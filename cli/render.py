@@ -38,15 +38,6 @@ if TYPE_CHECKING:  # the searches and the finisher load only for the commands th
     from solver.finish.finisher import Finish, Judgement
     from solver.search.hint import HintResult
 
-KIND_TITLES = {
-    "perfect": "Perfect",
-    "sum": "Sum",
-    "split": "Split",
-    "over": "Over",
-    "sacrifice": "Sacrifice",
-    "fold": "Fold",
-}
-
 
 def final_reason(pos: Position) -> str:
     if not game(pos.game).has_final_round:
@@ -96,7 +87,7 @@ def plays_table(state: State, plays: Sequence[Play]) -> Table:
     t.add_column("Then")
     last = None
     for p in plays:
-        t.add_row(KIND_TITLES[p.kind] if p.kind != last else "", str(p), effect_text(play_effect(state, p), state))
+        t.add_row(p.kind.title() if p.kind != last else "", str(p), effect_text(play_effect(state, p), state))
         last = p.kind
     return t
 

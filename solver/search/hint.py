@@ -29,9 +29,8 @@ WIN_SHARE = 0.5  # under `party`, of what is left, for the exact win search; the
 # Under a short clock (a simulated game's decisions, objective `game`) the exact search mostly ends
 # within a few milliseconds or not at all (each unknown card more triples its states), so it gets
 # a smaller share, the win search too, and no deals are solved (too few to use: MIN_SAMPLES): the
-# rest goes to rollouts, which otherwise got a tenth of the clock, 64 deals a play. At 0.05 s on
-# 600 decisions: the rollouts' median half-width 0.043 → 0.013, exact answers 126 → 116
-# (bench/README.md).
+# rest goes to rollouts, which otherwise got a tenth of the clock, 64 deals a play: far narrower
+# intervals for a few exact answers fewer (measured in bench/README.md).
 SHORT_CLOCK = 0.25
 SHORT_SEARCH_SHARE = 0.35
 SHORT_WIN_SHARE = 0.25
