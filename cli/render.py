@@ -133,15 +133,15 @@ def _why_not_exact(result: HintResult) -> str:
     return "the rounds after this one are valued by estimates"
 
 
-STATUS_TEXT: dict[str, str] = {
-    HintStatus.OPEN: "open",
-    HintStatus.PROVEN_WON: "[green]proven won[/green]",
-    HintStatus.PROVEN_LOST: "[red]proven lost[/red]",
-}
+STATUS_COLOUR = {HintStatus.PROVEN_WON: "green", HintStatus.PROVEN_LOST: "red"}
+
+
+def _coloured(text: str, colour: str | None) -> str:
+    return f"[{colour}]{text}[/{colour}]" if colour else text
 
 
 def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
-    from solver.words.hint import estimates_note, hint_columns  # loads the search: only for a hint
+    from solver.words.hint import STATUS_WORDS, estimates_note, hint_columns  # loads the search: only for a hint
 
     columns, cells = hint_columns(pos.game, result, result.moves)
     t = Table(title_justify="left")
@@ -162,7 +162,7 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
     best_text = "fold" if result.best is None else str(result.best)
     lines.append(
         Text.from_markup(
-            f"[bold]Best play: {escape(best_text)}[/bold]   status: {STATUS_TEXT[result.status]}"
+            f"[bold]Best play: {escape(best_text)}[/bold]   status: {_coloured(STATUS_WORDS[result.status], STATUS_COLOUR.get(result.status))}"
             + ("" if result.exact else f"   [yellow](not exact: {_why_not_exact(result)})[/yellow]")
         )
     )

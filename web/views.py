@@ -11,11 +11,9 @@ from solver.play.board import board, current_hint, hint_data, play_options
 from solver.play.companion import HINT_ROWS, hint_rows, round_number, summary_lines
 from solver.play.driver import PLAY, waiting_for
 from solver.words.board import effect_text, party_text
-from solver.words.hint import estimates_note, hint_columns
+from solver.words.hint import STATUS_WORDS, estimates_note, hint_columns
 from web.hints import HintJob
 from web.store import Entry
-
-STATUS = {"open": "open", "proven_won": "proven won", "proven_lost": "proven lost"}
 
 
 def title(entry: Entry) -> str:
@@ -76,7 +74,7 @@ def hint_view(entry: Entry, whole: bool) -> dict[str, Any] | None:
     for row, row_cells in zip(data["rows"], cells, strict=True):
         row["cells"] = row_cells
     data["columns"] = columns
-    data["status_text"] = STATUS[r.status]
+    data["status_text"] = STATUS_WORDS[r.status]
     data["estimates_note"] = estimates_note(moves)
     return data
 

@@ -20,6 +20,13 @@ VALUE_TITLES = {
     "score": "Score of the best finish",
 }
 
+# A hint's status in words (the web page shows them plain, the terminal in colour).
+STATUS_WORDS: dict[str, str] = {
+    HintStatus.OPEN: "open",
+    HintStatus.PROVEN_WON: "proven won",
+    HintStatus.PROVEN_LOST: "proven lost",
+}
+
 
 def _estimate_note(m: MoveResult) -> str:
     if m.samples is None:
