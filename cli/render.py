@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # the searches and the finisher load only for the commands th
 
 def final_reason(pos: Position) -> str:
     if not game(pos.game).has_final_round:
-        return "lobo has no final round"
+        return f"{pos.game} has no final round"
     dealt_final = final_at_deal(game(pos.game), pos.pile_size, pos.rules)  # as if the deal left this pile
     if not pos.final and not dealt_final:
         return f"no: the pile holds {pos.pile_size}, more than {pos.rules.final_threshold}; it turns final when the pile empties"

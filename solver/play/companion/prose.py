@@ -291,7 +291,7 @@ def final_status(session: Session) -> str:
     """Whether the final round has begun, and why (vanguard)."""
     t = session.table
     if not game_of(t.setup.game).has_final_round:
-        return "lobo has no final round"
+        return f"{t.setup.game} has no final round"
     threshold = t.setup.rules.final_threshold
     if t.phase in (PLAY, DRAW) and t.final:
         return "yes: " + final_reason(t, dealt=_final_at_deal(session.game))
