@@ -248,3 +248,14 @@ def test_the_play_kinds_are_listed_in_the_kernels_order() -> None:
     codes = (kernel.PERFECT, kernel.SUM, kernel.SPLIT, kernel.OVER, kernel.SACRIFICE, kernel.FOLD)
     assert [KINDS[c] for c in codes] == ["perfect", "sum", "split", "over", "sacrifice", "fold"]
     assert set(SEARCH_RANK) == set(KINDS) and max(SEARCH_RANK, key=SEARCH_RANK.__getitem__) == "fold"
+
+
+def test_the_kernels_party_is_the_cards_party() -> None:
+    """The search's rewards (kernel.can_revive) and rounds.rewards count the same members."""
+    from solver.core.cards import MEMBERS
+    from solver.core.rounds import rewards
+
+    assert len(MEMBERS) == kernel.PARTY_SIZE
+    for party in ((), ("J",), ("J", "Q"), MEMBERS):
+        revives = [r for r in rewards((5,), party) if r.kind == "revive"]
+        assert bool(revives) == kernel.can_revive(len(party))

@@ -96,6 +96,7 @@ SACRIFICES = 2  # a party member may be sacrificed on a Wolf card in the final r
 PARTY_FALLS = 4  # a lost regular round turns party members face down (falling)
 RACE = 8  # every ended round scores points (player_points, wolf_points) in a race to a target
 JACK, QUEEN, KING = 1, 2, 4
+PARTY_SIZE = 3
 
 # -- a move --------------------------------------------------------------------------------------
 
@@ -179,6 +180,13 @@ def next_deal_final(pile: int, hand_size: int, final_threshold: int) -> bool:
 def near_final(st: Vec) -> bool:
     """next_deal_final for the pile of the round in st."""
     return next_deal_final(st[PILE], st[HAND_SIZE], st[FINAL_THRESHOLD])
+
+
+@jit(inline="always")
+def can_revive(act: int) -> bool:
+    """Whether a won regular round may revive a member (one is face down); the other reward, a
+    card of the winning hand to the reserve, needs only a card in the hand (§4)."""
+    return act < PARTY_SIZE
 
 
 @jit(inline="always")

@@ -163,7 +163,7 @@ def vanguard_game(st: Vec, mk: Any, mv: Any, dk: Any, dv: Any, ev: Vec, ctr: Vec
             if ctr[STOPPED]:
                 return np_nan()  # an enumeration was interrupted: the caller takes the whole range
             best = max(best, x)
-    if act < 3:
+    if K.can_revive(act):
         x = next_deal(st, act + 1, 0, mk, mv, dk, dv, ev, ctr)
         if ctr[STOPPED]:
             return np_nan()

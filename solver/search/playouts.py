@@ -132,7 +132,7 @@ def dealt_end(st: Vec, order: Vec, at: int, par: Vec, mk: Any, mv: Any, dk: Any,
         act -= K.falling(K.cards_in(st, K.WOLF), act)
         if act <= 0:
             return 0.0
-    elif act < 3:
+    elif K.can_revive(act):
         act += 1
     else:
         for v in range(1, 11):
