@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
@@ -126,7 +125,6 @@ def test_the_exit_codes_are_in_the_help() -> None:
 # Workers end with their parent -------------------------------------------------------------------
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_workers_end_when_the_batch_is_killed(tmp_path: Path) -> None:
     slow = tmp_path / "slow.jsonl"
     rows = [{"id": f"s{i}", "player": [2, 5, 7, 9], "wolf": [3, 4, 6, 4 + i], "final": False} for i in range(4)]
@@ -137,7 +135,6 @@ def test_workers_end_when_the_batch_is_killed(tmp_path: Path) -> None:
     assert len(kids) >= 2 and not left, (kids, left)
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_ctrl_c_stops_a_parallel_batch_at_once_with_one_line(tmp_path: Path) -> None:
     slow = tmp_path / "slow.jsonl"
     rows = [{"id": f"s{i}", "player": [2, 5, 7, 9], "wolf": [3, 4, 6, 4 + i], "final": False} for i in range(4)]

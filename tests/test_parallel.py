@@ -18,9 +18,6 @@ from conftest import ROOT
 from processes import CTRL_C, CrashOnArrival, children, kill_parent_and_wait, still_alive, wait_for_children
 from solver.parallel import WorkerCrashed, run_parallel, worker_pool
 
-PROC = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
-
-
 # Tasks (module level: the workers find them by name) ---------------------------------------------
 
 
@@ -56,7 +53,7 @@ def test_results_in_the_tasks_order_or_as_they_come(workers: int) -> None:
 
 
 def test_a_dask_client_keeps_the_order_too() -> None:
-    distributed = pytest.importorskip("distributed")
+    import distributed
     with distributed.Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None) as client:
         got: list[int] = []
         run_parallel(first_last, [(i,) for i in range(6)], emit=got.append, cluster=client, ordered=True)
@@ -77,7 +74,6 @@ def test_a_task_that_crashed_its_worker_is_run_again_alone(tmp_path: Path) -> No
     assert got == list(range(8))  # and nothing was lost: the tasks in flight ran again
 
 
-@PROC
 def test_a_task_that_crashes_alone_too_gives_what_on_crash_says() -> None:
     before = set(children(os.getpid()))
     tasks = [(i, CrashOnArrival() if i == 3 else None) for i in range(8)]
@@ -89,7 +85,6 @@ def test_a_task_that_crashes_alone_too_gives_what_on_crash_says() -> None:
     assert not still_alive(_new_children(before), 5)
 
 
-@PROC
 def test_a_worker_killed_between_tasks_loses_none() -> None:
     # The pool breaks while no task of the dead worker is in flight: the next submit finds it broken.
     before = set(children(os.getpid()))
@@ -111,7 +106,6 @@ def test_a_worker_killed_between_tasks_loses_none() -> None:
 # Errors and Ctrl-C stop every worker at once ------------------------------------------------------
 
 
-@PROC
 def test_an_error_in_emit_stops_busy_workers_at_once_and_propagates() -> None:
     before = set(children(os.getpid()))
 
@@ -128,7 +122,6 @@ def test_an_error_in_emit_stops_busy_workers_at_once_and_propagates() -> None:
 STOPPED = "\nexcept KeyboardInterrupt:\n    print('stopped', len(multiprocessing.active_children()))\n"
 
 
-@PROC
 def test_ctrl_c_stops_every_worker_at_once_and_quietly() -> None:
     script = (
         CTRL_C + "import multiprocessing, time\n"
@@ -150,7 +143,6 @@ def test_ctrl_c_stops_every_worker_at_once_and_quietly() -> None:
     assert len(kids) == 2 and not still_alive(kids, 5)
 
 
-@PROC
 def test_ctrl_c_while_a_crashed_task_runs_alone_stops_it_at_once(tmp_path: Path) -> None:
     flag = tmp_path / "crashed"
     script = (
@@ -218,7 +210,6 @@ def test_a_ctrl_c_while_the_workers_start_stops_them_there_and_exits_quietly() -
 # Workers end with their parent and leave Ctrl-C to it ---------------------------------------------
 
 
-@PROC
 def test_the_portable_fallback_ends_a_worker_too() -> None:
     # Where the death signal cannot be asked for, the watchdog thread ends the worker.
     script = (
