@@ -46,12 +46,34 @@ JobsOpt = Annotated[int | None, typer.Option("--jobs", "-j", help="processes (de
 ClusterOpt = Annotated[str | None, typer.Option("--cluster", help="a Dask scheduler, tcp://HOST:PORT")]
 SamplesOpt = Annotated[
     int | None,
-    typer.Option("--samples", help=f"best's per-move budget: sampled pile orders per play (default {BEST_SAMPLES})"),
+    typer.Option(
+        "--samples",
+        help=f"deals sampled per play: best's pile orders (default {BEST_SAMPLES}); the hint's, where its search "
+        "cannot finish (default 64 with --max-states)",
+    ),
+]
+ThinkOpt = Annotated[
+    float | None,
+    typer.Option("--think", help="the hint policy's seconds a decision (default 0.05 without --max-states)"),
+]
+MaxStatesOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--max-states",
+        help="the hint policy's state budget a decision, instead of a clock: a seeded run then plays the same "
+        "games on any machine, under any load (e.g. --max-states 3000 --samples 64)",
+    ),
 ]
 
 POLICY_HELP = (
-    "random: uniform over legal plays, never folding while another play exists. " + GREEDY_RULE + " " + BEST_RULE
-    + " " + HINT_RULE + " " + CLAIRVOYANT_RULE
+    "random: uniform over legal plays, never folding while another play exists. "
+    + GREEDY_RULE
+    + " "
+    + BEST_RULE
+    + " "
+    + HINT_RULE
+    + " "
+    + CLAIRVOYANT_RULE
 )
 
 
@@ -61,7 +83,17 @@ def _choice(value: str, allowed: tuple[str, ...] | list[str], name: str) -> str:
     return value
 
 
-def _checks(games: int | None, jobs: int | None, samples: int | None) -> None:
+def _checks(
+    games: int | None,
+    jobs: int | None,
+    samples: int | None,
+    think: float | None = None,
+    max_states: int | None = None,
+) -> None:
+    if think is not None and not 0 < think <= 600:
+        fail(f"--think: more than 0 and at most 600 seconds, not {think}")
+    if max_states is not None and max_states < 1:
+        fail(f"--max-states: must be at least 1, not {max_states}")
     if games is not None and games < 1:
         fail(f"--games: must be at least 1, not {games}")
     if jobs is not None and jobs < 1:
@@ -109,9 +141,8 @@ def simulate_cmd(
     policy: Annotated[str, typer.Option("--policy", "-p", help="hint, best, greedy or random (see above)")] = "best",
     seed: SeedOpt = 1,
     samples: SamplesOpt = None,
-    think: Annotated[
-        float | None, typer.Option("--think", help="the hint policy's seconds a decision (default 0.05)")
-    ] = None,
+    think: ThinkOpt = None,
+    max_states: MaxStatesOpt = None,
     jobs: JobsOpt = None,
     cluster: ClusterOpt = None,
     games_out: Annotated[
@@ -125,9 +156,7 @@ def simulate_cmd(
     _choice(game, GAMES, "--game")
     _choice(difficulty, tuple(DIFFICULTIES), "--difficulty")
     _choice(policy, POLICIES, "--policy")
-    _checks(games, jobs, samples)
-    if think is not None and not 0 < think <= 600:
-        fail(f"--think: more than 0 and at most 600 seconds, not {think}")
+    _checks(games, jobs, samples, think, max_states)
     use_memory(max_memory)
     sink = None
     if games_out is not None:
@@ -157,6 +186,7 @@ def simulate_cmd(
                 cluster=cluster,
                 on_record=on_record,
                 think=think,
+                max_states=max_states,
             )
     except KeyboardInterrupt:
         interrupted()
@@ -167,7 +197,17 @@ def simulate_cmd(
             sink.close()
     summary = summarize(records, time.perf_counter() - t0)
     if as_json:
-        emit_json({**summary.to_json(), "seed": seed, "samples": samples or BEST_SAMPLES if policy == "best" else None})
+        budget: dict[str, Any] = {"samples": samples or BEST_SAMPLES if policy == "best" else None}
+        if policy == "hint":
+            from solver.play.hint_policy import HINT_SAMPLES, THINK
+
+            by_states = max_states is not None
+            budget = {
+                "samples": samples or (HINT_SAMPLES if by_states else None),
+                "max_states": max_states,
+                "think": think if by_states else think or THINK,
+            }
+        emit_json({**summary.to_json(), "seed": seed, **budget})
     else:
         render.console().print(summary_view(summary, seed))
 
@@ -316,6 +356,8 @@ def report(
     seed: SeedOpt = 1,
     game: Annotated[str, typer.Option("--game", "-g", help="vanguard, lobo or both")] = "both",
     samples: SamplesOpt = None,
+    think: ThinkOpt = None,
+    max_states: MaxStatesOpt = None,
     jobs: JobsOpt = None,
     cluster: ClusterOpt = None,
     max_memory: MemoryOpt = None,
@@ -328,7 +370,7 @@ def report(
     from solver.play.report import build_report
 
     _choice(game, [*GAMES, "both"], "--game")
-    _checks(games, jobs, samples)
+    _checks(games, jobs, samples, think, max_states)
     use_memory(max_memory)
     folder = Path(out)
     try:
@@ -346,7 +388,7 @@ def report(
 
         try:
             result = build_report(folder, games, seed, game_names=names, samples=samples, workers=jobs,
-                                  cluster=cluster, progress=progress)  # fmt: skip
+                                  cluster=cluster, progress=progress, think=think, max_states=max_states)  # fmt: skip
         except KeyboardInterrupt:
             interrupted()
         except (OSError, RuntimeError) as e:

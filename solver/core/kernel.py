@@ -195,8 +195,6 @@ def short_for_a_deal(pile: int, hand_size: int) -> bool:
     return pile < 2 * hand_size
 
 
-
-
 @jit(inline="always")
 def falling(wolf_left: int, act: int) -> int:
     """The members a lost regular vanguard round turns face down: one per Wolf card left, at most

@@ -17,9 +17,18 @@ from solver.core.position import Position
 from solver.core.rounds import Reward
 from solver.play.driver import PLAY, REWARD, Table
 from solver.play.reward_values import game_value_ranking
-from solver.search.hint import hint
+from solver.search.hint import HintResult, hint
 
 THINK = 0.05  # seconds a decision, by default: 2,000 standard games in 12 minutes on 2 cores
+HINT_SAMPLES = 64  # deals a play under a state budget (`--max-states`) when no sample budget is given
+
+
+def game_chance(result: HintResult) -> float | None:
+    """The chance to win the game that an answer gives its best play: its value under `game`; in a
+    vanguard final round (valued by its score) the chance to win the round, which is the game's."""
+    if result.objective == "game":
+        return result.value
+    return result.win_probability
 
 
 class HintPolicy:
@@ -36,6 +45,8 @@ class HintPolicy:
         self.think = think
         self.max_states = max_states
         self.samples = samples
+        # The chance to win the game the last answer gave its best play (simulate records it).
+        self.predicted: float | None = None
 
     def position(self, table: Table) -> Position:
         """The position `lobo-hint` is asked about at this table (the table's own: the game's default
@@ -47,6 +58,7 @@ class HintPolicy:
     def play(self, table: Table, rng: random.Random) -> Play:
         result = hint(self.position(table), time_limit=self.think, max_states=self.max_states, samples=self.samples)
         assert result.best is not None
+        self.predicted = game_chance(result)
         return result.best
 
     def reward(self, table: Table, rng: random.Random) -> Reward:
@@ -58,4 +70,4 @@ class HintPolicy:
         return best
 
 
-__all__ = ["THINK", "HintPolicy"]
+__all__ = ["HINT_SAMPLES", "THINK", "HintPolicy", "game_chance"]

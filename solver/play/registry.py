@@ -20,13 +20,19 @@ CLAIRVOYANT_RULE = (
 )
 
 
-def make_policy(name: str, samples: int | None = None, think: float | None = None) -> Policy:
-    """A policy by name; `samples` is best's per-move budget (sampled pile orders per play),
-    `think` the hint policy's seconds a decision."""
+def make_policy(
+    name: str, samples: int | None = None, think: float | None = None, max_states: int | None = None
+) -> Policy:
+    """A policy by name; `samples` is best's per-move budget (sampled pile orders per play) and
+    the hint's (deals a play where its search cannot finish), `think` the hint policy's seconds a
+    decision, `max_states` its state budget. With `max_states` and no `think` the hint thinks by
+    its budgets alone: a seeded game plays the same on any machine, under any load."""
     if name == "hint":
-        from solver.play.hint_policy import THINK, HintPolicy
+        from solver.play.hint_policy import HINT_SAMPLES, THINK, HintPolicy
 
-        return HintPolicy(think or THINK)
+        if max_states is not None:
+            return HintPolicy(think, max_states, samples or HINT_SAMPLES)
+        return HintPolicy(think or THINK, samples=samples)
     if name == "best":
         return BestPolicy(samples or BEST_SAMPLES)
     if name == "greedy":

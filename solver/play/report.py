@@ -55,8 +55,11 @@ def build_report(
     workers: int | None = None,
     cluster: Any = None,
     progress: Callable[[str, int, int], None] | None = None,
+    think: float | None = None,
+    max_states: int | None = None,
 ) -> Report:
-    """Simulate every combination (the same seed, so the same deals, for each policy) and write the report."""
+    """Simulate every combination (the same seed, so the same deals, for each policy) and write the report.
+    samples: best's and the hint's sample budget; think, max_states: the hint's clock and state budget."""
     out.mkdir(parents=True, exist_ok=True)
     summaries: list[SimulationSummary] = []
     for game in game_names:
@@ -81,6 +84,8 @@ def build_report(
                     workers=workers,
                     cluster=cluster,
                     on_record=tick,
+                    think=think,
+                    max_states=max_states,
                 )
                 summaries.append(summarize(records, time.perf_counter() - t0))
     files = [_save(win_rates_figure(summaries, game_names, difficulties, policies), out / "win_rates.png")]
@@ -90,7 +95,7 @@ def build_report(
     if any(game_of(g).has_party for g in game_names):
         files.append(_save(survival_figure(summaries, difficulties, policies), out / "party_survival.png"))
     md = out / "report.md"
-    _atomic_write(md, _markdown(summaries, files, games, seed, samples))
+    _atomic_write(md, _markdown(summaries, files, games, seed, samples, _hint_budget(think, max_states, samples)))
     return Report(tuple(summaries), (md, *files), seed, games)
 
 
@@ -228,7 +233,9 @@ def scores_figure(
     return fig
 
 
-def survival_figure(summaries: Sequence[SimulationSummary], difficulties: Sequence[str], policies: Sequence[str]) -> Figure:
+def survival_figure(
+    summaries: Sequence[SimulationSummary], difficulties: Sequence[str], policies: Sequence[str]
+) -> Figure:
     """Vanguard: the mean number of party members face up after each round (an ended game keeps its last party)."""
     rows = [s for s in summaries if game_of(s.setup.game).has_party]
     fig, axes = _figure(len(difficulties), f"vanguard: party members face up, round by round ({_games_each(rows)})")
@@ -264,7 +271,24 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def _markdown(summaries: Sequence[SimulationSummary], files: Sequence[Path], games: int, seed: int, samples: int | None) -> str:
+def _hint_budget(think: float | None, max_states: int | None, samples: int | None) -> str:
+    """The hint policy's budget in words, as make_policy reads it."""
+    from solver.play.hint_policy import HINT_SAMPLES, THINK
+
+    if max_states is None:
+        return f"{think or THINK} s a decision" + (f", at most {samples} deals a play" if samples else "")
+    clock = f", and at most {think} s" if think else " (no clock: the same games on any machine)"
+    return f"at most {max_states} states and {samples or HINT_SAMPLES} deals a play a decision{clock}"
+
+
+def _markdown(
+    summaries: Sequence[SimulationSummary],
+    files: Sequence[Path],
+    games: int,
+    seed: int,
+    samples: int | None,
+    hint_budget: str = "",
+) -> str:
     lines = [
         "# How hard is it? Simulated whole games",
         "",
@@ -321,7 +345,7 @@ def _markdown(summaries: Sequence[SimulationSummary], files: Sequence[Path], gam
         "* random — uniform over the legal plays, never folding while another play exists; a random reward.",
         f"* {GREEDY_RULE}",
         f"* {BEST_RULE}" + (f" This report: {samples} samples." if samples else ""),
-        f"* {HINT_RULE}",
+        f"* {HINT_RULE}" + (f" This report: {hint_budget}." if hint_budget else ""),
         f"* {CLAIRVOYANT_RULE}",
         "",
     ]

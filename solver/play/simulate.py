@@ -72,6 +72,9 @@ class GameRecord:
     points: tuple[int, int] = (0, 0)  # lobo
     reshuffles: int = 0
     seconds: float = 0.0
+    # (step index, chance): for each play of a policy that predicts (the hint), the chance to win
+    # the game its answer gave that play.
+    predicted: tuple[tuple[int, float], ...] = ()
 
     @property
     def won(self) -> bool:
@@ -108,7 +111,11 @@ class GameRecord:
         if g.reshuffles:
             out["reshuffles"] = self.reshuffles
         out["seconds"] = round(self.seconds, 4)
-        out["steps"] = [step_to_json(s) for s in self.steps]
+        chance = dict(self.predicted)
+        out["steps"] = [
+            {**step_to_json(s), "predicted": round(chance[i], 6)} if i in chance else step_to_json(s)
+            for i, s in enumerate(self.steps)
+        ]
         return out
 
     @staticmethod
@@ -118,6 +125,9 @@ class GameRecord:
         try:
             setup = Setup.from_json(raw["setup"])
             steps = tuple(step_from_json(s) for s in raw["steps"])
+            predicted = tuple(
+                (i, float(s["predicted"])) for i, s in enumerate(raw["steps"]) if s.get("predicted") is not None
+            )
             return GameRecord(
                 int(raw["game"]),
                 int(raw["seed"]),
@@ -133,6 +143,7 @@ class GameRecord:
                 tuple(int(x) for x in raw.get("points", (0, 0))),  # type: ignore[arg-type]
                 int(raw.get("reshuffles", 0)),
                 float(raw.get("seconds", 0.0)),
+                predicted,
             )
         except (KeyError, TypeError, ValueError) as e:
             raise GameError(f"not a game record: {type(e).__name__} {e}") from None
@@ -148,6 +159,7 @@ def play_game(setup: Setup, policy: Policy, seed: int, index: int, start: Table 
         see(deck)  # a clairvoyant policy is shown the game's deck; the others never see it
     rng = policy_rng(seed, index, policy.name)
     steps: list[Step] = []
+    predicted: list[tuple[int, float]] = []
     party_by_round: list[int] = []
     rewards: list[str] = []
     has_party = game_of(setup.game).has_party
@@ -157,6 +169,10 @@ def play_game(setup: Setup, policy: Policy, seed: int, index: int, start: Table 
             step = Move(policy.play(table, rng)) if table.phase == PLAY else Take(policy.reward(table, rng))
             if isinstance(step, Take):
                 rewards.append(str(step.reward))
+            else:
+                chance = getattr(policy, "predicted", None)  # only the hint policy predicts
+                if chance is not None:
+                    predicted.append((len(steps), chance))
         before = table
         table = advance(table, step)
         steps.append(step)
@@ -179,6 +195,7 @@ def play_game(setup: Setup, policy: Policy, seed: int, index: int, start: Table 
         table.points,
         table.reshuffles,
         time.perf_counter() - t0,
+        tuple(predicted),
     )
 
 
@@ -208,11 +225,17 @@ def replay_record(record: GameRecord) -> Playthrough:
 
 
 def play_chunk(
-    setup: Setup, policy: str, samples: int, seed: int, indices: Sequence[int], think: float = 0.0
+    setup: Setup,
+    policy: str,
+    samples: int,
+    seed: int,
+    indices: Sequence[int],
+    think: float = 0.0,
+    max_states: int = 0,
 ) -> list[GameRecord]:
     """Worker: the records of some games (pickled as they are: parsing JSON in the parent would
     make it the bottleneck of fast policies)."""
-    chosen = make_policy(policy, samples, think or None)
+    chosen = make_policy(policy, samples or None, think or None, max_states or None)
     return [play_game(setup, chosen, seed, i) for i in indices]
 
 
@@ -235,10 +258,12 @@ def simulate(
     cluster: Any = None,
     on_record: Callable[[GameRecord], None] | None = None,
     think: float | None = None,
+    max_states: int | None = None,
 ) -> list[GameRecord]:
     """Play games 0..games-1 of the seed with the policy; on_record sees each record in game order.
-    think: the hint policy's seconds a decision."""
-    make_policy(policy, samples, think)  # an unknown policy fails here, before any process starts
+    think: the hint policy's seconds a decision; max_states (with samples): its budgets instead of
+    a clock, under which a seeded run plays the same games on any machine."""
+    make_policy(policy, samples, think, max_states)  # an unknown policy fails here, before any process starts
     n = workers or os.cpu_count() or 1
     out: list[GameRecord] = []
 
@@ -248,7 +273,7 @@ def simulate(
             if on_record:
                 on_record(r)
 
-    tasks = ((setup, policy, samples or 0, seed, idx, think or 0.0) for idx in chunks(games, n))
+    tasks = ((setup, policy, samples or 0, seed, idx, think or 0.0, max_states or 0) for idx in chunks(games, n))
     # The chunks hold games in order, so chunk results in task order are records in game order.
     run_parallel(play_chunk, tasks, emit=emit, workers=n, cluster=cluster, ordered=True)
     return out

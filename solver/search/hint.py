@@ -223,7 +223,11 @@ def _final_round(state: State, objective: str, time_limit: float | None) -> Hint
     marked = _mark_ties(
         tuple(
             MoveResult(
-                m.play, m.value, m.win_probability, None, status == HintStatus.PROVEN_WON and (m.win_probability or 0.0) < 1.0
+                m.play,
+                m.value,
+                m.win_probability,
+                None,
+                status == HintStatus.PROVEN_WON and (m.win_probability or 0.0) < 1.0,
             )
             for m in ordered
         ),

@@ -1,0 +1,169 @@
+"""The rollouts' bias, measured against exact values: what turns a rollout average into an
+estimate of a play's value, with a 95% interval that holds it.
+
+A rollout plays the rest of the round by a rule that never looks at the pile (the greedy rule, or
+under `game` the tuned policy): a real strategy, so its average leans low, by little for most
+plays and by half the range for some (an Over whose rollouts follow a line no player would). The
+value a player reads is the value of playing on well, so the average is corrected here by what
+rollouts missed on positions whose exact values are known:
+
+  for each game, objective and target (the value, or under `game` the round's win probability),
+  and each bin of (the play's kind, the rollout average's place in the objective's range, the
+  unknown cards in the pile): the mean and the 2.5% and 97.5% quantiles of (exact − rollout
+  average), in units of the objective's range.
+
+An estimate is the average plus the bin's mean; its interval runs from the average plus the low
+quantile to the average plus the high one, each widened by 1.96 standard errors of the average
+(so few deals widen it), and cut to the search's sound bounds. A bin measured on fewer than
+MIN_MEASURED plays gives way to a coarser one (the kind, then the average's place, pooled). The
+rollouts measured there were played on 400 deals; near the end of a round their bias is the one
+measured; far from it (more unknown cards than measured) the bin of the most unknown cards
+measured stands in, and the whole game's calibration (bench/estimates.py) checks the result.
+
+The table ships as package data (data/rollout_bias.json) with its provenance and the layout of
+its bins (LAYOUT), checked on load; it is measured again by
+
+    python -m solver.train.rollout_bias [--positions 120] [--seed 5] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import json
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from solver.core.intervals import Z95
+
+DATA = Path(__file__).with_name("data") / "rollout_bias.json"
+BUILD = "python -m solver.train.rollout_bias"
+MIN_MEASURED = 40  # plays a bin needs to stand on its own
+
+KIND_GROUP = {
+    "perfect": "cover",
+    "sum": "cover",
+    "split": "cover",
+    "over": "over",
+    "sacrifice": "sacrifice",
+    "fold": "fold",
+}
+# Upper edges of the bins: the average's place in the objective's range (0 its bottom, 1 its
+# top), and the unknown cards in the pile.
+PLACE_EDGES = (0.05, 0.3, 0.7, 0.95)
+UNKNOWN_EDGES = (9, 11, 13, 15)
+ANY = "*"
+
+LAYOUT: dict[str, Any] = {
+    "kinds": sorted(set(KIND_GROUP.values())),
+    "place_edges": list(PLACE_EDGES),
+    "unknown_edges": list(UNKNOWN_EDGES),
+    "quantiles": [0.025, 0.975],
+}
+
+
+class BiasError(RuntimeError):
+    """The table is missing, unreadable or made for another layout."""
+
+
+@dataclass(frozen=True)
+class Bias:
+    """One bin's measure, in units of the objective's range."""
+
+    measured: int  # plays measured in the bin
+    mean: float
+    low: float  # 2.5% quantile of exact − average
+    high: float  # 97.5% quantile
+
+
+def place_bin(place: float) -> int:
+    return bisect_right(PLACE_EDGES, place)
+
+
+def unknown_bin(unknown: int) -> int:
+    # `unknown` lands in the first bin whose upper edge it does not pass
+    return sum(1 for edge in UNKNOWN_EDGES if unknown > edge)
+
+
+def bin_keys(kind: str, place: float, unknown: int) -> list[str]:
+    """The bins an average falls in, the most specific first."""
+    k, p, u = KIND_GROUP.get(kind, kind), str(place_bin(place)), str(unknown_bin(unknown))
+    return [f"{k}|{p}|{u}", f"{ANY}|{p}|{u}", f"{ANY}|{ANY}|{u}", f"{ANY}|{ANY}|{ANY}"]
+
+
+def table_key(game: str, objective: str, target: str) -> str:
+    return f"{game}/{objective}/{target}"
+
+
+def stale(stamp: Any) -> str | None:
+    """What in a file's layout stamp differs from LAYOUT (None: it fits)."""
+    if not isinstance(stamp, dict):
+        return "it has no layout stamp"
+    wrong = [f"{k} {stamp.get(k)!r}, not {v!r}" for k, v in LAYOUT.items() if stamp.get(k) != v]
+    return "; ".join(wrong) if wrong else None
+
+
+@lru_cache(maxsize=1)
+def _raw() -> dict[str, Any]:
+    try:
+        raw = json.loads(DATA.read_text(encoding="utf-8"))
+        differs = stale(raw.get("stamp"))
+        tables = raw["tables"]
+        if not isinstance(tables, dict):
+            raise TypeError("tables is not an object")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        raise BiasError(f"the rollouts' bias table ({DATA}) cannot be read: {e}") from None
+    if differs is not None:
+        raise BiasError(
+            f"the rollouts' bias table ({DATA}) was made for another layout ({differs}): remake it with `{BUILD}`"
+        )
+    return dict(raw)
+
+
+def about() -> dict[str, Any]:
+    """How the table was measured (positions, seed, code), as the file says."""
+    return {k: v for k, v in _raw().items() if k != "tables"}
+
+
+def lookup(game: str, objective: str, target: str, kind: str, place: float, unknown: int) -> Bias | None:
+    """The most specific bin measured on MIN_MEASURED plays at least (None: nothing measured)."""
+    bins = _raw()["tables"].get(table_key(game, objective, target))
+    if not bins:
+        return None
+    for key in bin_keys(kind, place, unknown):
+        b = bins.get(key)
+        if b is not None and b["n"] >= MIN_MEASURED:
+            return Bias(int(b["n"]), float(b["mean"]), float(b["low"]), float(b["high"]))
+    return None
+
+
+def corrected(
+    average: float,
+    stderr: float,
+    *,
+    game: str,
+    objective: str,
+    target: str,
+    kind: str,
+    unknown: int,
+    value_range: tuple[float, float],
+    bounds: tuple[float, float],
+) -> tuple[float, tuple[float, float], int]:
+    """A rollout average (with its standard error) as an estimate of the play's value: the value,
+    its 95% interval, and the plays its bin was measured on (0: none; the interval is then the
+    sound bounds). Both are cut to the sound bounds, which the truth never leaves."""
+    lo, hi = bounds
+    width = value_range[1] - value_range[0]
+    place = 0.5 if width <= 0 else (average - value_range[0]) / width
+    b = lookup(game, objective, target, kind, place, unknown)
+    if b is None or width <= 0:
+        return min(max(average, lo), hi), (lo, hi), 0
+    spread = Z95 * stderr
+    value = min(max(average + b.mean * width, lo), hi)
+    a = min(max(average + b.low * width - spread, lo), hi)
+    z = min(max(average + b.high * width + spread, lo), hi)
+    return value, (min(a, value), max(z, value)), b.measured
+
+
+__all__ = ["Bias", "BiasError", "about", "bin_keys", "corrected", "lookup", "stale"]

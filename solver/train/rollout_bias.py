@@ -1,0 +1,214 @@
+"""Measuring the rollouts' bias against exact values (solver/search/bias.py reads the table;
+data/rollout_bias.json):
+
+    python -m solver.train.rollout_bias [--positions 120] [--seed 5] [--jobs 2]
+        [--unknown 6-17] [--deals 400] [--time-limit 20]
+
+Positions are decisions of seeded greedy games (one a game, drawn at random among its decisions
+with the asked number of unknown cards in the pile), every difficulty of both games. For each
+objective the hint estimates by rollouts (vanguard game, win, party; lobo game, points) every
+play's exact value is searched (the search's value under `game` beyond the exact horizon: what the
+rollouts estimate, the evaluator's own error apart), and its rollout average on `--deals` deals;
+under `game` in vanguard the average of the rollouts' round wins is measured against the exact
+`win` value too. A position whose search does not finish in `--time-limit` seconds is left out.
+Then every bin of bias.LAYOUT gets the mean and the 2.5% and 97.5% quantiles of
+(exact − average) / the objective's range.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from solver.core.cards import DIFFICULTIES
+from solver.core.games import GAMES
+from solver.core.position import Position
+from solver.core.rules import initial_state
+from solver.parallel.run import run_parallel
+from solver.play.driver import PLAY, Move, SeededDeck, Setup, Take, advance, new_table
+from solver.play.policies import GreedyPolicy
+from solver.search import bias
+from solver.search.engine import evaluate_moves, prepare, value_range
+from solver.search.estimate import rolled_out
+
+OBJECTIVES = {"vanguard": ("game", "win", "party"), "lobo": ("game", "points")}
+Row = tuple[str, str, str, str, float, int, float]  # table key parts, kind, place, unknown, bias
+
+
+def decisions(game: str, difficulty: str, seed: int, lo: int, hi: int) -> Iterator[Position]:
+    """One position a greedy game, at a regular round's decision with lo..hi unknown cards."""
+    greedy = GreedyPolicy()
+    pick = random.Random(seed)
+    index = 0
+    while True:
+        t = new_table(Setup(game, difficulty))
+        deck = SeededDeck.for_table(t, seed, index)
+        rng = random.Random(index)
+        found: list[Position] = []
+        while not t.over:
+            step = deck.next_step(t)
+            if step is None:
+                if t.phase == PLAY:
+                    s = t.round
+                    if s is not None and not s.final and lo <= s.unknown_draws <= hi:
+                        found.append(t.position())
+                    step = Move(greedy.play(t, rng))
+                else:
+                    step = Take(greedy.reward(t, rng))
+            t = advance(t, step)
+        index += 1
+        if found:
+            yield pick.choice(found)
+
+
+def measure(raw: dict[str, Any], deals: int, time_limit: float, seed: int) -> list[Row]:
+    """Worker: every objective's (exact − rollout average) for every play of one position."""
+    from solver.core.position import parse_position
+
+    pos = parse_position(raw)
+    root = initial_state(pos)
+    rows: list[Row] = []
+    exact_win: dict[str, float] = {}
+    game_wins: dict[str, float] = {}
+    kinds: dict[str, str] = {}
+    for objective in OBJECTIVES[pos.game]:
+        prepare(root, objective)
+        values, _ = evaluate_moves(root, objective, time_limit=time_limit, scores=pos.scores)
+        if not all(m.exact for m in values):
+            continue
+        plays = [m.play for m in values]
+        est = rolled_out(
+            root, objective, plays, deadline=0.0, min_deals=deals, max_deals=deals, seed=seed,
+            win=objective == "game", scores=pos.scores,
+        )  # fmt: skip
+        lo, hi = value_range(root, objective)
+        width = hi - lo
+        for m in values:
+            e = est[m.play]
+            kinds[str(m.play)] = m.play.kind
+            place = (e.value - lo) / width if width > 0 else 0.5
+            rows.append(
+                (pos.game, objective, "value", m.play.kind, place, root.unknown_draws, (m.value - e.value) / width)
+            )
+            if objective == "win":
+                exact_win[str(m.play)] = m.value
+            if objective == "game" and e.win is not None:
+                game_wins[str(m.play)] = e.win
+    for play, w in game_wins.items():
+        if play in exact_win:
+            rows.append((pos.game, "game", "win", kinds[play], w, root.unknown_draws, exact_win[play] - w))
+    return rows
+
+
+def quantile(xs: Sequence[float], q: float) -> float:
+    """The q-quantile of sorted xs (linear between order statistics)."""
+    at = q * (len(xs) - 1)
+    i = math.floor(at)
+    j = min(i + 1, len(xs) - 1)
+    return xs[i] + (at - i) * (xs[j] - xs[i])
+
+
+def tables(rows: Sequence[Row]) -> dict[str, dict[str, dict[str, float]]]:
+    """Every bin at every level of bias.bin_keys: plays measured, mean, quantiles."""
+    gathered: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for game, objective, target, kind, place, unknown, b in rows:
+        for key in bias.bin_keys(kind, place, unknown):
+            gathered[bias.table_key(game, objective, target)][key].append(b)
+    out: dict[str, dict[str, dict[str, float]]] = {}
+    lo_q, hi_q = bias.LAYOUT["quantiles"]
+    for tk, bins in sorted(gathered.items()):
+        out[tk] = {}
+        for key, xs in sorted(bins.items()):
+            xs.sort()
+            out[tk][key] = {
+                "n": len(xs),
+                "mean": round(math.fsum(xs) / len(xs), 6),
+                "low": round(quantile(xs, lo_q), 6),
+                "high": round(quantile(xs, hi_q), 6),
+            }
+    return out
+
+
+def _commit() -> str:
+    try:
+        root = Path(__file__).resolve().parents[2]
+        return subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--positions", type=int, default=120, help="positions a game and difficulty")
+    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--unknown", default="6-17", help="unknown cards in the pile, LO-HI")
+    ap.add_argument("--deals", type=int, default=400, help="rollouts a play")
+    ap.add_argument(
+        "--time-limit", type=float, default=20.0, help="seconds for a position's exact search, per objective"
+    )
+    ap.add_argument("--games-of", default=",".join(GAMES))
+    ap.add_argument("--jobs", type=int, default=None)
+    ap.add_argument("--rows-out", default=None, help="also write every measured play (JSON lines)")
+    ap.add_argument("--out", default=str(bias.DATA))
+    args = ap.parse_args(argv)
+    lo, hi = (int(x) for x in args.unknown.split("-"))
+    t0 = time.perf_counter()
+    tasks = []
+    for game in args.games_of.split(","):
+        for i, difficulty in enumerate(DIFFICULTIES):
+            found = decisions(game, difficulty, args.seed + 1000 * i, lo, hi)
+            for k in range(args.positions):
+                tasks.append((next(found).to_json(), args.deals, args.time_limit, args.seed + k))
+    rows: list[Row] = []
+    done = 0
+
+    def emit(got: list[Row]) -> None:
+        nonlocal done
+        done += 1
+        rows.extend(got)
+        if done % 20 == 0:
+            print(
+                f"{done}/{len(tasks)} positions, {len(rows)} plays, {time.perf_counter() - t0:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    run_parallel(measure, tasks, emit=emit, workers=args.jobs)
+    if args.rows_out:
+        Path(args.rows_out).write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = {
+        "stamp": bias.LAYOUT,
+        "about": {
+            "positions": len(tasks),
+            "plays": len(rows),
+            "seed": args.seed,
+            "unknown": [lo, hi],
+            "deals": args.deals,
+            "time_limit": args.time_limit,
+            "policy": "greedy games' decisions",
+            "code": _commit(),
+            "seconds": round(time.perf_counter() - t0),
+            "built_by": "python -m solver.train.rollout_bias " + " ".join(argv if argv is not None else sys.argv[1:]),
+        },
+        "tables": tables(rows),
+    }
+    Path(args.out).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    print(
+        f"wrote {args.out}: {len(rows)} plays of {len(tasks)} positions in {time.perf_counter() - t0:.0f} s",
+        file=sys.stderr,
+    )
+
+
+if __name__ == "__main__":
+    main()
