@@ -92,7 +92,7 @@ def test_hint_keys_are_documented(tmp_path: Path) -> None:
         answer(str(PUZZLES / "collection" / "known-pile-01.json"), "--json"),  # a line
         answer(lost, "--json"),
         answer(hopeless, "--json"),
-        # Cut short: bounds, estimates (sampled clairvoyant play on small deals, rollouts at round start).
+        # Cut short: bounds, estimates (rollouts corrected for their bias).
         answer(str(EXAMPLES / "midround.json"), "--json", "--objective", "party", "--max-states", "60", "-t", "1"),
         answer(start, "--json", "--time-limit", "0.5"),
         answer(start, "--json", "--time-limit", "0.5", "--objective", "party"),
@@ -104,9 +104,8 @@ def test_hint_keys_are_documented(tmp_path: Path) -> None:
     for k in ("estimate", "interval", "win_interval", "bounds", "tied", "blunder", "proof", "finish", "line", "note"):
         assert k in found, k
     assert {a["moves"][0].get("estimate", {}).get("method") for a in answers if not a["exact"]} >= {
-        "greedy rollouts",
-        "tuned-policy rollouts",
-        "sampled clairvoyant play",
+        "greedy rollouts, corrected for their bias",
+        "tuned-policy rollouts, corrected for their bias",
         "middle of the sound bounds",
     }
     assert_documented("hint", found)

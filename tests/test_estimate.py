@@ -87,34 +87,6 @@ def test_rollouts_measure_the_win_of_the_same_greedy_games() -> None:
     assert wins == {True, False}  # the position tells the two apart (else this test says little)
 
 
-def test_clairvoyant_win_is_the_win_value_of_the_same_deals() -> None:
-    import time
-
-    from solver.search.estimate import sampled
-
-    pos = parse_position(
-        {
-            "player": [2, 3, 4, 6],
-            "wolf": [3, 4, 5, 8],
-            "draw_pile": {"size": 6},
-            "final": False,
-            "discard": [1, 1, 1, 1, 2, 2, 2, 3, 3, 5, 5, 5, 6, 6, 6, 7, 7, 8, 8, 9, 9, 4],
-            "objective": "party",
-        }
-    )
-    root = initial_state(pos)
-    plays = [p for p in legal_plays(root) if p.kind != "fold"]
-    far = time.perf_counter() + 600
-    party = sampled(root, "party", plays, deadline=far, max_deals=12, states_per_deal=10**7, win=True)
-    win = sampled(root, "win", plays, deadline=far, max_deals=12, states_per_deal=10**7)
-    assert set(party) == set(win) == set(plays)
-    for p in plays:
-        assert party[p].samples == win[p].samples == 12
-        assert party[p].win == win[p].value, str(p)  # the same deals, the same outcomes
-        assert party[p].win_interval == win[p].interval
-    assert len({e.win for e in party.values()}) > 1
-
-
 def test_intervals_wilson_for_outcomes_and_normal_otherwise() -> None:
     import math
 

@@ -135,3 +135,42 @@ def test_make_policy_builds_the_hint_policy_with_its_think_time() -> None:
     assert isinstance(p, HintPolicy) and p.think == 0.3 and p.name == "hint"
     with pytest.raises(ValueError, match="think"):
         HintPolicy(think=0)
+
+
+def _busy() -> None:  # pragma: no cover - runs in another process
+    while True:
+        pass
+
+
+def test_simulate_under_the_hints_budgets_plays_the_same_games_on_a_busy_machine() -> None:
+    # `simulate --policy hint --max-states 3000 --samples 64`: no clock, so a machine busy with two
+    # other processes plays exactly the games a quiet one does, predictions included.
+    import multiprocessing
+
+    from solver.play.driver import Move
+    from solver.play.simulate import simulate
+
+    setup = Setup("vanguard", "standard")
+    quiet = simulate(setup, "hint", 3, seed=8, samples=64, workers=1, max_states=3000)
+    hogs = [multiprocessing.get_context("spawn").Process(target=_busy, daemon=True) for _ in range(2)]
+    for h in hogs:
+        h.start()
+    try:
+        busy = simulate(setup, "hint", 3, seed=8, samples=64, workers=1, max_states=3000)
+    finally:
+        for h in hogs:
+            h.kill()
+    for a, b in zip(quiet, busy, strict=True):
+        assert a.steps == b.steps and a.result == b.result and a.predicted == b.predicted
+        plays = [i for i, s in enumerate(a.steps) if isinstance(s, Move)]
+        # Every play has the chance its answer predicted, a probability, on the play's own step.
+        assert [i for i, _ in a.predicted] == plays and all(0.0 <= p <= 1.0 for _, p in a.predicted)
+        again = type(a).from_json(a.to_json())
+        assert again.predicted == tuple((i, round(p, 6)) for i, p in a.predicted)
+
+
+def test_make_policy_thinks_by_budgets_when_given_a_state_budget() -> None:
+    p = make_policy("hint", samples=32, max_states=3000)
+    assert isinstance(p, HintPolicy) and p.think is None and p.max_states == 3000 and p.samples == 32
+    q = make_policy("hint", max_states=3000)
+    assert isinstance(q, HintPolicy) and q.samples == 64 and q.think is None

@@ -211,30 +211,6 @@ def test_a_fully_known_pile_gives_the_whole_line() -> None:
     assert lines > 10
 
 
-def test_sampled_estimates_average_solved_deals() -> None:
-    import time
-
-    from solver.core.rules import legal_plays
-    from solver.search.estimate import sampled
-
-    p = pos(
-        player=[2, 3, 4, 6],
-        wolf=[3, 4, 5, 8],
-        draw_pile={"size": 8},
-        final=False,
-        discard=[1, 1, 1, 1, 2, 2, 2, 3, 3, 5, 5, 5, 6, 6, 6, 7, 7, 8, 8, 9],
-    )
-    root = initial_state(p)
-    plays = [q for q in legal_plays(root) if q.kind != "fold"]
-    est = sampled(root, "win", plays, deadline=time.perf_counter() + 120, max_deals=6, states_per_deal=10**7)
-    assert set(est) == set(plays) and all(e.samples == 6 for e in est.values())
-    # Each deal is solved exactly, so every average is a multiple of 1/6 between 0 and 1.
-    assert all(0 <= e.value <= 1 and abs(e.value * 6 - round(e.value * 6)) < 1e-9 for e in est.values())
-    # Clairvoyance only helps: the average over deals leans above the true value (here on average).
-    exact = {m.play: m.value for m in hint(p).moves}
-    assert sum(e.value for e in est.values()) >= sum(exact[q] for q in plays) - 1.0  # type: ignore[operator]
-
-
 def test_round_start_hint_is_honest() -> None:
     p = pos(player=[2, 3, 4, 6], wolf=[3, 4, 5, 8], final=False)  # a full 28-card pile: hopeless exactly
     h = hint(p, time_limit=2)

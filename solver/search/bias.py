@@ -13,8 +13,8 @@ rollouts missed on positions whose exact values are known:
   average), in units of the objective's range.
 
 An estimate is the average plus the bin's mean; its interval runs from the average plus the low
-quantile to the average plus the high one, each widened by 1.96 standard errors of the average
-(so few deals widen it), and cut to the search's sound bounds. A bin measured on fewer than
+quantile to the average plus the high one, each widened by the average's own sampling error (so
+few deals widen it), and cut to the search's sound bounds. A bin measured on fewer than
 MIN_MEASURED plays gives way to a coarser one (the kind, then the average's place, pooled). The
 rollouts measured there were played on 400 deals; near the end of a round their bias is the one
 measured; far from it (more unknown cards than measured) the bin of the most unknown cards
@@ -34,8 +34,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
-
-from solver.core.intervals import Z95
 
 DATA = Path(__file__).with_name("data") / "rollout_bias.json"
 BUILD = "python -m solver.train.rollout_bias"
@@ -92,6 +90,14 @@ def bin_keys(kind: str, place: float, unknown: int) -> list[str]:
     return [f"{k}|{p}|{u}", f"{ANY}|{p}|{u}", f"{ANY}|{ANY}|{u}", f"{ANY}|{ANY}|{ANY}"]
 
 
+CORRECTED = ", corrected for their bias"
+
+
+def method(rollouts: str) -> str:
+    """The name of an estimate made from rollouts of this name (estimate.py's) by this module."""
+    return rollouts + CORRECTED
+
+
 def table_key(game: str, objective: str, target: str) -> str:
     return f"{game}/{objective}/{target}"
 
@@ -140,7 +146,7 @@ def lookup(game: str, objective: str, target: str, kind: str, place: float, unkn
 
 def corrected(
     average: float,
-    stderr: float,
+    spread: tuple[float, float],
     *,
     game: str,
     objective: str,
@@ -150,20 +156,20 @@ def corrected(
     value_range: tuple[float, float],
     bounds: tuple[float, float],
 ) -> tuple[float, tuple[float, float], int]:
-    """A rollout average (with its standard error) as an estimate of the play's value: the value,
-    its 95% interval, and the plays its bin was measured on (0: none; the interval is then the
-    sound bounds). Both are cut to the sound bounds, which the truth never leaves."""
+    """A rollout average as an estimate of the play's value: the value, its 95% interval, and the
+    plays its bin was measured on (0: none; the interval is then the sound bounds). `spread`: how
+    far the average's own 95% interval reaches below and above it (its sampling error), which
+    widens the bias's quantiles. Both are cut to the sound bounds, which the truth never leaves."""
     lo, hi = bounds
     width = value_range[1] - value_range[0]
     place = 0.5 if width <= 0 else (average - value_range[0]) / width
     b = lookup(game, objective, target, kind, place, unknown)
     if b is None or width <= 0:
         return min(max(average, lo), hi), (lo, hi), 0
-    spread = Z95 * stderr
     value = min(max(average + b.mean * width, lo), hi)
-    a = min(max(average + b.low * width - spread, lo), hi)
-    z = min(max(average + b.high * width + spread, lo), hi)
+    a = min(max(average + b.low * width - spread[0], lo), hi)
+    z = min(max(average + b.high * width + spread[1], lo), hi)
     return value, (min(a, value), max(z, value)), b.measured
 
 
-__all__ = ["Bias", "BiasError", "about", "bin_keys", "corrected", "lookup", "stale"]
+__all__ = ["CORRECTED", "Bias", "BiasError", "about", "bin_keys", "corrected", "lookup", "method", "stale"]

@@ -1,23 +1,18 @@
 """Estimates for plays the exact search could not finish.
 
-Two kinds, both averaged over random deals of the unknown part of the pile (the same deals for
-every play, so that their differences are not noise of the deals):
+Rollouts: each play's child played out over random deals of the unknown part of the pile (the
+same deals for every play, so that their differences are not noise of the deals) by a rule that
+never looks at the pile: the simulator's greedy rule, or under `game` the rollout policy tuned for
+the game (solver/search/rollout_policy.py). A real strategy, so its average leans low; it is
+cheap at any depth. The hint corrects the average for that lean (solver/search/bias.py, measured
+against exact values) before a player reads it.
 
-* sampled clairvoyant play: solve each fully known deal exactly. A player who saw the pile could
-  only do better, so the average leans high. Deals too big to solve in a small budget are left
-  out, so far from the end of a round (a lobo opening) it may average next to nothing;
-* rollouts: play each deal out by a rule that never looks at the pile, the simulator's greedy
-  rule, or under `game` the rollout policy tuned for the game
-  (solver/search/rollout_policy.py). A real strategy, so its average leans low; it is cheap at
-  any depth.
+Each estimate comes with a 95% interval for what the rollouts measure in expectation (the value
+of the rollouts' policy), not for the true value: see `interval95`; bias.py widens it into one for
+the true value. With `win=True` the same deals also measure the win outcome (won 1, lost 0) of
+the same play, for a win probability that costs no deals of its own.
 
 Neither is a bound: the sound bounds stay the search's, and an estimate is clamped to them.
-
-Each estimate comes with a 95% interval for what its method measures in expectation (the value
-of clairvoyant play, or of the rollouts' policy), not for the true value: see `interval95`. With
-`win=True` the same deals also measure the win outcome (won 1, lost 0) of the same play, for a
-win probability that costs no deals of its own: clairvoyant play counts a deal won when some
-line wins it, the rollouts when their line does.
 """
 
 from __future__ import annotations
@@ -33,10 +28,9 @@ from solver.core.intervals import Z95, wilson
 from solver.core.plays import Play
 from solver.core.rounds import Reward
 from solver.core.rules import State, apply
-from solver.search.engine import Budget, Search, WinCheck, value_range
+from solver.search.engine import Search, value_range
 from solver.search.rollout_policy import is_greedy
 
-CLAIRVOYANT = "sampled clairvoyant play"
 ROLLOUTS = "greedy rollouts"
 TUNED_ROLLOUTS = "tuned-policy rollouts"
 EVALUATED = "search to the round's end, evaluator beyond"
@@ -53,8 +47,8 @@ MAX_BATCH = 256
 class Estimate:
     value: float  # the mean over the deals
     samples: int  # how many deals
-    method: str = CLAIRVOYANT
-    interval: tuple[float, float] | None = None  # 95% interval for the method's expectation
+    method: str
+    interval: tuple[float, float] | None = None  # 95% interval for the rollouts' expectation
     win: float | None = None  # with win=True: the share of those deals won
     win_interval: tuple[float, float] | None = None
 
@@ -105,50 +99,6 @@ def orders_of(root: State, seed: int) -> Iterator[tuple[int, ...]]:
     unknown = root.pile_size - len(root.pile_top)
     while True:
         yield tuple(rng.sample(pool, unknown))
-
-
-def sampled(
-    root: State,
-    objective: str,
-    plays: list[Play],
-    *,
-    deadline: float,
-    seed: int = 0,
-    states_per_deal: int = 20_000,
-    max_deals: int | None = None,
-    win: bool = False,
-    scores: tuple[int, int] = (0, 0),
-) -> dict[Play, Estimate]:
-    """Average clairvoyant value of each play over random deals of the unknown cards, until the
-    deadline (or max_deals deals). A deal too big to solve within states_per_deal is left out.
-    With win=True each deal also says whether some line wins it after the play."""
-    orders = orders_of(root, seed)
-    lo, hi = value_range(root, objective)
-    values: dict[Play, list[float]] = {p: [] for p in plays}
-    wins: dict[Play, list[float]] = {p: [] for p in plays}
-    deals = 0
-    unknown = root.pile_size - len(root.pile_top)
-    while time.perf_counter() < deadline and unknown > 0 and (max_deals is None or deals < max_deals):
-        deals += 1
-        order = next(orders)
-        left = list(root.unseen)
-        for v in order:
-            left[v - 1] -= 1
-        dealt = root._replace(pile_top=root.pile_top + order, unseen=tuple(left), reveal=False)
-        search = Search(dealt, objective, states_per_deal, deadline, scores=scores)
-        # Nothing is left to chance in a dealt pile: "some line wins" is the deal's win value.
-        check = WinCheck(states_per_deal, deadline) if win else None
-        for play in plays:
-            child = apply(dealt, play)
-            try:
-                value = search.value(child)
-                won = None if check is None else float(check.won(child, surely=False))
-            except Budget:
-                break
-            values[play].append(value)
-            if won is not None:
-                wins[play].append(won)
-    return {p: _estimate(values[p], wins[p] if win else None, CLAIRVOYANT, lo, hi) for p in plays if values[p]}
 
 
 def rolled_out(

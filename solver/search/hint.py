@@ -18,8 +18,18 @@ from solver.core.position import Position
 from solver.core.rules import WON, State, apply, final_score, initial_state, legal_plays
 from solver.core.status import FinishStatus, HintStatus
 from solver.finish.finisher import Finish, solve_finish
-from solver.search.engine import Budget, MoveValue, Search, WinCheck, evaluate_moves, prepare, principal_line
-from solver.search.estimate import EVALUATED, MAX_ROLLOUTS, MIN_ROLLOUTS, Estimate, evaluated, rolled_out, sampled
+from solver.search import bias
+from solver.search.engine import (
+    Budget,
+    MoveValue,
+    Search,
+    WinCheck,
+    evaluate_moves,
+    prepare,
+    principal_line,
+    value_range,
+)
+from solver.search.estimate import EVALUATED, MAX_ROLLOUTS, MIN_ROLLOUTS, Estimate, evaluated, rolled_out
 
 EPS = 1e-9
 PLANNED = 0.9  # of a time limit, planned for; the rest is the margin for overruns
@@ -28,13 +38,11 @@ SEARCH_SHARE = 0.7  # of a time limit, for the exact search; the rest for sample
 WIN_SHARE = 0.5  # under `party`, of what is left, for the exact win search; the rest for estimates
 # Under a short clock (a simulated game's decisions, objective `game`) the exact search mostly ends
 # within a few milliseconds or not at all (each unknown card more triples its states), so it gets
-# a smaller share, the win search too, and no deals are solved (too few to use: MIN_SAMPLES): the
-# rest goes to rollouts, which otherwise got a tenth of the clock, 64 deals a play: far narrower
-# intervals for a few exact answers fewer (measured in bench/README.md).
+# a smaller share, the win search too: the rest goes to rollouts, which otherwise got a tenth of
+# the clock (measured in bench/README.md).
 SHORT_CLOCK = 0.25
 SHORT_SEARCH_SHARE = 0.35
 SHORT_WIN_SHARE = 0.25
-MIN_SAMPLES = 8  # solved deals per play below which clairvoyant estimates give way to rollouts
 MIDPOINT = "middle of the sound bounds"  # a state budget only: nothing was sampled
 
 
@@ -50,6 +58,7 @@ class MoveResult:
     interval: tuple[float, float] | None = None  # with samples: 95% interval of the value's estimator
     win_interval: tuple[float, float] | None = None  # the same for win_probability, when estimated apart
     tied: bool = False  # cannot be told apart from the best play
+    measured: int | None = None  # with rollouts: the plays their bias correction was measured on
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"play": self.play.to_json(), "text": str(self.play), "value": _num(self.value)}
@@ -67,6 +76,8 @@ class MoveResult:
                 est["interval"] = [_num(self.interval[0]), _num(self.interval[1])]
             if self.win_interval is not None:
                 est["win_interval"] = [_num(self.win_interval[0]), _num(self.win_interval[1])]
+            if self.measured is not None:
+                est["bias_measured_on"] = self.measured
             out["estimate"] = est
         return out
 
@@ -314,27 +325,14 @@ def _search(
             estimates[m.play] = evaluated(m.value, error)
     open_plays = [m.play for m in values if not m.exact or not wins.get(m.play, m).exact]
     if open_plays and (deadline is not None or samples):
-        now = time.perf_counter()
+        # One method whatever the budget: rollouts, corrected for their bias (solver/search/bias.py).
         # With a sample budget only, the deals' count is the budget (math.inf: no deadline).
-        until = math.inf if deadline is None else deadline
-        sampled_estimates = {}
-        if not short:
-            sampled_estimates = sampled(
+        estimates.update(
+            rolled_out(
                 state,
                 objective,
                 open_plays,
-                deadline=now + max(0.0, until - now) / 3,
-                max_deals=samples,
-                win=apart,
-                scores=pos.scores,
-            )
-        if len(sampled_estimates) < len(open_plays) or min(e.samples for e in sampled_estimates.values()) < MIN_SAMPLES:
-            # Far from the end of a round, few deals are small enough to solve: play them out instead.
-            sampled_estimates = rolled_out(
-                state,
-                objective,
-                open_plays,
-                deadline=until,
+                deadline=math.inf if deadline is None else deadline,
                 min_deals=MIN_ROLLOUTS if samples is None else min(samples, MIN_ROLLOUTS),
                 max_deals=MAX_ROLLOUTS if samples is None else samples,
                 win=apart,
@@ -343,14 +341,15 @@ def _search(
                 # limit's overrun (a sample budget is kept whatever it costs: reproducible).
                 overrun=None if samples is not None or time_limit is None else max(0.05, OVERRUN * time_limit),
             )
-        estimates.update(sampled_estimates)
+        )
     stats = search.stats.to_json()
     win_values = {p: w.value for p, w in wins.items() if w.exact}
     # A run cut short by its budget claims no proof at all, even one the status search could finish.
     status, proof = HintStatus.OPEN, None
     if exact:
         status, proof = _status(state, win_values, _extend(deadline), max_states)
-    moves = [_move(p, found[p], wins.get(p), estimates.get(p), apart) for p in legal_plays(state)]
+    rows = _Rows(state, objective, apart)
+    moves = [rows.move(p, found[p], wins.get(p), estimates.get(p)) for p in legal_plays(state)]
     ordered = _sorted(moves)
     if not exact and not estimates:
         # With bounds only (a state budget, no time for estimates), recommend the play whose worst
@@ -393,45 +392,72 @@ def _search(
     )
 
 
-def _clamp(x: float, lo: float, hi: float) -> float:
-    return min(max(x, lo), hi)
+@dataclass(frozen=True)
+class _Rows:
+    """What a play's row needs of its decision: the round, the searched objective, and whether the
+    round's win probability was searched apart from the value (under `game`)."""
 
+    state: State
+    objective: str
+    apart: bool
 
-def _move(play: Play, m: MoveValue, w: MoveValue | None, e: Estimate | None, apart: bool) -> MoveResult:
-    """One play's row: the exact value where the search finished it, else the estimate clamped to
-    the sound bounds (an estimate never leaves them), else (a state budget only, nothing sampled)
-    the middle of the bounds; the same for the win probability (vanguard; w is None for lobo)."""
-    value, interval = m.value, None
-    samples, method = None, None
-    if m.exact and e is not None and e.method == EVALUATED:
-        interval, samples, method = e.interval, e.samples, e.method  # searched, but its ends estimated
-    elif not m.exact:
-        if e is not None:
-            value, interval, samples, method = _clamp(e.value, m.lo, m.hi), e.interval, e.samples, e.method
-        else:
-            interval, samples, method = (m.lo, m.hi), 0, MIDPOINT
-    win, win_interval = None, None
-    if w is not None:
-        win = w.value if apart else value  # under `win` the value is the win probability
-        if apart and not w.exact:
-            if e is not None and e.win is not None:
-                win, win_interval = _clamp(e.win, w.lo, w.hi), e.win_interval
-                samples, method = e.samples, e.method
+    def corrected(
+        self, play: Play, e: Estimate, target: str, bounds: tuple[float, float]
+    ) -> tuple[float, tuple[float, float], int]:
+        """A rollout average as an estimate of the value of playing on well (bias.py)."""
+        average = e.win if target == "win" and e.win is not None else e.value
+        interval = e.win_interval if target == "win" else e.interval
+        lo, hi = interval if interval is not None else (average, average)
+        return bias.corrected(
+            average,
+            (average - lo, hi - average),
+            game=self.state.game,
+            objective=self.objective,
+            target=target,
+            kind=play.kind,
+            unknown=self.state.unknown_draws,
+            value_range=(0.0, 1.0) if target == "win" else value_range(self.state, self.objective),
+            bounds=bounds,
+        )
+
+    def move(self, play: Play, m: MoveValue, w: MoveValue | None, e: Estimate | None) -> MoveResult:
+        """One play's row: the exact value where the search finished it, else the rollouts'
+        estimate corrected for their bias, within the sound bounds (an estimate never leaves
+        them), else (a state budget only, nothing sampled) the middle of the bounds; the same for
+        the win probability (vanguard; w is None for lobo)."""
+        value, interval = m.value, None
+        samples, method, measured = None, None, None
+        if m.exact and e is not None and e.method == EVALUATED:
+            interval, samples, method = e.interval, e.samples, e.method  # searched, but its ends estimated
+        elif not m.exact:
+            if e is not None:
+                value, interval, measured = self.corrected(play, e, "value", (m.lo, m.hi))
+                samples, method = e.samples, bias.method(e.method)
             else:
-                win_interval = (w.lo, w.hi)
-                samples, method = (0, MIDPOINT) if samples is None else (samples, method)
-            if m.exact:
-                interval = (m.value, m.value)
-    return MoveResult(
-        play,
-        value,
-        win,
-        None if m.exact else (m.lo, m.hi),
-        samples=samples,
-        method=method,
-        interval=interval,
-        win_interval=win_interval,
-    )
+                interval, samples, method = (m.lo, m.hi), 0, MIDPOINT
+        win, win_interval = None, None
+        if w is not None:
+            win = w.value if self.apart else value  # under `win` the value is the win probability
+            if self.apart and not w.exact:
+                if e is not None and e.win is not None:
+                    win, win_interval, on = self.corrected(play, e, "win", (w.lo, w.hi))
+                    samples, method, measured = e.samples, bias.method(e.method), min(on, measured or on)
+                else:
+                    win_interval = (w.lo, w.hi)
+                    samples, method = (0, MIDPOINT) if samples is None else (samples, method)
+                if m.exact:
+                    interval = (m.value, m.value)
+        return MoveResult(
+            play,
+            value,
+            win,
+            None if m.exact else (m.lo, m.hi),
+            samples=samples,
+            method=method,
+            interval=interval,
+            win_interval=win_interval,
+            measured=measured,
+        )
 
 
 def _known_line(search: Search, state: State, first: Play) -> tuple[Play, ...] | None:

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 from solver.core.games import game
 from solver.core.status import FinishStatus, HintStatus
-from solver.search.estimate import CLAIRVOYANT, EVALUATED, ROLLOUTS, TUNED_ROLLOUTS
+from solver.search import bias
+from solver.search.estimate import EVALUATED, ROLLOUTS, TUNED_ROLLOUTS
 from solver.search.hint import MIDPOINT, HintResult, MoveResult
 from solver.words.numbers import as_fraction, number_text, signed_text
 
@@ -37,22 +38,18 @@ def _estimate_note(m: MoveResult) -> str:
 def estimates_note(moves: Sequence[MoveResult]) -> str:
     """What `est.` and `mid` in the table mean: the methods, their deals and what they measure."""
     said = {
-        TUNED_ROLLOUTS: (
-            "rollouts by the rollout policy tuned for the game",
-            "the value of that policy, a real strategy, so it leans low",
-        ),
-        ROLLOUTS: ("greedy rollouts", "the value of the greedy rule, a real strategy, so it leans low"),
-        CLAIRVOYANT: (
-            "solved deals (sampled clairvoyant play)",
-            "the value of play that sees the pile, so it leans high",
-        ),
+        bias.method(TUNED_ROLLOUTS): "rollouts by the rollout policy tuned for the game",
+        bias.method(ROLLOUTS): "greedy rollouts",
     }
     parts = []
-    for method, (what, leans) in said.items():
+    for method, what in said.items():
         n = sorted({m.samples or 0 for m in moves if m.method == method})
         if n:
             deals = f"{n[0]}" if len(n) == 1 else f"{n[0]}–{n[-1]}"
-            parts.append(f"est.: {deals} {what} a play; {leans}; the 95% interval is of that")
+            parts.append(
+                f"est.: {deals} {what} a play, corrected for how far such rollouts fell short of exact values "
+                "(solver/search/bias.py); the 95% interval is for the value of playing on as advised"
+            )
     if any(m.method == EVALUATED for m in moves):
         parts.append(
             "est.: searched to the end of the round, the rounds after it valued by the evaluator's tables "

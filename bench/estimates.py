@@ -1,0 +1,175 @@
+"""Are the hint's numbers what they say? (issue 23)
+
+    python bench/estimates.py coverage [--count 30] [--seed 21] [--unknown 10-13] [--objective game]
+    python bench/estimates.py calibration GAMES.jsonl [GAMES.jsonl ...]
+
+coverage: rounds whose exact values can be searched (vanguard decisions of seeded greedy games,
+and 4-against-4 rounds with the whole party dealt at random, half each, with the asked number of
+unknown cards), asked under `--time-limit 0.3` and under `--max-states 500` (with the command's
+default 2 s clock, as `lobo-hint POS --max-states 500` asks): for every play whose value the
+answer estimates, whether its 95% interval holds the exact value (and under `game` the same for
+the win probability's interval); and how much the recommended play loses against the exact best.
+
+calibration: the `predicted` chances of `simulate --policy hint --games-out` records against the
+games' outcomes: the mean predicted chance against the share of those decisions' games won, by
+band of prediction, and the Brier score against always predicting the observed share.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from solver.core.intervals import wilson
+from solver.core.position import Position, parse_position
+from solver.core.rules import initial_state
+from solver.search.engine import evaluate_moves, prepare
+from solver.search.hint import hint
+from solver.train.rollout_bias import decisions
+
+BANDS = (0.0, 0.05, 0.10, 0.20, 0.30, 0.50, 0.70, 0.90, 1.0001)
+EPS = 1e-9
+
+
+def dealt_rounds(seed: int, lo: int, hi: int) -> object:
+    """4 against 4, the whole party, a standard deck, the rest discarded at random."""
+    rng = random.Random(seed)
+    while True:
+        deck = [v for v in range(1, 10) for _ in range(4)]
+        rng.shuffle(deck)
+        unknown = rng.randint(lo, hi)
+        yield parse_position(
+            {
+                "player": deck[:4],
+                "wolf": deck[4:8],
+                "discard": deck[8 + unknown :],
+                "draw_pile": {"size": unknown},
+                "final": False,
+            }
+        )
+
+
+def positions(count: int, seed: int, lo: int, hi: int) -> list[Position]:
+    out: list[Position] = []
+    sources = [decisions("vanguard", d, seed + i, lo, hi) for i, d in enumerate(("easy", "standard", "hard"))]
+    dealt = dealt_rounds(seed, lo, hi)
+    while len(out) < count:
+        source = dealt if len(out) % 2 else sources[len(out) // 2 % 3]
+        out.append(next(source))  # type: ignore[call-overload]
+    return out
+
+
+def coverage(args: argparse.Namespace) -> None:
+    lo, hi = (int(x) for x in args.unknown.split("-"))
+    budgets = {"--time-limit 0.3": {"time_limit": 0.3}, "--max-states 500": {"time_limit": 2.0, "max_states": 500}}
+    tally = {b: {"plays": 0, "held": 0, "win_plays": 0, "win_held": 0, "losses": []} for b in budgets}
+    misses: list[str] = []
+    done = 0
+    for pos in positions(args.count * 3, args.seed, lo, hi):
+        if done >= args.count:
+            break
+        pos = parse_position({**pos.to_json(), "objective": args.objective})
+        root = initial_state(pos)
+        prepare(root, args.objective)
+        t0 = time.perf_counter()
+        exact, search = evaluate_moves(root, args.objective, time_limit=args.exact_limit)
+        if not all(m.exact for m in exact) or search.estimated:
+            continue
+        truth = {m.play: m.value for m in exact}
+        wins: dict[object, float] = {}
+        if args.objective == "game":
+            wv, _ = evaluate_moves(root, "win", time_limit=args.exact_limit)
+            if not all(m.exact for m in wv):
+                continue
+            wins = {m.play: m.value for m in wv}
+        took = time.perf_counter() - t0
+        done += 1
+        best = max(truth.values())
+        for name, budget in budgets.items():
+            h = hint(pos, **budget)  # type: ignore[arg-type]
+            t = tally[name]
+            assert h.best is not None
+            t["losses"].append(best - truth[h.best])  # type: ignore[union-attr]
+            for m in h.moves:
+                if m.interval is not None and m.samples is not None and m.samples > 0:
+                    t["plays"] += 1  # type: ignore[operator]
+                    ok = m.interval[0] - EPS <= truth[m.play] <= m.interval[1] + EPS
+                    t["held"] += ok  # type: ignore[operator]
+                    if not ok:
+                        misses.append(f"{name} u={root.unknown_draws} {m.play} {m.method} {m.interval} exact {truth[m.play]:.4f}")
+                if wins and m.win_interval is not None and m.samples:
+                    t["win_plays"] += 1  # type: ignore[operator]
+                    t["win_held"] += m.win_interval[0] - EPS <= wins[m.play] <= m.win_interval[1] + EPS  # type: ignore[operator]
+        print(f"{done}/{args.count} u={root.unknown_draws} exact in {took:.1f} s", file=sys.stderr, flush=True)
+    print(f"{done} rounds with {lo}-{hi} unknown cards, objective {args.objective}, seed {args.seed}")
+    for name, t in tally.items():
+        losses = sorted(t["losses"])  # type: ignore[type-var]
+        n, k = t["plays"], t["held"]
+        a, b = wilson(k, n) if n else (0.0, 1.0)  # type: ignore[arg-type]
+        line = f"  {name:18} intervals holding the exact value: {k}/{n}"
+        line += f" = {100 * k / max(1, n):.1f}% (95% {100 * a:.1f}–{100 * b:.1f}%)"  # type: ignore[operator]
+        if t["win_plays"]:
+            line += f"; win probability {t['win_held']}/{t['win_plays']}"
+        mean_loss = sum(losses) / max(1, len(losses))
+        line += f"; recommended play loses {100 * mean_loss:.2f} points on average, {100 * losses[-1]:.2f} at most"
+        print(line)
+    for m in misses[: args.show_misses]:
+        print("  missed:", m)
+
+
+def calibration(args: argparse.Namespace) -> None:
+    pairs: list[tuple[float, bool]] = []
+    games = 0
+    for path in args.files:
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            raw = json.loads(line)
+            games += 1
+            won = raw["result"] == "won"
+            pairs += [(s["predicted"], won) for s in raw["steps"] if s.get("predicted") is not None]
+    n = len(pairs)
+    mean = sum(p for p, _ in pairs) / n
+    rate = sum(w for _, w in pairs) / n
+    brier = sum((p - w) ** 2 for p, w in pairs) / n
+    base = sum((rate - w) ** 2 for _, w in pairs) / n
+    print(f"{games} games, {n} decisions with a prediction")
+    print(f"mean predicted {100 * mean:.1f}%, won {100 * rate:.1f}% ({100 * (mean - rate):+.1f} points)")
+    print(f"Brier {brier:.4f} against {base:.4f} for always {100 * rate:.1f}% (skill {1 - brier / base:+.3f})")
+    print("| predicted | decisions | mean predicted | won | 95% | off by |")
+    print("|---|---|---|---|---|---|")
+    for a, b in zip(BANDS, BANDS[1:], strict=False):
+        band = [(p, w) for p, w in pairs if a <= p < b]
+        if not band:
+            continue
+        m = sum(p for p, _ in band) / len(band)
+        k = sum(w for _, w in band)
+        lo, hi = wilson(k, len(band))
+        print(
+            f"| {100 * a:.0f}–{min(100, 100 * b):.0f}% | {len(band)} | {100 * m:.1f}% | {100 * k / len(band):.1f}% "
+            f"| {100 * lo:.1f}–{100 * hi:.1f}% | {100 * (m - k / len(band)):+.1f} |"
+        )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    c = sub.add_parser("coverage")
+    c.add_argument("--count", type=int, default=30)
+    c.add_argument("--seed", type=int, default=21)
+    c.add_argument("--unknown", default="10-13")
+    c.add_argument("--objective", default="game", choices=("game", "win", "party"))
+    c.add_argument("--exact-limit", type=float, default=120.0, help="seconds for a round's exact values")
+    c.add_argument("--show-misses", type=int, default=0)
+    k = sub.add_parser("calibration")
+    k.add_argument("files", nargs="+")
+    args = ap.parse_args()
+    {"coverage": coverage, "calibration": calibration}[args.what](args)
+
+
+if __name__ == "__main__":
+    main()
