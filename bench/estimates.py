@@ -18,6 +18,7 @@ band of prediction, and the Brier score against always predicting the observed s
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import sys
@@ -142,7 +143,7 @@ def calibration(args: argparse.Namespace) -> None:
     print(f"Brier {brier:.4f} against {base:.4f} for always {100 * rate:.1f}% (skill {1 - brier / base:+.3f})")
     print("| predicted | decisions | mean predicted | won | 95% | off by |")
     print("|---|---|---|---|---|---|")
-    for a, b in zip(BANDS, BANDS[1:], strict=False):
+    for a, b in itertools.pairwise(BANDS):
         band = [(p, w) for p, w in pairs if a <= p < b]
         if not band:
             continue

@@ -1,13 +1,16 @@
 """Strength of the advice, measured in games (issue 15), against the other policies on the same deals.
 
     python bench/strength.py games [--games 2000] [--game vanguard] [--difficulty standard]
-                                   [--policies hint,best,greedy] [--think 0.05] [--seed 1] [--jobs 2]
+                                   [--policies hint,best,greedy] [--max-states 3000] [--samples 64]
+                                   [--think S] [--seed 1] [--jobs 2]
                                    [--save OUT.json] [--paired-with EARLIER.json]
     python bench/strength.py frontier [--count 100] [--budget 2] [--seed 3]
     python bench/strength.py repeat [--count 20] [--runs 5] [--budget 2] [--seed 4]
 
 games: every policy plays the same seeded deals (solver/play/simulate.py: game i of a seed has the
-same pile order whatever the policy). Prints each policy's win rate with its 95% Wilson interval,
+same pile order whatever the policy). The hint thinks by its budgets, --max-states and --samples
+(by default 3000 states and 64 deals a play, no clock), so a run plays the same games on any
+machine under any load; --think S gives it a clock instead (with --max-states 0: the clock alone). Prints each policy's win rate with its 95% Wilson interval,
 its time per game, and for every pair the paired difference (deal by deal: won by one, not the
 other) with a 95% interval: the baseline is measured in the same run. --save keeps each policy's
 outcomes, game by game; --paired-with pairs this run with such a file (the same deals: same
@@ -63,7 +66,17 @@ def games(args: argparse.Namespace) -> None:
             print(f"{name + '@' + Path(path).stem:12} won {sum(won):5}/{len(won)} (from {path})", flush=True)
     for policy in args.policies.split(","):
         t0 = time.perf_counter()
-        records = simulate(setup, policy, args.games, args.seed, workers=args.jobs, think=args.think)
+        by_states = policy == "hint" and args.max_states > 0
+        records = simulate(
+            setup,
+            policy,
+            args.games,
+            args.seed,
+            workers=args.jobs,
+            think=args.think,
+            max_states=args.max_states if by_states else None,
+            samples=args.samples if by_states else None,
+        )
         took = time.perf_counter() - t0
         won = [r.won for r in sorted(records, key=lambda r: r.index)]
         results[policy] = won
@@ -173,7 +186,9 @@ def main() -> None:
     g.add_argument("--game", default="vanguard")
     g.add_argument("--difficulty", default="standard")
     g.add_argument("--policies", default="hint,best,greedy")
-    g.add_argument("--think", type=float, default=None)
+    g.add_argument("--think", type=float, default=None, help="the hint's clock, seconds a decision")
+    g.add_argument("--max-states", type=int, default=3000, help="the hint's state budget (0: none, think by --think)")
+    g.add_argument("--samples", type=int, default=64, help="the hint's deals a play under --max-states")
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--jobs", type=int, default=None)
     g.add_argument("--save", default=None, help="write each policy's game outcomes (JSON) for a later --paired-with")

@@ -120,6 +120,7 @@ def game_value_ranking(s: State) -> list[RewardValue]:
     table knows the reserve only by its size, so the next round is played out instead, the same
     deals for every reward (estimate.rewards_rolled_out), and each reward is compared with the
     best deal by deal."""
+    from solver.search import bias
     from solver.search.estimate import EVALUATED, evaluated, rewards_rolled_out
     from solver.search.round_end import reward_values
 
@@ -131,9 +132,16 @@ def game_value_ranking(s: State) -> list[RewardValue]:
         for i, e in enumerate(rewards_rolled_out(s)):
             assert e.reward is not None
             x = e.estimate
-            ranked = RewardValue(e.reward, round(x.value * x.samples), x.samples, x.interval or (0.0, 1.0),
+            # The rollouts' average corrected for their bias as the hint corrects its plays' (a
+            # round still to be dealt: no play's kind); the differences are the same deals'.
+            lo, hi = x.interval or (x.value, x.value)
+            value, band, _ = bias.corrected(
+                x.value, (x.value - lo, hi - x.value), game=s.game, objective="game", target="value",
+                kind=bias.ANY, unknown=s.unknown_draws, value_range=(0.0, 1.0), bounds=(0.0, 1.0),
+            )  # fmt: skip
+            ranked = RewardValue(e.reward, round(x.value * x.samples), x.samples, band,
                                  e.difference, e.difference_interval, i > 0 and e.difference_interval[1] < 0,
-                                 x.value, False, x.method)  # fmt: skip
+                                 value, False, bias.method(x.method))  # fmt: skip
             out.append(ranked)
         return out
     top = values[0][1].value

@@ -137,6 +137,11 @@ def lookup(game: str, objective: str, target: str, kind: str, place: float, unkn
     bins = _raw()["tables"].get(table_key(game, objective, target))
     if not bins:
         return None
+    # More unknown cards than were measured: the bin of the most unknown cards measured.
+    top = unknown_bin(unknown)
+    while top > 0 and bins.get(f"{ANY}|{ANY}|{top}", {}).get("n", 0) < MIN_MEASURED:
+        top -= 1
+    unknown = min(unknown, UNKNOWN_EDGES[top - 1] + 1 if top > 0 else unknown)
     for key in bin_keys(kind, place, unknown):
         b = bins.get(key)
         if b is not None and b["n"] >= MIN_MEASURED:

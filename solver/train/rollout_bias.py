@@ -4,8 +4,10 @@ data/rollout_bias.json):
     python -m solver.train.rollout_bias [--positions 120] [--seed 5] [--jobs 2]
         [--unknown 6-17] [--deals 400] [--time-limit 20]
 
-Positions are decisions of seeded greedy games (one a game, drawn at random among its decisions
-with the asked number of unknown cards in the pile), every difficulty of both games. For each
+Positions are, half and half, decisions of seeded greedy games (one a game, drawn at random
+among its decisions with the asked number of unknown cards in the pile) and rounds dealt in full
+(both hands, the whole party, the other cards discarded at random but for the unknown ones), every
+difficulty of both games. For each
 objective the hint estimates by rollouts (vanguard game, win, party; lobo game, points) every
 play's exact value is searched (the search's value under `game` beyond the exact horizon: what the
 rollouts estimate, the evaluator's own error apart), and its rollout average on `--deals` deals;
@@ -68,6 +70,33 @@ def decisions(game: str, difficulty: str, seed: int, lo: int, hi: int) -> Iterat
         index += 1
         if found:
             yield pick.choice(found)
+
+
+def dealt_rounds(game: str, difficulty: str, seed: int, lo: int, hi: int) -> Iterator[Position]:
+    """Rounds dealt in full from the difficulty's deck (both hands, the whole party), the other
+    cards discarded at random but for lo..hi unknown ones in the pile: the rounds puzzles pose."""
+    from solver.core.position import parse_position
+
+    setup = Setup(game, difficulty)
+    hand = setup.rules.hand_size
+    rng = random.Random(seed)
+    while True:
+        deck = [v for v, n in enumerate(setup.deck, start=1) for _ in range(n)]
+        rng.shuffle(deck)
+        unknown = rng.randint(lo, hi)
+        raw: dict[str, Any] = {
+            "game": game,
+            "difficulty": difficulty,
+            "player": deck[:hand],
+            "wolf": deck[hand : 2 * hand],
+            "discard": deck[2 * hand + unknown :],
+            "draw_pile": {"size": unknown},
+        }
+        if game == "vanguard":
+            raw["final"] = False
+        pos = parse_position(raw)
+        if initial_state(pos).outcome is None:
+            yield pos
 
 
 def measure(raw: dict[str, Any], deals: int, time_limit: float, seed: int) -> list[Row]:
@@ -168,8 +197,11 @@ def main(argv: list[str] | None = None) -> None:
     for game in args.games_of.split(","):
         for i, difficulty in enumerate(DIFFICULTIES):
             found = decisions(game, difficulty, args.seed + 1000 * i, lo, hi)
+            dealt = dealt_rounds(game, difficulty, args.seed + 1000 * i, lo, hi)
             for k in range(args.positions):
-                tasks.append((next(found).to_json(), args.deals, args.time_limit, args.seed + k))
+                # Half decisions of games, half rounds dealt in full.
+                pos = next(dealt) if k % 2 else next(found)
+                tasks.append((pos.to_json(), args.deals, args.time_limit, args.seed + k))
     rows: list[Row] = []
     done = 0
 
@@ -196,7 +228,7 @@ def main(argv: list[str] | None = None) -> None:
             "unknown": [lo, hi],
             "deals": args.deals,
             "time_limit": args.time_limit,
-            "policy": "greedy games' decisions",
+            "positions_from": "half decisions of greedy games, half rounds dealt in full",
             "code": _commit(),
             "seconds": round(time.perf_counter() - t0),
             "built_by": "python -m solver.train.rollout_bias " + " ".join(argv if argv is not None else sys.argv[1:]),
