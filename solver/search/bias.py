@@ -9,7 +9,7 @@ rollouts missed on positions whose exact values are known:
 
   for each game, objective and target (the value, or under `game` the round's win probability),
   and each bin of (the play's kind, the rollout average's place in the objective's range, the
-  unknown cards in the pile): the mean and the 2.5% and 97.5% quantiles of (exact − rollout
+  unknown cards in the pile): the mean and the 1% and 99% quantiles of (exact − rollout
   average), in units of the objective's range.
 
 An estimate is the average plus the bin's mean; its interval runs from the average plus the low
@@ -57,7 +57,7 @@ LAYOUT: dict[str, Any] = {
     "kinds": sorted(set(KIND_GROUP.values())),
     "place_edges": list(PLACE_EDGES),
     "unknown_edges": list(UNKNOWN_EDGES),
-    "quantiles": [0.025, 0.975],
+    "quantiles": [0.01, 0.99],
 }
 
 
@@ -71,8 +71,8 @@ class Bias:
 
     measured: int  # plays measured in the bin
     mean: float
-    low: float  # 2.5% quantile of exact − average
-    high: float  # 97.5% quantile
+    low: float  # low quantile (LAYOUT) of exact − average
+    high: float  # high quantile
 
 
 def place_bin(place: float) -> int:
@@ -171,9 +171,14 @@ def corrected(
     b = lookup(game, objective, target, kind, place, unknown)
     if b is None or width <= 0:
         return min(max(average, lo), hi), (lo, hi), 0
-    value = min(max(average + b.mean * width, lo), hi)
-    a = min(max(average + b.low * width - spread[0], lo), hi)
-    z = min(max(average + b.high * width + spread[1], lo), hi)
+    value = average + b.mean * width
+    a = average + b.low * width - spread[0]
+    z = average + b.high * width + spread[1]
+    # The sound bounds can say the rollouts fell further short here than anything the bin saw (a
+    # lower bound above its highest correction): the bin's interval, and the value with it, is then
+    # placed at that bound rather than shrunk onto it.
+    shift = lo - a if lo > average + b.high * width else hi - z if hi < average + b.low * width else 0.0
+    value, a, z = (min(max(x + shift, lo), hi) for x in (value, a, z))
     return value, (min(a, value), max(z, value)), b.measured
 
 

@@ -2,7 +2,8 @@
 data/rollout_bias.json):
 
     python -m solver.train.rollout_bias [--positions 120] [--seed 5] [--jobs 2]
-        [--unknown 6-17] [--deals 400] [--time-limit 20]
+        [--unknown 6-14] [--deals 400] [--time-limit 10] [--rows-out ROWS.jsonl]
+    python -m solver.train.rollout_bias --from-rows ROWS.jsonl     (the bins again, nothing searched)
 
 Positions are, half and half, decisions of seeded greedy games (one a game, drawn at random
 among its decisions with the asked number of unknown cards in the pile) and rounds dealt in full
@@ -13,7 +14,7 @@ play's exact value is searched (the search's value under `game` beyond the exact
 rollouts estimate, the evaluator's own error apart), and its rollout average on `--deals` deals;
 under `game` in vanguard the average of the rollouts' round wins is measured against the exact
 `win` value too. A position whose search does not finish in `--time-limit` seconds is left out.
-Then every bin of bias.LAYOUT gets the mean and the 2.5% and 97.5% quantiles of
+Then every bin of bias.LAYOUT gets the mean and the 1% and 99% quantiles of
 (exact − average) / the objective's range.
 """
 
@@ -181,18 +182,26 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--positions", type=int, default=120, help="positions a game and difficulty")
     ap.add_argument("--seed", type=int, default=5)
-    ap.add_argument("--unknown", default="6-17", help="unknown cards in the pile, LO-HI")
+    ap.add_argument("--unknown", default="6-14", help="unknown cards in the pile, LO-HI")
     ap.add_argument("--deals", type=int, default=400, help="rollouts a play")
     ap.add_argument(
-        "--time-limit", type=float, default=20.0, help="seconds for a position's exact search, per objective"
+        "--time-limit", type=float, default=10.0, help="seconds for a position's exact search, per objective"
     )
     ap.add_argument("--games-of", default=",".join(GAMES))
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--rows-out", default=None, help="also write every measured play (JSON lines)")
+    ap.add_argument(
+        "--from-rows", default=None, help="make the table from the plays a --rows-out file kept (nothing is searched)"
+    )
     ap.add_argument("--out", default=str(bias.DATA))
     args = ap.parse_args(argv)
     lo, hi = (int(x) for x in args.unknown.split("-"))
     t0 = time.perf_counter()
+    if args.from_rows:
+        kept = [json.loads(line) for line in Path(args.from_rows).read_text(encoding="utf-8").splitlines()]
+        measured = kept[0]["about"]
+        write(args.out, [_row(r) for r in kept[1:]], {**measured, "tables_by": _command(argv)})
+        return
     tasks = []
     for game in args.games_of.split(","):
         for i, difficulty in enumerate(DIFFICULTIES):
@@ -217,29 +226,38 @@ def main(argv: list[str] | None = None) -> None:
             )
 
     run_parallel(measure, tasks, emit=emit, workers=args.jobs)
-    if args.rows_out:
-        Path(args.rows_out).write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    out = {
-        "stamp": bias.LAYOUT,
-        "about": {
-            "positions": len(tasks),
-            "plays": len(rows),
-            "seed": args.seed,
-            "unknown": [lo, hi],
-            "deals": args.deals,
-            "time_limit": args.time_limit,
-            "positions_from": "half decisions of greedy games, half rounds dealt in full",
-            "code": _commit(),
-            "seconds": round(time.perf_counter() - t0),
-            "built_by": "python -m solver.train.rollout_bias " + " ".join(argv if argv is not None else sys.argv[1:]),
-        },
-        "tables": tables(rows),
+    about = {
+        "positions": len(tasks),
+        "plays": len(rows),
+        "seed": args.seed,
+        "unknown": [lo, hi],
+        "deals": args.deals,
+        "time_limit": args.time_limit,
+        "positions_from": "half decisions of greedy games, half rounds dealt in full",
+        "code": _commit(),
+        "seconds": round(time.perf_counter() - t0),
+        "built_by": _command(argv),
     }
-    Path(args.out).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
-    print(
-        f"wrote {args.out}: {len(rows)} plays of {len(tasks)} positions in {time.perf_counter() - t0:.0f} s",
-        file=sys.stderr,
-    )
+    if args.rows_out:
+        lines = [json.dumps({"about": about})] + [json.dumps(r) for r in rows]
+        Path(args.rows_out).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write(args.out, rows, about)
+    print(f"wrote {args.out}: {len(rows)} plays of {len(tasks)} positions", file=sys.stderr)
+
+
+def _row(raw: list[Any]) -> Row:
+    game, objective, target, kind, place, unknown, b = raw
+    return str(game), str(objective), str(target), str(kind), float(place), int(unknown), float(b)
+
+
+def _command(argv: list[str] | None) -> str:
+    return "python -m solver.train.rollout_bias " + " ".join(argv if argv is not None else sys.argv[1:])
+
+
+def write(out: str, rows: Sequence[Row], about: dict[str, Any]) -> None:
+    """The table file: the bins' layout, how it was measured, the bins."""
+    text = json.dumps({"stamp": bias.LAYOUT, "about": about, "tables": tables(rows)}, indent=1) + "\n"
+    Path(out).write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":
