@@ -126,13 +126,16 @@ def coverage(args: argparse.Namespace) -> None:
 
 def calibration(args: argparse.Namespace) -> None:
     pairs: list[tuple[float, bool]] = []
+    first: list[tuple[float, bool]] = []  # each game's first decision
     games = 0
     for path in args.files:
         for line in Path(path).read_text(encoding="utf-8").splitlines():
             raw = json.loads(line)
             games += 1
             won = raw["result"] == "won"
-            pairs += [(s["predicted"], won) for s in raw["steps"] if s.get("predicted") is not None]
+            found = [(s["predicted"], won) for s in raw["steps"] if s.get("predicted") is not None]
+            pairs += found
+            first += found[:1]
     n = len(pairs)
     mean = sum(p for p, _ in pairs) / n
     rate = sum(w for _, w in pairs) / n
@@ -141,6 +144,15 @@ def calibration(args: argparse.Namespace) -> None:
     print(f"{games} games, {n} decisions with a prediction")
     print(f"mean predicted {100 * mean:.1f}%, won {100 * rate:.1f}% ({100 * (mean - rate):+.1f} points)")
     print(f"Brier {brier:.4f} against {base:.4f} for always {100 * rate:.1f}% (skill {1 - brier / base:+.3f})")
+    if first:
+        rate1 = sum(w for _, w in first) / len(first)
+        brier1 = sum((p - w) ** 2 for p, w in first) / len(first)
+        base1 = sum((rate1 - w) ** 2 for _, w in first) / len(first)
+        mean1 = sum(p for p, _ in first) / len(first)
+        print(
+            f"first decision of each game: mean predicted {100 * mean1:.1f}%, won {100 * rate1:.1f}%; "
+            f"Brier {brier1:.4f} against {base1:.4f} (skill {1 - brier1 / base1:+.3f})"
+        )
     print("| predicted | decisions | mean predicted | won | 95% | off by |")
     print("|---|---|---|---|---|---|")
     for a, b in itertools.pairwise(BANDS):
