@@ -69,7 +69,9 @@ def test_bins_hold_their_quantiles_and_fall_back_to_coarser_ones() -> None:
     t = tables(rows)["vanguard/win/value"]
     assert t["cover|2|1"] == t["*|*|*"]
     assert t["cover|2|1"]["n"] == 100 and abs(t["cover|2|1"]["mean"] - 0.5) < 1e-9
-    assert abs(t["cover|2|1"]["low"] - quantile([i / 99 for i in range(100)], 0.025)) < 1e-6
+    low_q, high_q = bias.LAYOUT["quantiles"]
+    assert abs(t["cover|2|1"]["low"] - quantile([i / 99 for i in range(100)], low_q)) < 1e-6
+    assert abs(t["cover|2|1"]["high"] - quantile([i / 99 for i in range(100)], high_q)) < 1e-6
     assert quantile([0.0, 1.0], 0.5) == 0.5
 
 

@@ -34,6 +34,8 @@ from typing import Any
 
 from solver.core.cards import DIFFICULTIES
 from solver.core.games import GAMES
+from solver.core.games import game as game_of
+from solver.core.objectives import OBJECTIVES
 from solver.core.position import Position
 from solver.core.rules import initial_state
 from solver.parallel.run import run_parallel
@@ -43,7 +45,7 @@ from solver.search import bias
 from solver.search.engine import evaluate_moves, prepare, value_range
 from solver.search.estimate import rolled_out
 
-OBJECTIVES = {"vanguard": ("game", "win", "party"), "lobo": ("game", "points")}
+ESTIMATED = ("game", "win", "party", "points")  # the objectives a round that is not final is searched by
 Row = tuple[str, str, str, str, float, int, float]  # table key parts, kind, place, unknown, bias
 
 
@@ -93,7 +95,7 @@ def dealt_rounds(game: str, difficulty: str, seed: int, lo: int, hi: int) -> Ite
             "discard": deck[2 * hand + unknown :],
             "draw_pile": {"size": unknown},
         }
-        if game == "vanguard":
+        if game_of(game).has_final_round:
             raw["final"] = False
         pos = parse_position(raw)
         if initial_state(pos).outcome is None:
@@ -110,7 +112,7 @@ def measure(raw: dict[str, Any], deals: int, time_limit: float, seed: int) -> li
     exact_win: dict[str, float] = {}
     game_wins: dict[str, float] = {}
     kinds: dict[str, str] = {}
-    for objective in OBJECTIVES[pos.game]:
+    for objective in (o for o in ESTIMATED if OBJECTIVES[o].fits(pos.game)):
         prepare(root, objective)
         values, _ = evaluate_moves(root, objective, time_limit=time_limit, scores=pos.scores)
         if not all(m.exact for m in values):
