@@ -9,7 +9,7 @@
 
 games: every policy plays the same seeded deals (solver/play/simulate.py: game i of a seed has the
 same pile order whatever the policy). The hint thinks by its budgets, --max-states and --samples
-(by default 3000 states and 64 deals a play, no clock), so a run plays the same games on any
+(by default 3000 states and 1000 deals a play, no clock), so a run plays the same games on any
 machine under any load; --think S gives it a clock instead (with --max-states 0: the clock alone). Prints each policy's win rate with its 95% Wilson interval,
 its time per game, and for every pair the paired difference (deal by deal: won by one, not the
 other) with a 95% interval: the baseline is measured in the same run. --save keeps each policy's
@@ -188,7 +188,7 @@ def main() -> None:
     g.add_argument("--policies", default="hint,best,greedy")
     g.add_argument("--think", type=float, default=None, help="the hint's clock, seconds a decision")
     g.add_argument("--max-states", type=int, default=3000, help="the hint's state budget (0: none, think by --think)")
-    g.add_argument("--samples", type=int, default=64, help="the hint's deals a play under --max-states")
+    g.add_argument("--samples", type=int, default=1000, help="the hint's deals a play under --max-states")
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--jobs", type=int, default=None)
     g.add_argument("--save", default=None, help="write each policy's game outcomes (JSON) for a later --paired-with")

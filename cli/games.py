@@ -49,7 +49,7 @@ SamplesOpt = Annotated[
     typer.Option(
         "--samples",
         help=f"deals sampled per play: best's pile orders (default {BEST_SAMPLES}); the hint's, where its search "
-        "cannot finish (default 64 with --max-states)",
+        "cannot finish (default 1000 with --max-states)",
     ),
 ]
 ThinkOpt = Annotated[

@@ -174,4 +174,4 @@ def test_make_policy_thinks_by_budgets_when_given_a_state_budget() -> None:
     p = make_policy("hint", samples=32, max_states=3000)
     assert isinstance(p, HintPolicy) and p.think is None and p.max_states == 3000 and p.samples == 32
     q = make_policy("hint", max_states=3000)
-    assert isinstance(q, HintPolicy) and q.samples == 64 and q.think is None
+    assert isinstance(q, HintPolicy) and q.samples == 1000 and q.think is None

@@ -20,7 +20,8 @@ from solver.play.reward_values import game_value_ranking
 from solver.search.hint import HintResult, hint
 
 THINK = 0.05  # seconds a decision, by default: 2,000 standard games in 12 minutes on 2 cores
-HINT_SAMPLES = 64  # deals a play under a state budget (`--max-states`) when no sample budget is given
+HINT_SAMPLES = 1000  # deals a play under a state budget (`--max-states`) when no sample budget is given:
+# fewer make the best play's chance lean high (the best of several noisy averages; bench/README.md)
 
 
 def game_chance(result: HintResult) -> float | None:
