@@ -35,6 +35,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from solver.search import stamps
+
 DATA = Path(__file__).with_name("data") / "rollout_bias.json"
 BUILD = "python -m solver.train.rollout_bias"
 MIN_MEASURED = 40  # plays a bin needs to stand on its own
@@ -104,10 +106,7 @@ def table_key(game: str, objective: str, target: str) -> str:
 
 def stale(stamp: Any) -> str | None:
     """What in a file's layout stamp differs from LAYOUT (None: it fits)."""
-    if not isinstance(stamp, dict):
-        return "it has no layout stamp"
-    wrong = [f"{k} {stamp.get(k)!r}, not {v!r}" for k, v in LAYOUT.items() if stamp.get(k) != v]
-    return "; ".join(wrong) if wrong else None
+    return stamps.differs(stamp, LAYOUT)
 
 
 @lru_cache(maxsize=1)

@@ -27,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from solver.search import stamps
 from solver.search.expectimax import EV_ERRORS, EV_LOBO, EV_PILES, EV_RESERVE, EV_SIZE, EV_TARGET, EV_VANGUARD
 
 DATA = Path(__file__).with_name("data") / "game_values.json"
@@ -54,10 +55,7 @@ class EvaluatorError(RuntimeError):
 
 def stale(stamp: Any) -> str | None:
     """What in a file's layout stamp differs from LAYOUT (None: it fits)."""
-    if not isinstance(stamp, dict):
-        return "it has no layout stamp"
-    wrong = [f"{k} {stamp.get(k)!r}, not {v!r}" for k, v in LAYOUT.items() if stamp.get(k) != v]
-    return "; ".join(wrong) if wrong else None
+    return stamps.differs(stamp, LAYOUT)
 
 
 @lru_cache(maxsize=1)

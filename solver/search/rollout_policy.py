@@ -39,6 +39,7 @@ from solver.core import kernel
 from solver.core.cards import DIFFICULTY_OF_TOP
 from solver.core.position import Rules
 from solver.core.rules import State
+from solver.search import stamps
 
 DATA = Path(__file__).with_name("data") / "rollout_policy.json"
 GREEDY: tuple[float, ...] = kernel.GREEDY_WEIGHTS
@@ -62,10 +63,7 @@ class RolloutPolicyError(RuntimeError):
 
 def stale(stamp: Any) -> str | None:
     """What in a file's layout stamp differs from LAYOUT (None: it fits)."""
-    if not isinstance(stamp, dict):
-        return "it has no layout stamp"
-    wrong = [f"{k} {stamp.get(k)!r}, not {v!r}" for k, v in LAYOUT.items() if stamp.get(k) != v]
-    return "; ".join(wrong) if wrong else None
+    return stamps.differs(stamp, LAYOUT)
 
 
 @lru_cache(maxsize=1)
