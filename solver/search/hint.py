@@ -55,7 +55,7 @@ class MoveResult:
     blunder: bool = False  # throws away a certain win
     samples: int | None = None  # the value (or win probability) is estimated over this many deals
     method: str | None = None  # how it was estimated (solver/search/estimate.py, or MIDPOINT)
-    interval: tuple[float, float] | None = None  # with samples: 95% interval of the value's estimator
+    interval: tuple[float, float] | None = None  # with samples: 95% interval for the true value
     win_interval: tuple[float, float] | None = None  # the same for win_probability, when estimated apart
     tied: bool = False  # cannot be told apart from the best play
     measured: int | None = None  # with rollouts: the plays their bias correction was measured on
