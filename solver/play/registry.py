@@ -11,7 +11,8 @@ from solver.play.policies import BEST_SAMPLES, BestPolicy, GreedyPolicy, Policy,
 POLICIES = ("hint", "best", "greedy", "random", "clairvoyant")
 HINT_RULE = (
     "hint: every play the best play of `lobo-hint` (objective game: the chance to win the whole game) with "
-    "--think seconds a decision; every reward the one with the best chance to win the game."
+    "--think seconds a decision, or by --max-states and --samples budgets (the same games on any machine); every "
+    "reward the one with the best chance to win the game."
 )
 CLAIRVOYANT_RULE = (
     "clairvoyant: plays each deal knowing the order of its pile (and lobo's reshuffles): vanguard by an "
