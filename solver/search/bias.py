@@ -88,7 +88,11 @@ def unknown_bin(unknown: int) -> int:
 
 def bin_keys(kind: str, place: float, unknown: int) -> list[str]:
     """The bins an average falls in, the most specific first."""
-    k, p, u = KIND_GROUP.get(kind, kind), str(place_bin(place)), str(unknown_bin(unknown))
+    return _keys(kind, place_bin(place), unknown_bin(unknown))
+
+
+def _keys(kind: str, p: int, u: int) -> list[str]:
+    k = KIND_GROUP.get(kind, kind)
     return [f"{k}|{p}|{u}", f"{ANY}|{p}|{u}", f"{ANY}|{ANY}|{u}", f"{ANY}|{ANY}|{ANY}"]
 
 
@@ -137,11 +141,10 @@ def lookup(game: str, objective: str, target: str, kind: str, place: float, unkn
     if not bins:
         return None
     # More unknown cards than were measured: the bin of the most unknown cards measured.
-    top = unknown_bin(unknown)
-    while top > 0 and bins.get(f"{ANY}|{ANY}|{top}", {}).get("n", 0) < MIN_MEASURED:
-        top -= 1
-    unknown = min(unknown, UNKNOWN_EDGES[top - 1] + 1 if top > 0 else unknown)
-    for key in bin_keys(kind, place, unknown):
+    u = unknown_bin(unknown)
+    while u > 0 and bins.get(f"{ANY}|{ANY}|{u}", {}).get("n", 0) < MIN_MEASURED:
+        u -= 1
+    for key in _keys(kind, place_bin(place), u):
         b = bins.get(key)
         if b is not None and b["n"] >= MIN_MEASURED:
             return Bias(int(b["n"]), float(b["mean"]), float(b["low"]), float(b["high"]))
