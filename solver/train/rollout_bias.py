@@ -41,12 +41,12 @@ from solver.core.rules import initial_state
 from solver.parallel.run import run_parallel
 from solver.play.driver import PLAY, Move, SeededDeck, Setup, Take, advance, new_table
 from solver.play.policies import GreedyPolicy
-from solver.search import bias
+from solver.search import bias, value_net
 from solver.search.engine import evaluate_moves, prepare, value_range
-from solver.search.estimate import rolled_out
+from solver.search.estimate import looked_ahead, rolled_out
 
 ESTIMATED = ("game", "win", "party", "points")  # the objectives a round that is not final is searched by
-Row = tuple[str, str, str, str, float, int, float]  # table key parts, kind, place, unknown, bias
+Row = tuple[str, str, str, str, float, int, float, str]  # table key parts, kind, place, unknown, bias, estimator
 
 
 def decisions(game: str, difficulty: str, seed: int, lo: int, hi: int) -> Iterator[Position]:
@@ -124,20 +124,27 @@ def measure(raw: dict[str, Any], deals: int, time_limit: float, seed: int) -> li
         )  # fmt: skip
         lo, hi = value_range(root, objective)
         width = hi - lo
-        for m in values:
-            e = est[m.play]
-            kinds[str(m.play)] = m.play.kind
-            place = (e.value - lo) / width if width > 0 else 0.5
-            rows.append(
-                (pos.game, objective, "value", m.play.kind, place, root.unknown_draws, (m.value - e.value) / width)
-            )
-            if objective == "win":
-                exact_win[str(m.play)] = m.value
-            if objective == "game" and e.win is not None:
-                game_wins[str(m.play)] = e.win
-    for play, w in game_wins.items():
+        net = value_net.for_round(root) if objective in ("game", "win") else None
+        by = {bias.ROLLOUTS: est}
+        if net is not None:
+            by[bias.NETWORK] = looked_ahead(root, objective, plays, net, win=objective == "game")
+        for estimator, got in by.items():
+            for m in values:
+                e = got[m.play]
+                kinds[str(m.play)] = m.play.kind
+                place = (e.value - lo) / width if width > 0 else 0.5
+                unknown = root.unknown_draws
+                rows.append(
+                    (pos.game, objective, "value", m.play.kind, place, unknown, (m.value - e.value) / width, estimator)
+                )
+                if objective == "win":
+                    exact_win[str(m.play)] = m.value
+                if objective == "game" and e.win is not None:
+                    game_wins[f"{estimator}|{m.play}"] = e.win
+    for key, w in game_wins.items():
+        estimator, play = key.split("|", 1)
         if play in exact_win:
-            rows.append((pos.game, "game", "win", kinds[play], w, root.unknown_draws, exact_win[play] - w))
+            rows.append((pos.game, "game", "win", kinds[play], w, root.unknown_draws, exact_win[play] - w, estimator))
     return rows
 
 
@@ -152,9 +159,9 @@ def quantile(xs: Sequence[float], q: float) -> float:
 def tables(rows: Sequence[Row]) -> dict[str, dict[str, dict[str, float]]]:
     """Every bin at every level of bias.bin_keys: plays measured, mean, quantiles."""
     gathered: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for game, objective, target, kind, place, unknown, b in rows:
+    for game, objective, target, kind, place, unknown, b, estimator in rows:
         for key in bias.bin_keys(kind, place, unknown):
-            gathered[bias.table_key(game, objective, target)][key].append(b)
+            gathered[bias.table_key(game, objective, target, estimator)][key].append(b)
     out: dict[str, dict[str, dict[str, float]]] = {}
     lo_q, hi_q = bias.LAYOUT["quantiles"]
     for tk, bins in sorted(gathered.items()):
@@ -248,8 +255,9 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _row(raw: list[Any]) -> Row:
-    game, objective, target, kind, place, unknown, b = raw
-    return str(game), str(objective), str(target), str(kind), float(place), int(unknown), float(b)
+    game, objective, target, kind, place, unknown, b, *estimator = raw  # rows kept before the network: rollouts'
+    by = str(estimator[0]) if estimator else bias.ROLLOUTS
+    return str(game), str(objective), str(target), str(kind), float(place), int(unknown), float(b), by
 
 
 def _command(argv: list[str] | None) -> str:
