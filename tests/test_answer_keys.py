@@ -96,8 +96,12 @@ def test_hint_keys_are_documented(tmp_path: Path) -> None:
         answer(str(EXAMPLES / "midround.json"), "--json", "--objective", "party", "--max-states", "60", "-t", "1"),
         answer(start, "--json", "--time-limit", "0.5"),
         answer(start, "--json", "--time-limit", "0.5", "--objective", "party"),
-        # The library with a state budget only: the middle of the bounds.
+        # lobo has no value network: its round start is estimated by the tuned policy's rollouts.
+        answer(write(tmp_path, {"game": "lobo", "player": [1, 3, 5, 8], "wolf": [2, 6, 6, 9]}, "l.json"), "--json", "-t", "0.5"),
+        # The library with a state budget only: the value network where one fits, else the middle
+        # of the bounds (no network values the party).
         hint(parse_position(ROUND_START), max_states=200).to_json(),
+        hint(parse_position({**ROUND_START, "objective": "party"}), max_states=200).to_json(),
     ]
     found = set().union(*(keys(a) for a in answers))
     # The answers above reach every part of the contract (else this test would check less than it says).
@@ -106,6 +110,7 @@ def test_hint_keys_are_documented(tmp_path: Path) -> None:
     assert {a["moves"][0].get("estimate", {}).get("method") for a in answers if not a["exact"]} >= {
         "greedy rollouts, corrected for their bias",
         "tuned-policy rollouts, corrected for their bias",
+        "lookahead 2 plies, value network beyond, corrected for their bias",
         "middle of the sound bounds",
     }
     assert_documented("hint", found)

@@ -199,9 +199,12 @@ def test_the_kernel_compares_no_game_name() -> None:
 
     import solver.core.kernel
     import solver.search.expectimax
+    import solver.search.lookahead
+    import solver.search.network
     import solver.search.playouts
 
-    for module in (solver.core.kernel, solver.search.expectimax, solver.search.playouts):
+    searches = (solver.search.expectimax, solver.search.playouts, solver.search.network, solver.search.lookahead)
+    for module in (solver.core.kernel, *searches):
         text = Path(module.__file__ or "").read_text(encoding="utf-8")
         for name in ("K.VANGUARD", "K.LOBO", "== VANGUARD", "== LOBO", "!= VANGUARD", "[GAME]", "K.GAME]"):
             assert name not in text, (module.__name__, name)

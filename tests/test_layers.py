@@ -436,7 +436,7 @@ def test_nothing_outside_train_imports_it() -> None:
     assert found == {}
 
 
-@pytest.mark.parametrize("name", ["evaluator.py", "rollout_policy.py"])
+@pytest.mark.parametrize("name", ["evaluator.py", "rollout_policy.py", "value_net.py"])
 def test_the_shipped_datas_readers_import_nothing_above_the_search(name: str) -> None:
     assert imports_from(SEARCH / name, ABOVE_SEARCH) == set()
 
@@ -446,9 +446,10 @@ def test_reading_the_shipped_data_loads_no_layer_above_the_search() -> None:
 
     code = (
         "import sys\n"
-        "from solver.search import evaluator, rollout_policy\n"
+        "from solver.search import evaluator, rollout_policy, value_net\n"
         "assert len(evaluator.table()) == 2 * evaluator.LAYOUT['EV_SIZE']\n"
         "assert len(rollout_policy.shipped()) == 6\n"
+        "assert value_net.about('vanguard', 'standard') is not None\n"
         "print(sorted(m for m in sys.modules if m.startswith(('solver.play', 'solver.batch', 'solver.train'))))\n"
     )
     assert run_fresh(code) == "[]"

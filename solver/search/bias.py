@@ -104,8 +104,13 @@ def method(rollouts: str) -> str:
     return rollouts + CORRECTED
 
 
-def table_key(game: str, objective: str, target: str) -> str:
-    return f"{game}/{objective}/{target}"
+ROLLOUTS = "rollouts"
+NETWORK = "network"  # the lookahead over the value network (estimate.looked_ahead)
+
+
+def table_key(game: str, objective: str, target: str, estimator: str = ROLLOUTS) -> str:
+    """The table of one estimator's misses: the rollouts' keep the names they were first made with."""
+    return f"{game}/{objective}/{target}" + ("" if estimator == ROLLOUTS else f"/{estimator}")
 
 
 def stale(stamp: Any) -> str | None:
@@ -135,9 +140,11 @@ def about() -> dict[str, Any]:
     return {k: v for k, v in _raw().items() if k != "tables"}
 
 
-def lookup(game: str, objective: str, target: str, kind: str, place: float, unknown: int) -> Bias | None:
+def lookup(
+    game: str, objective: str, target: str, kind: str, place: float, unknown: int, estimator: str = ROLLOUTS
+) -> Bias | None:
     """The most specific bin measured on MIN_MEASURED plays at least (None: nothing measured)."""
-    bins = _raw()["tables"].get(table_key(game, objective, target))
+    bins = _raw()["tables"].get(table_key(game, objective, target, estimator))
     if not bins:
         return None
     # More unknown cards than were measured: the bin of the most unknown cards measured.
@@ -162,6 +169,7 @@ def corrected(
     unknown: int,
     value_range: tuple[float, float],
     bounds: tuple[float, float],
+    estimator: str = ROLLOUTS,
 ) -> tuple[float, tuple[float, float], int]:
     """A rollout average as an estimate of the play's value: the value, its 95% interval, and the
     plays its bin was measured on (0: none; the interval is then the sound bounds). `spread`: how
@@ -170,7 +178,7 @@ def corrected(
     lo, hi = bounds
     width = value_range[1] - value_range[0]
     place = 0.5 if width <= 0 else (average - value_range[0]) / width
-    b = lookup(game, objective, target, kind, place, unknown)
+    b = lookup(game, objective, target, kind, place, unknown, estimator)
     if b is None or width <= 0:
         return min(max(average, lo), hi), (lo, hi), 0
     value = average + b.mean * width
@@ -184,4 +192,16 @@ def corrected(
     return value, (min(a, value), max(z, value)), b.measured
 
 
-__all__ = ["CORRECTED", "Bias", "BiasError", "about", "bin_keys", "corrected", "lookup", "method", "stale"]
+__all__ = [
+    "CORRECTED",
+    "NETWORK",
+    "ROLLOUTS",
+    "Bias",
+    "BiasError",
+    "about",
+    "bin_keys",
+    "corrected",
+    "lookup",
+    "method",
+    "stale",
+]

@@ -1,5 +1,6 @@
 """The compiled search: the rules kernel (solver/core/kernel.py), the expectimax
-(solver/search/expectimax.py) and the bulk rollouts (solver/search/playouts.py) compiled by
+(solver/search/expectimax.py), the bulk rollouts (solver/search/playouts.py), the value network
+(solver/search/network.py) and the lookahead over it (solver/search/lookahead.py) compiled by
 numba, from the same source files the plain-Python search runs.
 
 Each file is loaded a second time as a module of its own, with `__lobo_jit__` set to numba's
@@ -27,6 +28,8 @@ import numpy as np
 from solver.core import kernel as plain_kernel
 from solver.search import expectimax as plain_search
 from solver.search import hashtable
+from solver.search import lookahead as plain_lookahead
+from solver.search import network as plain_network
 from solver.search import playouts as plain_playouts
 
 SOURCES = (
@@ -35,6 +38,8 @@ SOURCES = (
     Path(hashtable.__file__),
     Path(__file__),
     Path(plain_playouts.__file__),
+    Path(plain_network.__file__),
+    Path(plain_lookahead.__file__),
 )
 STAMP = "lobo-hint-compiled.stamp"
 
@@ -106,6 +111,12 @@ playouts = _load(
     SOURCES[4],
     {"__lobo_jit__": _jit, "__lobo_kernel__": kernel, "__lobo_search__": expectimax},
 )
+network = _load("solver.search._network_compiled", SOURCES[5], {"__lobo_jit__": _jit, "__lobo_kernel__": kernel})
+lookahead = _load(
+    "solver.search._lookahead_compiled",
+    SOURCES[6],
+    {"__lobo_jit__": _jit, "__lobo_kernel__": kernel, "__lobo_search__": expectimax, "__lobo_network__": network},
+)
 
 _warm = False
 
@@ -151,6 +162,11 @@ def warm_up() -> None:
             st.copy(), 1, np.ones(1, np.int64), 1, 1, par, mk, mv, dk, dv, ev, ctr, values, values.copy(), 0,
             np.array(kernel.GREEDY_WEIGHTS, np.float64),
         )  # fmt: skip
+        net = np.zeros(network.size(network.FEATURES, 2, 2, network.HEADS), np.float64)
+        net[: network.HEADER] = (network.FEATURES, 2, 2, network.HEADS)
+        seen = np.zeros(lookahead.SEEN, np.int64)
+        par[expectimax.P_OBJECTIVE] = expectimax.GAME
+        lookahead.values(st.copy(), 1, 1, network.GAME_HEAD, par, mk, mv, dk, dv, ev, ctr, net, values, seen)
         hashtable.grown(tk, tv)
     finally:
         timer.cancel()

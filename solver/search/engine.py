@@ -111,6 +111,11 @@ def _compiled_module() -> Any:
         return None
 
 
+def compiled_for(root: State) -> bool:
+    """Whether a search from this root runs compiled (the compiled search loaded if so)."""
+    return _wants_compiled(root) and _compiled_module() is not None
+
+
 def prepare(root: State, objective: str) -> None:
     """Load the compiled search now if a search from this root will use it (so that loading it is
     not counted in a time limit)."""
@@ -422,6 +427,45 @@ class Search:
             self.po.rollouts(flat, n, cards, deals, width, self.par, *self._tables()[2:], vs, ws, int(dealt), w)
         self._after()
         return [vs[c * deals : (c + 1) * deals] for c in range(n)], [ws[c * deals : (c + 1) * deals] for c in range(n)]
+
+    def lookahead(self, children: list[State], depth: int, net: Any) -> tuple[list[float], int]:
+        """Each child valued by the lookahead (solver/search/lookahead.py): expectimax over `depth`
+        plies, the value network `net` (value_net.for_round) at the frontier, its head for this
+        search's objective (`game` or `win`). Returns the values and the network reads. No budget
+        cuts it short: its cost is fixed by the depth (under `game` an end of the round may be a
+        next deal's enumeration, as in the rollouts: nothing to pace)."""
+        from solver.search import lookahead as plain_lookahead
+        from solver.search import network
+
+        head = network.WIN_HEAD if self.goal.code == plain.WIN else network.GAME_HEAD
+        if self.goal.code not in (plain.WIN, GAME_CODE):
+            raise ValueError(f"the value network has no head for objective {self.objective!r}")
+        flat: list[int] = []
+        for child in children:
+            self._vec(child)
+            flat += vector(child)
+        self.ctr[plain.PACED] = 0
+        self.ctr[plain.STOPPED] = 0
+        self._enter()
+        if self.mode == "compiled":
+            import numpy as np
+
+            from solver.search import compiled
+
+            out, seen = np.zeros(len(children), np.float64), np.zeros(plain_lookahead.SEEN, np.int64)
+            compiled.lookahead.values(
+                np.array(flat, np.int64), len(children), depth, head, self.par, *self._tables()[2:], net, out, seen
+            )
+            values, reads = out.tolist(), int(seen[plain_lookahead.READS])
+        else:
+            values, seen_ = [0.0] * len(children), [0] * plain_lookahead.SEEN
+            mk, mv, dk, dv, ev, ctr = self._tables()[2:]
+            plain_lookahead.values(
+                flat, len(children), depth, head, self.par, mk, mv, dk, dv, ev, ctr, list(net), values, seen_
+            )
+            reads = seen_[plain_lookahead.READS]
+        self._after()
+        return values, reads
 
     def _enter(self) -> None:
         """Before a call into the search: the shared memos as they are now (another search of this

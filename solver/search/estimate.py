@@ -22,6 +22,7 @@ import random
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from solver.core.cards import values_of
 from solver.core.intervals import Z95, wilson
@@ -34,6 +35,8 @@ from solver.search.rollout_policy import is_greedy
 ROLLOUTS = "greedy rollouts"
 TUNED_ROLLOUTS = "tuned-policy rollouts"
 EVALUATED = "search to the round's end, evaluator beyond"
+LOOKAHEAD_PLIES = 2  # the lookahead's depth in the hint: every draw and every play after it
+LOOKAHEAD = f"lookahead {LOOKAHEAD_PLIES} plies, value network beyond"
 
 
 MIN_ROLLOUTS = 64  # a rollout takes some microseconds compiled: an answer has at least these
@@ -51,6 +54,7 @@ class Estimate:
     interval: tuple[float, float] | None = None  # 95% interval for the rollouts' expectation
     win: float | None = None  # with win=True: the share of those deals won
     win_interval: tuple[float, float] | None = None
+    reads: int = 0  # the lookahead's: how many states the value network valued
 
 
 def interval95(values: Sequence[float], lo: float, hi: float) -> tuple[float, float]:
@@ -146,6 +150,26 @@ def rolled_out(
             batch = min(2 * batch, MAX_BATCH)
     method = ROLLOUTS if is_greedy(judge.policy) else TUNED_ROLLOUTS
     return {p: _estimate(values[p], wins[p] if win else None, method, lo, hi) for p in plays}
+
+
+def looked_ahead(
+    root: State, objective: str, plays: list[Play], net: Any, *, win: bool = False
+) -> dict[Play, Estimate]:
+    """Each play's value by the lookahead (solver/search/lookahead.py: LOOKAHEAD_PLIES plies of
+    expectimax after it, the value network `net` beyond, solver/search/value_net.py), under
+    `objective` (`game` or `win`); with win=True the same for the round's win probability (the
+    network's other head, the ends of the round won or lost). Nothing is sampled: the interval is
+    the value itself until bias.py widens it by what the lookahead was measured to miss."""
+    children = [apply(root, p, check=False) for p in plays]
+    values, reads = Search(root, objective).lookahead(children, LOOKAHEAD_PLIES, net)
+    wins: list[float | None] = [None] * len(plays)
+    if win and objective != "win":
+        got, more = Search(root, "win").lookahead(children, LOOKAHEAD_PLIES, net)
+        wins, reads = list(got), reads + more
+    return {
+        p: Estimate(v, 0, LOOKAHEAD, (v, v), w, None if w is None else (w, w), reads)
+        for p, v, w in zip(plays, values, wins, strict=True)
+    }
 
 
 def evaluated(value: float, error: float) -> Estimate:

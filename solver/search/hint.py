@@ -18,18 +18,28 @@ from solver.core.position import Position
 from solver.core.rules import WON, State, apply, final_score, initial_state, legal_plays
 from solver.core.status import FinishStatus, HintStatus
 from solver.finish.finisher import Finish, solve_finish
-from solver.search import bias
+from solver.search import bias, value_net
 from solver.search.engine import (
     Budget,
     MoveValue,
     Search,
     WinCheck,
+    compiled_for,
     evaluate_moves,
     prepare,
     principal_line,
     value_range,
 )
-from solver.search.estimate import EVALUATED, MAX_ROLLOUTS, MIN_ROLLOUTS, Estimate, evaluated, rolled_out
+from solver.search.estimate import (
+    EVALUATED,
+    LOOKAHEAD,
+    MAX_ROLLOUTS,
+    MIN_ROLLOUTS,
+    Estimate,
+    evaluated,
+    looked_ahead,
+    rolled_out,
+)
 
 EPS = 1e-9
 PLANNED = 0.9  # of a time limit, planned for; the rest is the margin for overruns
@@ -286,6 +296,9 @@ def _search(
     deadline = None if planned is None else t0 + planned
     # With a time limit, keep a share of it for sampled estimates in case the exact search fails.
     # Measured for `game` (bench/README.md); a sample budget is kept as asked.
+    # Where a value network was trained for rounds like this one, the plays the search leaves open
+    # are valued by the lookahead over it (deterministic, milliseconds); elsewhere by rollouts.
+    net = value_net.for_round(state) if objective in ("game", "win") and compiled_for(state) else None
     short = time_limit is not None and time_limit < SHORT_CLOCK and samples is None and pos.objective == "game"
     exact_limit = None if planned is None else (SHORT_SEARCH_SHARE if short else SEARCH_SHARE) * planned
     values, search = evaluate_moves(
@@ -324,7 +337,9 @@ def _search(
                     continue
             estimates[m.play] = evaluated(m.value, error)
     open_plays = [m.play for m in values if not m.exact or not wins.get(m.play, m).exact]
-    if open_plays and (deadline is not None or samples):
+    if open_plays and net is not None:
+        estimates.update(looked_ahead(state, objective, open_plays, net, win=apart))
+    elif open_plays and (deadline is not None or samples):
         # One method whatever the budget: rollouts, corrected for their bias (solver/search/bias.py).
         # With a sample budget only, the deals' count is the budget (math.inf: no deadline).
         estimates.update(
@@ -418,6 +433,7 @@ class _Rows:
             unknown=self.state.unknown_draws,
             value_range=(0.0, 1.0) if target == "win" else value_range(self.state, self.objective),
             bounds=bounds,
+            estimator=bias.NETWORK if e.method == LOOKAHEAD else bias.ROLLOUTS,
         )
 
     def move(self, play: Play, m: MoveValue, w: MoveValue | None, e: Estimate | None) -> MoveResult:

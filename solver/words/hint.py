@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from solver.core.games import game
 from solver.core.status import FinishStatus, HintStatus
 from solver.search import bias
-from solver.search.estimate import EVALUATED, ROLLOUTS, TUNED_ROLLOUTS
+from solver.search.estimate import EVALUATED, LOOKAHEAD, LOOKAHEAD_PLIES, ROLLOUTS, TUNED_ROLLOUTS
 from solver.search.hint import MIDPOINT, HintResult, MoveResult
 from solver.words.numbers import as_fraction, number_text, signed_text
 
@@ -50,6 +50,12 @@ def estimates_note(moves: Sequence[MoveResult]) -> str:
                 f"est.: {deals} {what} a play, corrected for how far such rollouts fell short of exact values "
                 "(solver/search/bias.py); the 95% interval is for the value of playing on as advised"
             )
+    if any(m.method == bias.method(LOOKAHEAD) for m in moves):
+        parts.append(
+            f"est.: every draw and play {LOOKAHEAD_PLIES} plies ahead, then the value network trained on lobo-hint's "
+            "own games (solver/search/value_net.py), corrected for how far it fell from exact values; the 95% "
+            "interval is for the value of playing on as advised"
+        )
     if any(m.method == EVALUATED for m in moves):
         parts.append(
             "est.: searched to the end of the round, the rounds after it valued by the evaluator's tables "

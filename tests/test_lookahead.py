@@ -1,0 +1,172 @@
+"""The lookahead over the value network (solver/search/lookahead.py, network.py), both modes:
+
+* deep enough that every line ends, it is the exact expectimax: every play's value under `game`
+  and `win` against the plain reference (tests/reference/game.py), and the network is never read;
+* cut at a depth, it is expectimax with the network's value at the frontier: against a plain
+  recursion over the rules' API with a numpy network written here from network.py's description;
+* the network itself, compiled and plain, against that numpy network.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+
+from conftest import sample_sizes
+from gen import random_game_position
+from reference.game import game_values, round_win_values
+from reference.legal import play_key
+from reference.test_reference_examples import normalize
+from solver.core.cover import counts, min_sacrifices
+from solver.core.position import parse_position
+from solver.core.rules import State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays, vector
+from solver.search import network
+from solver.search.engine import Search
+
+MEMBERS = {"J", "Q", "K"}
+
+
+def random_net(rng: np.random.Generator, a: int = 12, b: int = 6) -> Any:
+    sizes = (network.FEATURES, a, b, network.HEADS)
+    net = rng.normal(0.0, 0.4, network.size(*sizes))
+    net[: network.HEADER] = sizes
+    return net
+
+
+def numpy_features(s: State) -> Any:
+    """network.py's features, restated from its description for the State."""
+    x = np.zeros(network.FEATURES)
+    hand, reserve, wolf = (np.bincount(np.array(c, int), minlength=11)[1:11] for c in (s.hand, s.reserve, s.wolf))
+    unseen = np.array(list(s.unseen) + [0] * (10 - len(s.unseen)))
+    values = np.arange(1, 11)
+    x[0:10], x[10:20], x[20:30], x[30:40] = 0.5 * hand, 0.5 * reserve, 0.5 * wolf, 0.25 * unseen
+    x[network.F_PILE + min(s.pile_size, network.PILE_SLOTS - 1)] = 1.0
+    x[network.F_ACTIVE + len(s.party)] = 1.0
+    x[network.F_OWED_P], x[network.F_OWED_W] = 0.25 * s.owed_player, 0.25 * s.owed_wolf
+    hc, hs, wc, ws, rc, rs = hand.sum(), hand @ values, wolf.sum(), wolf @ values, reserve.sum(), reserve @ values
+    x[network.F_SUMS :] = [
+        0.2 * hc,
+        0.03 * hs,
+        0.2 * wc,
+        0.03 * ws,
+        0.3 * rc,
+        0.05 * rs,
+        0.04 * s.pile_size,
+        0.2 * (hc + rc - wc),
+    ]
+    return x
+
+
+def numpy_value(net: Any, s: State, head: int) -> float:
+    f, a, b, heads = (int(v) for v in net[: network.HEADER])
+    at = network.HEADER
+    parts = []
+    for shape in ((f, a), (a,), (a, b), (b,), (b, heads), (heads,)):
+        n = int(np.prod(shape))
+        parts.append(net[at : at + n].reshape(shape))
+        at += n
+    w1, b1, w2, b2, w3, b3 = parts
+    h = np.maximum(numpy_features(s) @ w1 + b1, 0.0)
+    h = np.maximum(h @ w2 + b2, 0.0)
+    z = float(np.clip((h @ w3 + b3)[head], -30.0, 30.0))
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+def plain_lookahead(s: State, depth: int, net: Any, head: int) -> float:
+    """Expectimax over `depth` plies by the rules' API, the numpy network beyond, under `win`
+    (won 1, lost 0, a final round's decision won iff its cover needs no more sacrifices than allowed)."""
+    if s.outcome is not None:
+        return 1.0 if s.outcome == "won" else 0.0
+    if not s.is_chance and s.final:
+        need = min_sacrifices(s.wolf, counts(s.hand + s.reserve), max(0, len(s.party) - 1))
+        return 1.0 if need is not None else 0.0
+    outcomes = chance_outcomes(s) if s.is_chance else []
+    if depth == 0 or len(outcomes) > 200:
+        return numpy_value(net, s, head)
+    if s.is_chance:
+        return sum(float(p) * plain_lookahead(apply_outcome(s, v), depth - 1, net, head) for v, p in outcomes)
+    return max(plain_lookahead(apply(s, p), depth - 1, net, head) for p in legal_plays(s))
+
+
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+@sample_sizes(60, 600)
+def test_a_deep_lookahead_is_the_exact_value(monkeypatch: pytest.MonkeyPatch, engine: str, n: int) -> None:
+    monkeypatch.setenv("LOBO_HINT_ENGINE", engine)
+    rng = random.Random(f"lookahead-exact-{engine}")
+    net = random_net(np.random.default_rng(1))
+    checked = 0
+    while checked < n:
+        raw = random_game_position(rng, objective=None, final=rng.choice([False, False, None]))
+        raw["rules"]["top_card_visible"] = False  # the lookahead draws; a reveal is the search's alone
+        root = initial_state(parse_position({**raw, "objective": "win"}))
+        if root.outcome is not None:
+            continue
+        plays = legal_plays(root)
+        children = [apply(root, p) for p in plays]
+        for objective, reference in (("game", game_values), ("win", round_win_values)):
+            _, want = reference(normalize(raw, objective=objective))
+            got, reads = Search(root, objective).lookahead(children, 60, net)
+            assert reads == 0  # every line ended within the depth: the network was never asked
+            for p, v in zip(plays, got, strict=True):
+                w: Fraction = want[play_key(p.to_json())]
+                assert abs(v - float(w)) < 1e-9, (objective, raw, str(p), v, w)
+        checked += 1
+
+
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_a_cut_lookahead_reads_the_network_at_its_frontier(monkeypatch: pytest.MonkeyPatch, engine: str) -> None:
+    monkeypatch.setenv("LOBO_HINT_ENGINE", engine)
+    rng = random.Random(f"lookahead-cut-{engine}")
+    nets = np.random.default_rng(2)
+    checked = read = 0
+    while checked < 12:
+        deck = [v for v in range(1, 10) for _ in range(4)]
+        rng.shuffle(deck)
+        unknown = rng.randint(9, 16)
+        raw = {
+            "player": deck[:4], "wolf": deck[4:8], "reserve": deck[8 : 8 + rng.randint(0, 2)],
+            "discard": deck[10 + unknown :], "draw_pile": {"size": unknown}, "final": False,
+            "party": rng.sample(sorted(MEMBERS), rng.randint(1, 3)),
+        }  # fmt: skip
+        root = initial_state(parse_position(raw))
+        if root.outcome is not None:
+            continue
+        net = random_net(nets)
+        plays = legal_plays(root)
+        for depth in (0, 1, 2):
+            got, reads = Search(root, "win").lookahead([apply(root, p) for p in plays], depth, net)
+            read += reads
+            for p, v in zip(plays, got, strict=True):
+                want = plain_lookahead(apply(root, p), depth, net, network.WIN_HEAD)
+                assert abs(v - want) < 1e-9, (raw, depth, str(p), v, want)
+        checked += 1
+    assert read > 100  # the frontier was reached
+
+
+def test_the_compiled_network_is_the_network() -> None:
+    from solver.search import compiled
+
+    rng = random.Random("network")
+    nets = np.random.default_rng(3)
+    for _ in range(50):
+        deck = [v for v in range(1, 11) for _ in range(4)]
+        rng.shuffle(deck)
+        raw = {
+            "difficulty": "hard", "player": deck[: rng.randint(0, 8)], "wolf": deck[8 : 8 + rng.randint(1, 6)],
+            "reserve": deck[14 : 14 + rng.randint(0, 3)], "discard": deck[17 : 17 + rng.randint(0, 15)],
+            "party": rng.sample(sorted(MEMBERS), rng.randint(1, 3)), "final": False,
+        }  # fmt: skip
+        s = initial_state(parse_position(raw))
+        s = s._replace(owed_player=rng.randint(0, 1), owed_wolf=rng.randint(0, 3))
+        net = random_net(nets, rng.randint(2, 20), rng.randint(1, 9))
+        st = vector(s)
+        for head in (network.GAME_HEAD, network.WIN_HEAD):
+            want = numpy_value(net, s, head)
+            buffers = [np.zeros(network.FEATURES), np.zeros(int(net[1])), np.zeros(int(net[2]))]
+            assert abs(compiled.network.evaluate(np.array(st, np.int64), head, net, *buffers) - want) < 1e-12
+            plain = network.evaluate(st, head, list(net), *[[0.0] * len(b) for b in buffers])
+            assert abs(plain - want) < 1e-12
