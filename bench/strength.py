@@ -5,6 +5,7 @@
                                    [--think S] [--seed 1] [--jobs 2]
                                    [--save OUT.json] [--paired-with EARLIER.json]
     python bench/strength.py frontier [--count 100] [--budget 2] [--seed 3]
+    python bench/strength.py losses [--count 100] [--unknown 13-17] [--budget 0.05] [--seed 31]
     python bench/strength.py repeat [--count 20] [--runs 5] [--budget 2] [--seed 4]
 
 games: every policy plays the same seeded deals (solver/play/simulate.py: game i of a seed has the
@@ -15,6 +16,11 @@ its time per game, and for every pair the paired difference (deal by deal: won b
 other) with a 95% interval: the baseline is measured in the same run. --save keeps each policy's
 outcomes, game by game; --paired-with pairs this run with such a file (the same deals: same
 --games, --seed, game and difficulty), e.g. the hint of the code before a change.
+
+losses: what the advice loses against exact play on the positions it reaches itself: one decision
+a seeded hint game with the asked unknown cards, every play's exact `game` value (the evaluator's
+table at the ends beyond the exact horizon), the hint's choice at --budget seconds (the
+simulator's 0.05 by default): the mean loss in points with its 95% interval.
 
 repeat: round-start positions of seeded games, each asked --runs times under the same time limit:
 how often the recommended play is the same as the first run's, and, when it is not, whether
@@ -142,6 +148,67 @@ def frontier(args: argparse.Namespace) -> None:
     )
 
 
+def losses(args: argparse.Namespace) -> None:
+    """What the advice loses against exact play where exact play is known, on the positions the hint
+    policy itself reaches (not random deals): decisions of its seeded games with LO-HI unknown
+    cards, every play's exact `game` value searched (the evaluator's table at the ends beyond the
+    exact horizon, as the search values them), and the hint's choice at --budget seconds."""
+    from solver.core.rules import initial_state
+    from solver.play.driver import PLAY, Move, SeededDeck, Take, advance, new_table
+    from solver.play.hint_policy import HintPolicy
+    from solver.play.simulate import policy_rng
+    from solver.search.engine import evaluate_moves, prepare
+    from solver.search.hint import hint
+
+    lo, hi = (int(x) for x in args.unknown.split("-"))
+    pick = random.Random(args.seed)
+    policy = HintPolicy(0.05)
+    found: list[float] = []
+    timed_out = 0
+    index = 0
+    while len(found) < args.count:
+        t = new_table(Setup("vanguard", args.difficulty))
+        deck = SeededDeck.for_table(t, args.seed, index)
+        rng = policy_rng(args.seed, index, "hint")
+        candidates = []
+        while not t.over:
+            step = deck.next_step(t)
+            if step is None:
+                if t.phase == PLAY:
+                    s = t.round
+                    if s is not None and not s.final and lo <= s.unknown_draws <= hi:
+                        candidates.append(t.position())
+                    step = Move(policy.play(t, rng))
+                else:
+                    step = Take(policy.reward(t, rng))
+            t = advance(t, step)
+        index += 1
+        if not candidates:
+            continue
+        pos = pick.choice(candidates)
+        root = initial_state(pos)
+        prepare(root, "game")
+        exact, _ = evaluate_moves(root, "game", time_limit=args.exact_limit)
+        if not all(m.exact for m in exact):
+            timed_out += 1
+            continue
+        truth = {m.play: m.value for m in exact}
+        answer = hint(pos, time_limit=args.budget)
+        assert answer.best is not None
+        found.append(max(truth.values()) - truth[answer.best])
+        print(f"{len(found)}: loses {100 * found[-1]:.2f} points", file=sys.stderr, flush=True)
+    n = len(found)
+    mean = sum(found) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in found) / max(1, n - 1))
+    print(
+        f"{n} decisions of hint games with {lo}-{hi} unknown cards ({timed_out} left out: not exact in "
+        f"{args.exact_limit} s): the {args.budget} s answer loses {100 * mean:.2f} points on average (95% "
+        f"{100 * (mean - Z95 * sd / math.sqrt(n)):.2f} to {100 * (mean + Z95 * sd / math.sqrt(n)):.2f}), "
+        f"picks an exact best play in {sum(x < 0.005 for x in found)}, loses over 5 points in "
+        f"{sum(x > 0.05 for x in found)}; the most {100 * max(found):.2f}"
+    )
+
+
 def repeat(args: argparse.Namespace) -> None:
     from solver.play.driver import SeededDeck, advance, new_table
     from solver.search.hint import hint
@@ -198,12 +265,19 @@ def main() -> None:
     f.add_argument("--budget", type=float, default=2.0)
     f.add_argument("--seed", type=int, default=3)
     r = sub.add_parser("repeat")
+    x = sub.add_parser("losses", help="what the advice loses against exact values in its own games")
+    x.add_argument("--count", type=int, default=100)
+    x.add_argument("--unknown", default="13-17")
+    x.add_argument("--difficulty", default="standard")
+    x.add_argument("--budget", type=float, default=0.05)
+    x.add_argument("--exact-limit", type=float, default=90.0)
+    x.add_argument("--seed", type=int, default=31)
     r.add_argument("--count", type=int, default=20)
     r.add_argument("--runs", type=int, default=5)
     r.add_argument("--budget", type=float, default=2.0)
     r.add_argument("--seed", type=int, default=4)
     args = ap.parse_args()
-    {"games": games, "frontier": frontier, "repeat": repeat}[args.what](args)
+    {"games": games, "frontier": frontier, "losses": losses, "repeat": repeat}[args.what](args)
 
 
 if __name__ == "__main__":
