@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from collections.abc import Callable
 from functools import wraps
+from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
@@ -83,6 +85,37 @@ def said_interrupted() -> bool:
 def forget_interrupted() -> None:
     global _said_interrupted
     _said_interrupted = False
+
+
+FRESH = 10.0  # seconds: a process older than this when main() runs was not started for its command
+_began: float | None = None
+
+
+def _process_age() -> float:
+    """Seconds since this process began (Linux's /proc; elsewhere 0: from now)."""
+    try:
+        start_ticks = float(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+        return max(0.0, uptime - start_ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def begin_command() -> None:
+    """The command starts now, or when its process did: the installed script's interpreter and
+    imports count against a time limit. A long-lived process (a test runner calling main()) starts
+    its command now."""
+    global _began
+    age = _process_age()
+    _began = time.perf_counter() - (age if age < FRESH else 0.0)
+
+
+def command_began() -> float:
+    """When the running command began (a time.perf_counter() reading; now if main() did not run),
+    which its time limit counts from. Read once: the next command starts afresh."""
+    global _began
+    began, _began = _began, None
+    return time.perf_counter() if began is None else began
 
 
 def emit_json(obj: Any) -> None:

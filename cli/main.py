@@ -20,7 +20,7 @@ from typer.main import get_command_name
 from solver import __version__
 
 from . import batch, games, play, position, railway, serve, solve
-from .common import EXIT_INPUT, forget_interrupted, said_interrupted
+from .common import EXIT_INPUT, begin_command, forget_interrupted, said_interrupted
 
 # The command modules import the searches, the finisher, batch, generate and graph inside the
 # commands that use them: a command starts without loading what only another command needs
@@ -128,6 +128,7 @@ def _usage_line(e: Exception) -> str:
 
 
 def main() -> None:
+    begin_command()
     forget_interrupted()
     # Completion runs through environment variables with no arguments; leave it to Typer.
     if any(k.endswith("_COMPLETE") for k in os.environ):

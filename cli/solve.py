@@ -21,6 +21,7 @@ from .common import (
     PositionArg,
     TimeOpt,
     VerifyOpt,
+    command_began,
     emit_json,
     fail,
     input_errors,
@@ -58,13 +59,16 @@ def hint(
     from solver.search.hint import hint as solve_hint
     from solver.words.hint import explain
 
+    began = command_began()
     pos = with_objective(load_position(path), objective)
     positive(time_limit, "--time-limit")
     positive(max_states, "--max-states")
     positive(samples, "--samples")
     use_memory(max_memory)
     with render.progress(enabled=not as_json) as report:
-        result = solve_hint(pos, time_limit=time_limit, max_states=max_states, samples=samples, progress=report)
+        result = solve_hint(
+            pos, time_limit=time_limit, max_states=max_states, samples=samples, progress=report, started=began
+        )
     problems = verify_hint(pos, result) if verify else None
     if as_json:
         emit_json(_verdict_keys(result.to_json(), problems))

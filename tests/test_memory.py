@@ -201,10 +201,12 @@ def test_a_round_start_graph_keeps_to_its_time_limit() -> None:
     import time
 
     pos = parse_position({"player": [3, 7, 9, 1], "wolf": [6, 2, 5, 8], "final": False})
-    t0 = time.perf_counter()
+    lookahead_graph(pos, 1, time_limit=0.1)  # the compiled search loaded
+    t0 = time.process_time()
     g = lookahead_graph(pos, 2, time_limit=2.0)
-    took = time.perf_counter() - t0
-    assert took < 2.0 + 1.5, took  # (the compiled search's loading is not counted in its limit)
+    # CPU time: a busy machine stretches the wall time the search is given, never its CPU time.
+    took = time.process_time() - t0
+    assert took < 2.0 + 1.0, took
     assert not g.graph["exact"] and g.number_of_nodes() > 1
     for _, a in g.nodes(data=True):
         assert 0.0 <= a["lo"] <= a["hi"] <= 1.0

@@ -49,9 +49,10 @@ def main(argv: list[str]) -> None:
             return
         if job is None:
             return
-        saved, settings, seconds = job
+        saved, settings, seconds, asked = job
         conn.send(("started", None))
-        conn.send(_run(saved, settings, seconds))
+        # The time limit counts from the request (time.time() there: another process's clock).
+        conn.send(_run(saved, settings, seconds, time.perf_counter() - max(0.0, time.time() - asked)))
 
 
 def _warm() -> None:
@@ -65,13 +66,13 @@ def _warm() -> None:
         pass
 
 
-def _run(saved: dict[str, Any], settings: dict[str, Any], seconds: float) -> tuple[str, Any]:
+def _run(saved: dict[str, Any], settings: dict[str, Any], seconds: float, started: float) -> tuple[str, Any]:
     """The companion's hint on the game of a save file's JSON (a few bytes a step through the
     socket, where the session with every table on the way would be far more)."""
     from solver.play.companion import CompanionError, Settings, ask_hint, load_json
 
     try:
-        reply = ask_hint(load_json(saved, Settings(**settings)), seconds)
+        reply = ask_hint(load_json(saved, Settings(**settings)), seconds, started)
     except CompanionError as e:
         return FAILED, str(e)
     except Exception as e:  # pragma: no cover - a bug in the engine: said, not fatal to the server
@@ -245,7 +246,7 @@ class HintService:
                 if w is not None:
                     w.stop()
                 w = self._spawn()
-            w.conn.send((save_json(session), asdict(session.settings), seconds))
+            w.conn.send((save_json(session), asdict(session.settings), seconds, time.time()))
             job = HintJob(key, revision, kind, seconds, w)
             self._jobs[key] = job
             return job

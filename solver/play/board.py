@@ -199,6 +199,7 @@ def hint_data(session: Session, whole: bool = False) -> dict[str, Any] | None:
         "rows": [_row(m, r.best) for m in rows],
         "left_out": left_out,
         "total": len(r.moves),
+        "seconds": r.stats.get("seconds"),  # counted from when it was asked
         "why": why,
     }
 

@@ -182,20 +182,23 @@ def hint(
     max_states: int | None = None,
     samples: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    started: float | None = None,
 ) -> HintResult:
     """Value every legal play of the position (see RULES.md §6 for the objectives).
 
     Where the search cannot finish, the open plays are estimated over random deals of the unseen
     cards (seeded: the same deals every time), until the time limit or `samples` deals a play.
-    With `max_states` and `samples` and no time limit binding, the answer is the same every run."""
+    With `max_states` and `samples` and no time limit binding, the answer is the same every run.
+    The time limit counts from `started` (a `time.perf_counter()` reading: when the command or the
+    request began), by default from this call; loading the compiled search is inside it."""
+    t0 = time.perf_counter() if started is None else started
     state = initial_state(pos)
     if game(pos.game).has_final_round and state.final:
-        return _final_round(state, pos.objective, time_limit)
-    return _search(state, pos, time_limit, max_states, samples, progress)
+        return _final_round(state, pos.objective, time_limit, t0)
+    return _search(state, pos, time_limit, max_states, samples, progress, t0)
 
 
-def _final_round(state: State, objective: str, time_limit: float | None) -> HintResult:
-    t0 = time.perf_counter()
+def _final_round(state: State, objective: str, time_limit: float | None, t0: float) -> HintResult:
     limit = 10.0 if time_limit is None else time_limit
     by = "party" if objective == "party" else "score"
     root = solve_finish(state, time_limit=limit, objective=by)
@@ -275,16 +278,15 @@ def _search(
     max_states: int | None,
     samples: int | None,
     progress: Callable[[int, int], None] | None,
+    t0: float,
 ) -> HintResult:
-    # Loading the compiled search (once per process) is not the search's time: a time limit
-    # counts from after it.
+    # Loading the compiled search (once per process) is inside the time limit: it counts from t0.
     prepare(state, "win" if pos.objective == "score" else pos.objective)
     g = game(pos.game)
     # The chance to win the round is searched apart where it is not the value itself.
     apart = pos.objective == "game" or (g.win_probability and pos.objective == "party")
     if apart:
         prepare(state, "win")
-    t0 = time.perf_counter()
     objective = pos.objective
     note = None
     if objective == "score":
@@ -300,7 +302,8 @@ def _search(
     # are valued by the lookahead over it (deterministic, milliseconds); elsewhere by rollouts.
     net = value_net.for_round(state) if objective in ("game", "win") and compiled_for(state) else None
     short = time_limit is not None and time_limit < SHORT_CLOCK and samples is None and pos.objective == "game"
-    exact_limit = None if planned is None else (SHORT_SEARCH_SHARE if short else SEARCH_SHARE) * planned
+    left = None if deadline is None else max(0.001, deadline - time.perf_counter())
+    exact_limit = None if left is None else (SHORT_SEARCH_SHARE if short else SEARCH_SHARE) * left
     values, search = evaluate_moves(
         state, objective, max_states=max_states, time_limit=exact_limit, progress=progress, scores=pos.scores
     )

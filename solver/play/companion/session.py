@@ -227,7 +227,9 @@ def leave(session: Session) -> Reply:
 # The engine: hints and reward advice
 
 
-def ask_hint(session: Session, seconds: float) -> Reply:
+def ask_hint(session: Session, seconds: float, started: float | None = None) -> Reply:
+    """The hint for the table as it is, within `seconds` counted from `started` (a
+    time.perf_counter() reading: when it was asked; by default now)."""
     t = session.table
     if t.phase == REWARD:
         s = session.settings
@@ -235,7 +237,7 @@ def ask_hint(session: Session, seconds: float) -> Reply:
     if t.phase != PLAY:
         raise CompanionError(f"nothing to hint: {waits(t)}")
     pos = t.position()
-    result = hint(pos, time_limit=seconds)
+    result = hint(pos, time_limit=seconds, started=started)
     note = HintNote(len(session.game.steps), pos, result=result)
     return Reply(replace(session, last_hint=note), show="hint")
 
