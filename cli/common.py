@@ -87,7 +87,6 @@ def forget_interrupted() -> None:
     _said_interrupted = False
 
 
-FRESH = 10.0  # seconds: a process older than this when main() runs was not started for its command
 _began: float | None = None
 
 
@@ -101,18 +100,17 @@ def _process_age() -> float:
         return 0.0
 
 
-def begin_command() -> None:
-    """The command starts now, or when its process did: the installed script's interpreter and
-    imports count against a time limit. A long-lived process (a test runner calling main()) starts
-    its command now."""
+def begin_process() -> None:
+    """The installed script's command began when its process did: the interpreter and the imports
+    count against its time limit."""
     global _began
-    age = _process_age()
-    _began = time.perf_counter() - (age if age < FRESH else 0.0)
+    _began = time.perf_counter() - _process_age()
 
 
 def command_began() -> float:
-    """When the running command began (a time.perf_counter() reading; now if main() did not run),
-    which its time limit counts from. Read once: the next command starts afresh."""
+    """When the running command began (a time.perf_counter() reading), which its time limit counts
+    from: its process's start under the installed script, else now. Read once: a next command in
+    the same process starts afresh."""
     global _began
     began, _began = _began, None
     return time.perf_counter() if began is None else began

@@ -9,6 +9,7 @@ The commands live in their own modules, each with a Typer app of its own, added 
 from __future__ import annotations
 
 import difflib
+import logging
 import os
 import sys
 from pathlib import Path
@@ -20,7 +21,7 @@ from typer.main import get_command_name
 from solver import __version__
 
 from . import batch, games, play, position, railway, serve, solve
-from .common import EXIT_INPUT, begin_command, forget_interrupted, said_interrupted
+from .common import EXIT_INPUT, begin_process, forget_interrupted, said_interrupted
 
 # The command modules import the searches, the finisher, batch, generate and graph inside the
 # commands that use them: a command starts without loading what only another command needs
@@ -128,7 +129,6 @@ def _usage_line(e: Exception) -> str:
 
 
 def main() -> None:
-    begin_command()
     forget_interrupted()
     # Completion runs through environment variables with no arguments; leave it to Typer.
     if any(k.endswith("_COMPLETE") for k in os.environ):
@@ -166,5 +166,32 @@ def main() -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
+def run() -> None:
+    """The installed script: main() in a process of its own, whose start its time limit counts from.
+    A hint's process then ends without Python's teardown of the compiled search and its tables
+    (a few tenths of a second, after the answer was due): its output is flushed and it started no
+    other process."""
+    begin_process()
+    try:
+        main()
+    except SystemExit as e:
+        code = e.code
+    else:
+        code = 0
+    status = code if isinstance(code, int) else 0 if code is None else 1
+    if isinstance(code, str):
+        print(code, file=sys.stderr)
+    try:
+        fast = dispatch(sys.argv[1:])[:1] == ["hint"]
+    except NotACommand:
+        fast = False
+    if fast:
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    sys.exit(status)
+
+
 if __name__ == "__main__":
-    main()
+    run()

@@ -43,7 +43,7 @@ def test_the_command_counts_its_process_start(tmp_path: Path) -> None:
     position = tmp_path / "start.json"
     position.write_text(json.dumps(ROUND_START))
     limit = 3.0  # room for the sleep, the imports and the compiled search's loading on a busy machine
-    code = "import time; time.sleep(0.8); import sys; from cli.main import main; sys.argv[0] = 'lobo-hint'; main()"
+    code = "import time; time.sleep(0.8); import sys; from cli.main import run; sys.argv[0] = 'lobo-hint'; run()"
     done = subprocess.run(
         [sys.executable, "-c", code, str(position), "--json", "--time-limit", str(limit)],
         capture_output=True,

@@ -13,7 +13,6 @@ cache is stamped with a digest of every source that goes into it and cleared whe
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import sys
 import threading
@@ -26,22 +25,11 @@ import numba
 import numpy as np
 
 from solver.core import kernel as plain_kernel
-from solver.search import expectimax as plain_search
-from solver.search import hashtable
-from solver.search import lookahead as plain_lookahead
-from solver.search import network as plain_network
-from solver.search import playouts as plain_playouts
+from solver.search import hashtable, machine_code
+from solver.search.machine_code import SOURCES, STAMP
 
-SOURCES = (
-    Path(plain_kernel.__file__),
-    Path(plain_search.__file__),
-    Path(hashtable.__file__),
-    Path(__file__),
-    Path(plain_playouts.__file__),
-    Path(plain_network.__file__),
-    Path(plain_lookahead.__file__),
-)
-STAMP = "lobo-hint-compiled.stamp"
+# The sources the machine code is made from, in machine_code.SOURCES's order.
+KERNEL, EXPECTIMAX, _, _, PLAYOUTS, NETWORK, LOOKAHEAD = SOURCES
 
 
 def _jit(**options: Any) -> Any:
@@ -65,8 +53,8 @@ def _scratch(n: int) -> np.ndarray:  # pragma: no cover - compiled
 
 def _fresh_cache() -> None:
     """Clear numba's cache of these sources when any of them changed since it was written."""
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in SOURCES)).hexdigest()
-    for folder in {p.parent / "__pycache__" for p in SOURCES}:
+    digest = machine_code.digest()
+    for folder in machine_code.folders():
         stamp = folder / STAMP
         try:
             if stamp.read_text() == digest:
@@ -96,25 +84,25 @@ def _load(name: str, path: Path, inject: dict[str, Any]) -> ModuleType:
 _fresh_cache()
 kernel = _load(
     "solver.core._kernel_compiled",
-    SOURCES[0],
+    KERNEL,
     {"__lobo_jit__": _jit, "__lobo_ints__": _ints, "__lobo_floats__": _floats,
      "__lobo_binomial__": np.array(plain_kernel.BINOMIAL, np.float64), "__lobo_zero__": np.int64(0),
      "__lobo_one__": np.int64(1), "__lobo_scratch__": _scratch},
 )  # fmt: skip
 expectimax = _load(
     "solver.search._expectimax_compiled",
-    SOURCES[1],
+    EXPECTIMAX,
     {"__lobo_jit__": _jit, "__lobo_kernel__": kernel, "__lobo_tables__": hashtable},
 )
 playouts = _load(
     "solver.search._playouts_compiled",
-    SOURCES[4],
+    PLAYOUTS,
     {"__lobo_jit__": _jit, "__lobo_kernel__": kernel, "__lobo_search__": expectimax},
 )
-network = _load("solver.search._network_compiled", SOURCES[5], {"__lobo_jit__": _jit, "__lobo_kernel__": kernel})
+network = _load("solver.search._network_compiled", NETWORK, {"__lobo_jit__": _jit, "__lobo_kernel__": kernel})
 lookahead = _load(
     "solver.search._lookahead_compiled",
-    SOURCES[6],
+    LOOKAHEAD,
     {"__lobo_jit__": _jit, "__lobo_kernel__": kernel, "__lobo_search__": expectimax, "__lobo_network__": network},
 )
 

@@ -298,9 +298,6 @@ def _search(
     deadline = None if planned is None else t0 + planned
     # With a time limit, keep a share of it for sampled estimates in case the exact search fails.
     # Measured for `game` (bench/README.md); a sample budget is kept as asked.
-    # Where a value network was trained for rounds like this one, the plays the search leaves open
-    # are valued by the lookahead over it (deterministic, milliseconds); elsewhere by rollouts.
-    net = value_net.for_round(state) if objective in ("game", "win") and compiled_for(state) else None
     short = time_limit is not None and time_limit < SHORT_CLOCK and samples is None and pos.objective == "game"
     left = None if deadline is None else max(0.001, deadline - time.perf_counter())
     exact_limit = None if left is None else (SHORT_SEARCH_SHARE if short else SEARCH_SHARE) * left
@@ -308,6 +305,10 @@ def _search(
         state, objective, max_states=max_states, time_limit=exact_limit, progress=progress, scores=pos.scores
     )
     found = {m.play: m for m in values}
+    # Where a value network was trained for rounds like this one, the plays the search leaves open
+    # are valued by the lookahead over it (deterministic, milliseconds); elsewhere by rollouts.
+    # Asked after the search, which may have handed over to the compiled code (engine.HANDOVER).
+    net = value_net.for_round(state) if objective in ("game", "win") and compiled_for(state) else None
     # Every vanguard play's win probability, whatever the objective: under `win` it is the value;
     # otherwise a search of its own, with a share of what is left (the rest for estimates).
     wins: dict[Play, MoveValue] = {}
