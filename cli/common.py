@@ -5,6 +5,7 @@ output, the options several commands take, and the memory budget. Imports no com
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 import time
@@ -138,5 +139,6 @@ def use_memory(text: str | None) -> int | None:
 
 
 def positive(value: float | None, name: str) -> None:
-    if value is not None and value <= 0:
-        fail(f"{name}: must be more than 0, not {value}")
+    """A budget or count given: a finite number above 0 (nan and inf are neither)."""
+    if value is not None and not (0 < value < math.inf):
+        fail(f"{name}: must be a finite number more than 0, not {value}")

@@ -41,7 +41,9 @@ app = typer.Typer()
 GameOpt = Annotated[str, typer.Option("--game", "-g", help="vanguard or lobo")]
 DifficultyOpt = Annotated[str, typer.Option("--difficulty", "-d", help="easy, standard or hard")]
 GamesOpt = Annotated[int, typer.Option("--games", "-n", help="how many games")]
-SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="the same seed deals the same games to every policy")]
+SeedOpt = Annotated[
+    int, typer.Option("--seed", "-s", min=0, help="the same seed deals the same games to every policy (0 or more)")
+]
 JobsOpt = Annotated[int | None, typer.Option("--jobs", "-j", help="processes (default: all cores)")]
 ClusterOpt = Annotated[str | None, typer.Option("--cluster", help="a Dask scheduler, tcp://HOST:PORT")]
 SamplesOpt = Annotated[

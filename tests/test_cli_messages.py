@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 import cli.position
 from cli.main import COMMANDS, NotACommand, app, dispatch, main
-from conftest import state
+from conftest import ROOT, state
 from solver.core.jsonio import HugeNumber, loads
 from solver.core.plays import PlayError, make_play, parse_plays
 from solver.core.position import PositionError, parse_position
@@ -254,3 +254,29 @@ def test_a_broken_installation_says_so_in_one_line(
         rollout_policy.shipped.cache_clear()
     assert code == 1 and out == ""
     assert err.count("\n") == 1 and "rollout policy's weights" in err and str(bad) in err and "reinstall" in err
+
+
+# Numbers no budget or seed can be (issue 26) ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "--seed", "-1", "--games", "1"],
+        ["report", "--seed", "-1", "--games", "1"],
+        ["reward", "puzzles/examples/midround.json", "--seed", "-1"],
+    ],
+    ids=["simulate", "report", "reward"],
+)
+def test_a_negative_seed_is_one_line(monkeypatch: Any, capsys: Any, args: list[str]) -> None:
+    monkeypatch.chdir(ROOT)
+    code, out, err = lobo(monkeypatch, capsys, *args)
+    assert code == 2 and not out
+    assert "--seed" in one_error_line(err)
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "0"])
+def test_a_time_limit_that_is_no_finite_positive_number_is_refused(monkeypatch: Any, capsys: Any, value: str) -> None:
+    code, out, err = lobo(monkeypatch, capsys, str(ROOT / "puzzles" / "examples" / "midround.json"), "-t", value)
+    assert code == 2 and not out
+    assert "--time-limit: must be a finite number more than 0" in one_error_line(err)
