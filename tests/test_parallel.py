@@ -234,3 +234,12 @@ def test_workers_leave_ctrl_c_to_the_command_that_started_them() -> None:
     with worker_pool(1) as pool:
         assert pool.submit(_sigint_disposition).result() == "ignored"
     assert _sigint_disposition() == "handled"  # the command itself still hears it
+
+
+def test_more_workers_than_the_cores_or_the_tasks_are_not_started() -> None:
+    """Issue 26: `batch --jobs 1000` on 3 puzzles started 1,000 processes (2.9 GB)."""
+    before = set(children(os.getpid()))
+    seen: list[int] = []
+    run_parallel(first_last, [(i,) for i in range(3)], emit=lambda _: seen.append(len(_new_children(before))), workers=1000)
+    assert len(seen) == 3
+    assert 1 <= max(seen) <= min(os.cpu_count() or 1, 3), seen

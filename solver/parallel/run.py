@@ -15,7 +15,7 @@ On local processes:
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sized
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Generic, TypeVar
@@ -46,12 +46,13 @@ def run_parallel(
     """fn(*task) for every task; emit sees each result as it comes, or in the tasks' order when
     `ordered` (emit and on_crash run in this process; fn, a module-level function, in the workers).
 
-    workers: processes (default: every core); 1 runs the tasks in this process, one after another.
+    workers: processes (default, and at most: every core, and no more than the tasks); 1 runs the tasks in this process, one after another.
     cluster: a Dask scheduler's address or a distributed.Client, instead of local processes;
     on_wait hears every `wait_every` seconds while it has no worker.
     on_crash(task): the result of a task whose process crashed even when run alone; without it
     WorkerCrashed is raised. Tasks are read from `tasks` lazily, at most 2 × workers in flight."""
-    n = workers or os.cpu_count() or 1
+    cores = os.cpu_count() or 1
+    n = workers or cores
     put = _InOrder(emit) if ordered else _AsTheyCome(emit)
     if cluster is not None:
         run_on_dask(fn, tasks, cluster, n, put, on_wait=on_wait, wait_every=wait_every)
@@ -59,7 +60,10 @@ def run_parallel(
         for i, task in enumerate(tasks):
             put(i, fn(*task))
     else:
-        _run_pool(fn, enumerate(tasks), n, put, on_crash)
+        # Processes past the cores (or the tasks) only cost memory: 1,000 asked are the cores.
+        _run_pool(
+            fn, enumerate(tasks), max(1, min(n, cores, len(tasks) if isinstance(tasks, Sized) else n)), put, on_crash
+        )
 
 
 class _AsTheyCome(Generic[R]):
