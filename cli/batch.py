@@ -98,7 +98,8 @@ def batch(
     sink = None
     if out is not None:
         try:
-            sink = open(out, "a" if resume else "w", encoding="utf-8", newline="")  # noqa: SIM115
+            # A lone surrogate (a JSON escape, a file name's byte) is written as its escape.
+            sink = open(out, "a" if resume else "w", encoding="utf-8", errors="backslashreplace", newline="")  # noqa: SIM115
         except OSError as e:
             if client is not None:
                 client.close()
@@ -212,8 +213,10 @@ def generate(
 
 
 def _csv_ids(path: str) -> set[str]:
+    from solver.batch.runner import done_places
+
     try:
-        with open(path, encoding="utf-8", newline="") as f:
-            return {row["id"] for row in csv.DictReader(f) if row.get("id")}
+        with open(path, encoding="utf-8", errors="backslashreplace", newline="") as f:
+            return done_places(csv.DictReader(f))
     except OSError:
         return set()

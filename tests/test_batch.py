@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -232,3 +233,43 @@ def test_generate_writes_graded_puzzles_that_batch_check_confirms(tmp_path: Path
     checked = runner.invoke(app, ["batch", str(tmp_path), "--check", "--json", "-j", "1"])
     assert checked.exit_code == 0 and json.loads(checked.stdout)["matched"] == 18
     assert runner.invoke(app, ["generate", "--kind", "poem", "-o", str(tmp_path)]).exit_code == 2
+
+
+# Hostile folders (issue 26) -----------------------------------------------------------------------
+
+
+def test_names_and_lines_that_are_not_utf8_and_dangling_links_are_puzzles_said_invalid(tmp_path: Path) -> None:
+    folder = tmp_path / "d"
+    folder.mkdir()
+    good = json.dumps({"player": [1, 2], "wolf": [3]})
+    (folder / "a.json").write_text(good)
+    Path(os.fsdecode(os.fsencode(folder / "b") + b"\xff.json")).write_text(good)  # a name that is not UTF-8
+    (folder / "c.jsonl").write_bytes(good.encode() + b"\n\xff\xfe\n" + good.encode() + b"\n")
+    (folder / "gone.json").symlink_to(tmp_path / "nowhere.json")
+    out = tmp_path / "r.jsonl"
+    out.write_text("an earlier run\n")
+    r = runner.invoke(app, ["batch", str(folder), "--out", str(out), "-j", "1", "--json"])
+    assert r.exit_code == 2, r.output  # invalid puzzles, every other one solved
+    records = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert len(records) == 6
+    by_status = {x["source"].rsplit("/", 1)[1] + (f":{x['line']}" if x["line"] else ""): x["status"] for x in records}
+    assert by_status["b\\xff.json"] != "invalid" and by_status["a.json"] != "invalid"
+    assert by_status["c.jsonl:2"] == "invalid" and by_status["gone.json"] == "invalid"
+    assert by_status["c.jsonl:1"] != "invalid" and by_status["c.jsonl:3"] != "invalid"
+    assert "not UTF-8" in next(x["error"] for x in records if x.get("line") == 2)
+
+
+def test_resume_solves_a_puzzle_whose_id_another_used_and_reads_invalid_ones_again(tmp_path: Path) -> None:
+    folder = tmp_path / "d"
+    folder.mkdir()
+    (folder / "a.json").write_text(json.dumps({"id": "same", "player": [1, 2], "wolf": [3]}))
+    (folder / "b.json").write_text(json.dumps({"id": "same", "player": [4, 2], "wolf": [3]}))
+    (folder / "c.json").write_text("{not json")
+    out = tmp_path / "r.jsonl"
+    first = runner.invoke(app, ["batch", str(folder / "a.json"), str(folder / "c.json"), "--out", str(out), "-j", "1"])
+    assert first.exit_code == 2
+    r = runner.invoke(app, ["batch", str(folder), "--out", str(out), "--resume", "-j", "1", "--json"])
+    assert r.exit_code == 2  # c.json is still invalid, and says so again
+    assert json.loads(r.stdout)["skipped_by_resume"] == 1  # a.json only
+    records = [json.loads(x) for x in out.read_text().splitlines()]
+    assert sorted(Path(x["source"]).name for x in records) == ["a.json", "b.json", "c.json", "c.json"]

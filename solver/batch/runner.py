@@ -11,6 +11,7 @@ from __future__ import annotations
 import glob
 import json
 import math
+import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -41,7 +42,8 @@ class Job:
 def _files(arg: str) -> list[Path]:
     p = Path(arg)
     if p.is_dir():
-        return sorted(q for q in p.rglob("*") if q.suffix in (".json", ".jsonl") and q.is_file())
+        # A link that leads nowhere is a puzzle that cannot be read, said as such, not left out.
+        return sorted(q for q in p.rglob("*") if q.suffix in (".json", ".jsonl") and (q.is_file() or q.is_symlink()))
     if p.exists():
         return [p]
     matches = sorted(Path(m) for m in glob.glob(arg, recursive=True))
@@ -69,12 +71,18 @@ def iter_jobs(args: Iterable[str]) -> Iterator[Job]:
     for arg in args:
         files = _files(arg)
         if not files:
-            yield Job(arg, arg, None, None, f"{arg}: no such file, folder or glob match")
+            yield Job(shown(arg), shown(arg), None, None, f"{shown(arg)}: no such file, folder or glob match")
         for f in files:
             if f.suffix == ".jsonl":
                 yield from _jsonl(f)
             else:
                 yield _one(f)
+
+
+def shown(path: Path | str) -> str:
+    """A path as text that can be written anywhere: bytes of a file name that are not UTF-8 shown
+    as \\xff escapes (the name as given to open() may hold them; a JSON or CSV record may not)."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def _ident(raw: Any, fallback: str) -> str:
@@ -90,37 +98,47 @@ def _ident(raw: Any, fallback: str) -> str:
 
 
 def _one(f: Path) -> Job:
+    name = shown(f)
     try:
         raw = loads(f.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as e:
-        return Job(str(f), str(f), None, None, f"{f}: cannot read: {e}")
+    except OSError as e:
+        return Job(name, name, None, None, f"{name}: cannot read: {e.strerror or e}")
+    except UnicodeDecodeError as e:
+        return Job(name, name, None, None, f"{name}: not UTF-8 text (byte {e.start})")
     except json.JSONDecodeError as e:
-        return Job(str(f), str(f), None, None, f"{f}: not valid JSON: {e.msg} at line {e.lineno}")
+        return Job(name, name, None, None, f"{name}: not valid JSON: {e.msg} at line {e.lineno}")
     except RecursionError:
-        return Job(str(f), str(f), None, None, f"{f}: the JSON is nested too deeply")
-    return Job(_ident(raw, str(f)), str(f), None, raw)
+        return Job(name, name, None, None, f"{name}: the JSON is nested too deeply")
+    return Job(_ident(raw, name), name, None, raw)
 
 
 def _jsonl(f: Path) -> Iterator[Job]:
+    name = shown(f)
     try:
-        handle = f.open(encoding="utf-8")
+        handle = f.open("rb")
     except OSError as e:
-        yield Job(str(f), str(f), None, None, f"{f}: cannot read: {e}")
+        yield Job(name, name, None, None, f"{name}: cannot read: {e.strerror or e}")
         return
     with handle:
-        for n, text in enumerate(handle, start=1):
+        # Line by line, each decoded apart: a line that is not UTF-8 is one invalid puzzle.
+        for n, data in enumerate(handle, start=1):
+            where = f"{name}:{n}"
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError as e:
+                yield Job(where, name, n, None, f"{where}: not UTF-8 text (byte {e.start})")
+                continue
             if not text.strip():
                 continue
-            where = f"{f}:{n}"
             try:
                 raw = loads(text)
             except json.JSONDecodeError as e:
-                yield Job(where, str(f), n, None, f"{where}: not valid JSON: {e.msg}")
+                yield Job(where, name, n, None, f"{where}: not valid JSON: {e.msg}")
                 continue
             except RecursionError:
-                yield Job(where, str(f), n, None, f"{where}: the JSON is nested too deeply")
+                yield Job(where, name, n, None, f"{where}: the JSON is nested too deeply")
                 continue
-            yield Job(_ident(raw, where), str(f), n, raw)
+            yield Job(_ident(raw, where), name, n, raw)
 
 
 def solve_one(job: Job, time_limit: float | None = None, max_memory: int | None = None) -> dict[str, Any]:
@@ -303,19 +321,37 @@ class BatchSummary:
         }
 
 
+def place(source: Any, line: Any) -> str:
+    """Where a puzzle was read (its file, and line in a JSONL file): one puzzle's own key, where
+    ids may repeat."""
+    return f"{source}:{line}" if line else str(source)
+
+
+def done_places(records: Iterable[dict[str, Any]]) -> set[str]:
+    """The places of the records a resumed batch skips: those answered. An invalid puzzle or one
+    the solver failed on is read again (it may have been fixed; else it is reported again)."""
+    return {
+        place(r.get("source"), r.get("line"))
+        for r in records
+        if "source" in r and r.get("status") not in (RecordStatus.INVALID, RecordStatus.ERROR)
+    }
+
+
 def done_ids(out: str | Path) -> set[str]:
-    """The ids already in an output file (for --resume); a torn last line is ignored."""
+    """The places answered in an output file (for --resume); a torn last line is ignored."""
     p = Path(out)
-    ids: set[str] = set()
     if not p.exists():
-        return ids
-    with p.open(encoding="utf-8") as f:
+        return set()
+    records = []
+    with p.open(encoding="utf-8", errors="backslashreplace") as f:
         for text in f:
             try:
-                ids.add(str(loads(text)["id"]))
-            except (ValueError, KeyError, TypeError):
+                r = loads(text)
+            except ValueError:
                 continue
-    return ids
+            if isinstance(r, dict):
+                records.append(r)
+    return done_places(records)
 
 
 def run_batch(
@@ -323,7 +359,7 @@ def run_batch(
     *,
     workers: int | None = None,
     time_limit: float | None = None,
-    skip: set[str] | None = None,
+    skip: set[str] | None = None,  # places (place()) already answered
     on_result: Callable[[dict[str, Any]], None] | None = None,
     cluster: Any = None,
     on_wait: Callable[[str], None] | None = None,
@@ -343,7 +379,7 @@ def run_batch(
 
     def todo() -> Iterator[Job]:
         for j in jobs:
-            if j.id in skip:
+            if place(j.source, j.line) in skip:
                 summary.skipped += 1
                 continue
             yield j
