@@ -44,7 +44,13 @@ def batch(
     paths: Annotated[list[str], typer.Argument(metavar="PATH...", help="files, folders, globs, .jsonl files")],
     out: Annotated[str | None, typer.Option("--out", "-o", help="write one line per puzzle as it is solved")] = None,
     fmt: Annotated[str, typer.Option("--format", help="jsonl or csv (for --out)")] = "jsonl",
-    resume: Annotated[bool, typer.Option("--resume", help="skip the ids already in --out")] = False,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="skip the puzzles already answered in --out (by file and line; invalid ones are read again)",
+        ),
+    ] = False,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="processes (default: all cores)")] = None,
     time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="seconds per puzzle")] = 30.0,
     cluster: Annotated[str | None, typer.Option("--cluster", help="a Dask scheduler, tcp://HOST:PORT")] = None,
@@ -73,7 +79,7 @@ def batch(
     if fmt not in ("jsonl", "csv"):
         fail(f"--format: {fmt!r} is not one of jsonl, csv")
     if resume and out is None:
-        fail("--resume needs --out (the file whose finished ids are skipped)")
+        fail("--resume needs --out (the file whose answered puzzles are skipped)")
     if jobs is not None and jobs < 1:
         fail(f"--jobs: must be at least 1, not {jobs}")
     positive(time_limit, "--time-limit")
