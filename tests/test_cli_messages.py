@@ -280,3 +280,34 @@ def test_a_time_limit_that_is_no_finite_positive_number_is_refused(monkeypatch: 
     code, out, err = lobo(monkeypatch, capsys, str(ROOT / "puzzles" / "examples" / "midround.json"), "-t", value)
     assert code == 2 and not out
     assert "--time-limit: must be a finite number more than 0" in one_error_line(err)
+
+
+# Files that are no position files (issue 26) ------------------------------------------------------
+
+
+def test_a_fifo_a_device_a_folder_and_a_huge_file_are_refused_at_once(
+    monkeypatch: Any, capsys: Any, tmp_path: Path
+) -> None:
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)  # no writer: reading it would wait forever
+    huge = tmp_path / "huge.json"
+    with huge.open("wb") as f:
+        f.truncate(21 * 1024**2)
+    for path, why in ((fifo, "not a regular file"), ("/dev/zero", "not a regular file"), (huge, "larger than 20 MB")):
+        code, out, err = lobo(monkeypatch, capsys, "validate", str(path))
+        assert code == 2 and not out
+        assert why in one_error_line(err), err
+
+
+def test_a_nul_byte_in_a_path_is_one_line(monkeypatch: Any, capsys: Any, tmp_path: Path) -> None:
+    from solver.play.companion import CompanionError
+    from solver.play.companion.files import _write
+
+    deck = write(tmp_path, {"deck": "x\u0000y.json"}, "railway.json")
+    code, out, err = lobo(monkeypatch, capsys, "railway", "validate", deck)
+    assert code == 2 and not out
+    assert "x\\x00y.json: cannot read: the name holds a NUL byte" in one_error_line(err)
+    with pytest.raises(CompanionError, match="NUL byte"):
+        _write(str(tmp_path / "a\u0000b.json"), "{}")

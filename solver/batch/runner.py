@@ -11,7 +11,6 @@ from __future__ import annotations
 import glob
 import json
 import math
-import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.core.games import game
-from solver.core.jsonio import HugeNumber, loads
+from solver.core.jsonio import HugeNumber, Unreadable, loads, read_text, shown_path
 from solver.core.plays import PlayError, from_json, parse_plays
 from solver.core.position import PositionError, parse_position
 from solver.core.rules import final_state, initial_state, legal_plays
@@ -71,18 +70,14 @@ def iter_jobs(args: Iterable[str]) -> Iterator[Job]:
     for arg in args:
         files = _files(arg)
         if not files:
-            yield Job(shown(arg), shown(arg), None, None, f"{shown(arg)}: no such file, folder or glob match")
+            yield Job(
+                shown_path(arg), shown_path(arg), None, None, f"{shown_path(arg)}: no such file, folder or glob match"
+            )
         for f in files:
             if f.suffix == ".jsonl":
                 yield from _jsonl(f)
             else:
                 yield _one(f)
-
-
-def shown(path: Path | str) -> str:
-    """A path as text that can be written anywhere: bytes of a file name that are not UTF-8 shown
-    as \\xff escapes (the name as given to open() may hold them; a JSON or CSV record may not)."""
-    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def _ident(raw: Any, fallback: str) -> str:
@@ -98,13 +93,11 @@ def _ident(raw: Any, fallback: str) -> str:
 
 
 def _one(f: Path) -> Job:
-    name = shown(f)
+    name = shown_path(f)
     try:
-        raw = loads(f.read_text(encoding="utf-8"))
-    except OSError as e:
-        return Job(name, name, None, None, f"{name}: cannot read: {e.strerror or e}")
-    except UnicodeDecodeError as e:
-        return Job(name, name, None, None, f"{name}: not UTF-8 text (byte {e.start})")
+        raw = loads(read_text(f))
+    except Unreadable as e:
+        return Job(name, name, None, None, f"{name}: cannot read: {e}")
     except json.JSONDecodeError as e:
         return Job(name, name, None, None, f"{name}: not valid JSON: {e.msg} at line {e.lineno}")
     except RecursionError:
@@ -113,7 +106,7 @@ def _one(f: Path) -> Job:
 
 
 def _jsonl(f: Path) -> Iterator[Job]:
-    name = shown(f)
+    name = shown_path(f)
     try:
         handle = f.open("rb")
     except OSError as e:

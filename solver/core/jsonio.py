@@ -10,6 +10,9 @@ any other bad value, naming the key and index, and print it shortened.
 from __future__ import annotations
 
 import json
+import os
+import stat
+from pathlib import Path
 from typing import Any
 
 # Far above any card, count or id a position holds, far below the interpreter's 4,300-digit limit.
@@ -51,3 +54,43 @@ def shown(value: object) -> str:
     if isinstance(value, HugeNumber):
         return str(value)
     return json.dumps(value, ensure_ascii=False, default=str)
+
+
+MAX_FILE = 20 * 1024**2  # bytes: a position, a deck or a saved game is kilobytes
+
+
+class Unreadable(Exception):
+    """An input file that cannot be read as text, and why (in words for a one-line error)."""
+
+
+def read_text(path: str | Path, limit: int = MAX_FILE) -> str:
+    """A small input file's UTF-8 text, or Unreadable: a name with a NUL byte, no such file, not a
+    regular file (a FIFO would block, a device never end), larger than `limit`, not UTF-8."""
+    try:
+        # Opened without blocking, so a FIFO with no writer is refused instead of waited on.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except ValueError:  # a NUL byte in the path
+        raise Unreadable("the name holds a NUL byte") from None
+    except OSError as e:
+        raise Unreadable(e.strerror or str(e)) from None
+    try:
+        with open(fd, "rb", buffering=0) as f:
+            mode = os.fstat(fd).st_mode
+            if not stat.S_ISREG(mode):
+                raise Unreadable("a folder" if stat.S_ISDIR(mode) else "not a regular file")
+            data = f.read(limit + 1)
+    except OSError as e:
+        raise Unreadable(e.strerror or str(e)) from None
+    if len(data) > limit:
+        raise Unreadable(f"larger than {limit // 1024**2} MB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise Unreadable(f"not UTF-8 text (byte {e.start})") from None
+
+
+def shown_path(path: str | Path) -> str:
+    """A path as text that can be written anywhere: bytes of a file name that are not UTF-8 shown
+    as \\xff escapes (the name given to open() may hold them; a JSON record or a terminal may not)."""
+    text = os.fsencode(path).decode("utf-8", "backslashreplace")
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)  # a NUL, a newline: escaped

@@ -26,7 +26,7 @@ from solver.core.cards import (
 )
 from solver.core.games import GAMES
 from solver.core.games import game as game_of
-from solver.core.jsonio import HugeNumber, loads, shown
+from solver.core.jsonio import HugeNumber, Unreadable, loads, read_text, shown, shown_path
 from solver.core.objectives import OBJECTIVES
 
 TOP_KEYS = frozenset(
@@ -432,9 +432,9 @@ def load_position(path: str | Path, *, allow_reward: bool = False) -> Position:
     """Read and validate a position file. Errors name the file."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise PositionError(f"{p}: cannot read: {getattr(e, 'strerror', None) or e}", "unreadable") from None
+        text = read_text(p)
+    except Unreadable as e:
+        raise PositionError(f"{shown_path(p)}: cannot read: {e}", "unreadable") from None
     try:
         raw = loads(text)
     except json.JSONDecodeError as e:

@@ -16,7 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from solver.core.jsonio import HugeNumber
+from solver.core.jsonio import HugeNumber, Unreadable, read_text, shown_path
 from solver.core.jsonio import loads as json_loads
 
 if TYPE_CHECKING:  # networkx is imported only where a graph is built: it is slow to import
@@ -73,9 +73,9 @@ def read_json(path: str | Path) -> Any:
     """A JSON file, or a RailwayError naming the file and what is wrong with it."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise RailwayError(f"{p}: cannot read: {getattr(e, 'strerror', None) or e}", "unreadable") from None
+        text = read_text(p)
+    except Unreadable as e:
+        raise RailwayError(f"{shown_path(p)}: cannot read: {e}", "unreadable") from None
     try:
         return loads(text)
     except json.JSONDecodeError as e:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.core import jsonio
+from solver.core.jsonio import Unreadable, read_text, shown_path
 from solver.play.driver import (
     PLAY,
     REWARD,
@@ -128,9 +129,9 @@ def load_file(path: str | Path, settings: Settings | None = None) -> Session:
     """A saved game from its file; CompanionError names the file and the fault."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise CompanionError(f"{p}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+        text = read_text(p)
+    except Unreadable as e:
+        raise CompanionError(f"{shown_path(p)}: cannot read: {e}") from None
     try:
         session = load_text(text, settings)
     except CompanionError as e:
@@ -160,7 +161,9 @@ def _write(path: str, text: str) -> None:
     try:
         write_atomic(path, text)
     except OSError as e:
-        raise CompanionError(f"cannot write {path}: {e.strerror or e}") from None
+        raise CompanionError(f"cannot write {shown_path(path)}: {e.strerror or e}") from None
+    except ValueError:  # a NUL byte in the name
+        raise CompanionError(f"cannot write {shown_path(path)}: the name holds a NUL byte") from None
 
 
 def save(session: Session, path: str | None) -> Reply:
