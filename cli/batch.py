@@ -5,16 +5,29 @@ ones with their answers). solver/batch/ does the work; it loads when a command r
 from __future__ import annotations
 
 import csv
+import io
 import json
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from solver.core.files import write_whole
 from solver.core.status import Check, Outcome, RecordStatus
 
 from . import render
-from .common import EXIT_INPUT, MemoryOpt, emit_json, fail, interrupted, positive, use_memory
+from .common import (
+    EXIT_INPUT,
+    MemoryOpt,
+    OutputError,
+    close_out,
+    emit_json,
+    fail,
+    interrupted,
+    positive,
+    use_memory,
+    write_out,
+)
 
 app = typer.Typer()
 
@@ -123,10 +136,11 @@ def batch(
             def on_result(record: dict[str, Any]) -> None:
                 if sink is not None:
                     if writer is not None:
-                        writer.writerow(record)
+                        text = io.StringIO()
+                        csv.DictWriter(text, fieldnames=CSV_COLUMNS, extrasaction="ignore").writerow(record)
+                        write_out(sink, text.getvalue(), "--out")
                     else:
-                        sink.write(json.dumps(record, ensure_ascii=False) + "\n")
-                    sink.flush()  # a killed batch loses nothing that finished
+                        write_out(sink, json.dumps(record, ensure_ascii=False) + "\n", "--out")
                 if record.get("check") == Check.MISMATCH:
                     mismatches.append(f"{record['id']}: {'; '.join(record.get('mismatch', []))}")
                 line = problem(record)
@@ -146,9 +160,11 @@ def batch(
             )
     except KeyboardInterrupt:
         interrupted("; finished results are in --out (rerun with --resume)")
+    except OutputError as e:
+        close_out(sink)
+        fail(f"{e}; the results before are in it (rerun with --resume when there is room)", code=1)
     finally:
-        if sink is not None:
-            sink.close()
+        close_out(sink)
         if client is not None:
             client.close()
     invalid = [r for r, _ in problems if r["status"] == RecordStatus.INVALID]
@@ -207,10 +223,7 @@ def generate(
         fail(f"--out: cannot make {out}: {e.strerror or e}")
     written = 0
     for puzzle in make_puzzles(kind, difficulty, count, seed, only, grade):
-        target = folder / f"{puzzle.id}.json"
-        tmp = target.with_name(target.name + ".part")
-        tmp.write_text(json.dumps(puzzle.to_json(), indent=1) + "\n", encoding="utf-8")
-        tmp.replace(target)
+        write_whole(folder / f"{puzzle.id}.json", json.dumps(puzzle.to_json(), indent=1) + "\n")
         written += 1
     typer.echo(
         f"wrote {written} puzzle(s) to {folder}"

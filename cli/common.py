@@ -4,6 +4,7 @@ output, the options several commands take, and the memory budget. Imports no com
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -12,7 +13,7 @@ import time
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import IO, Annotated, Any, NoReturn, TypeVar
 
 import typer
 
@@ -115,6 +116,27 @@ def command_began() -> float:
     global _began
     began, _began = _began, None
     return time.perf_counter() if began is None else began
+
+
+class OutputError(Exception):
+    """An output file that could not be written (a full disk): one line, exit status 1."""
+
+
+def write_out(sink: IO[str], text: str, option: str) -> None:
+    """A record written and flushed to an option's output file (a killed run loses nothing that
+    finished), or OutputError naming the option, the file and why."""
+    try:
+        sink.write(text)
+        sink.flush()
+    except OSError as e:
+        raise OutputError(f"{option}: cannot write {sink.name}: {e.strerror or e}") from None
+
+
+def close_out(sink: IO[str] | None) -> None:
+    """Close an output file whose failure was already said (its rest cannot be written either)."""
+    if sink is not None:
+        with contextlib.suppress(OSError):
+            sink.close()
 
 
 def emit_json(obj: Any) -> None:

@@ -30,7 +30,19 @@ from solver.play.policies import BEST_RULE, BEST_SAMPLES, GREEDY_RULE
 from solver.play.registry import CLAIRVOYANT_RULE, HINT_RULE, POLICIES
 
 from . import render
-from .common import JsonOpt, MemoryOpt, PositionArg, emit_json, fail, input_errors, interrupted, use_memory
+from .common import (
+    JsonOpt,
+    MemoryOpt,
+    OutputError,
+    PositionArg,
+    close_out,
+    emit_json,
+    fail,
+    input_errors,
+    interrupted,
+    use_memory,
+    write_out,
+)
 
 if TYPE_CHECKING:  # simulate, report and reward import what they need when they run
     from solver.play.reward_values import RewardAdvice
@@ -175,7 +187,7 @@ def simulate_cmd(
                 nonlocal won
                 won += r.won
                 if sink is not None:
-                    sink.write(json.dumps(r.to_json()) + "\n")
+                    write_out(sink, json.dumps(r.to_json()) + "\n", "--games-out")
                 update(r.index + 1, f"won {won}")
 
             records = simulate(
@@ -192,11 +204,13 @@ def simulate_cmd(
             )
     except KeyboardInterrupt:
         interrupted()
+    except OutputError as e:
+        close_out(sink)
+        fail(f"{e}; the games before are in it (its last line may be cut short)", code=1)
     except (OSError, RuntimeError) as e:  # a Dask scheduler that cannot be reached, or is missing
         fail(f"--cluster: {e}" if cluster else str(e))
     finally:
-        if sink is not None:
-            sink.close()
+        close_out(sink)
     summary = summarize(records, time.perf_counter() - t0)
     if as_json:
         budget: dict[str, Any] = {"samples": samples or BEST_SAMPLES if policy == "best" else None}

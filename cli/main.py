@@ -8,7 +8,9 @@ The commands live in their own modules, each with a Typer app of its own, added 
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import errno
 import logging
 import os
 import sys
@@ -128,6 +130,15 @@ def _usage_line(e: Exception) -> str:
     return f"{message} (try: {path} --help)" if path else message
 
 
+WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EPIPE, errno.EIO}
+
+
+def _last_words(line: str) -> None:
+    """A line on stderr if it can still be written (stderr may be the full disk itself)."""
+    with contextlib.suppress(OSError):
+        typer.echo(line, err=True)
+
+
 def main() -> None:
     forget_interrupted()
     # Completion runs through environment variables with no arguments; leave it to Typer.
@@ -152,6 +163,12 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.echo("lobo-hint: interrupted", err=True)
         sys.exit(130)
+    except OSError as e:
+        # The output could not be written (a full disk, a closed pipe): one line, not a traceback.
+        if e.errno not in WRITE_ERRORS:
+            raise
+        _last_words(f"lobo-hint: error: cannot write the output: {e.strerror or e}")
+        sys.exit(1)
     except RuntimeError as e:
         # A broken installation (its data files unreadable): one line, not a traceback.
         from solver.search.evaluator import EvaluatorError
@@ -185,10 +202,16 @@ def run() -> None:
         fast = dispatch(sys.argv[1:])[:1] == ["hint"]
     except NotACommand:
         fast = False
+    try:
+        sys.stdout.flush()  # here, not at the interpreter's exit, where a failure is a traceback
+    except OSError as e:
+        _last_words(f"lobo-hint: error: cannot write the output: {e.strerror or e}")
+        status = status or 1
+        fast = True  # the unflushed rest would fail again at exit
     if fast:
         logging.shutdown()
-        sys.stdout.flush()
-        sys.stderr.flush()
+        with contextlib.suppress(OSError):
+            sys.stderr.flush()
         os._exit(status)
     sys.exit(status)
 

@@ -311,3 +311,67 @@ def test_a_nul_byte_in_a_path_is_one_line(monkeypatch: Any, capsys: Any, tmp_pat
     assert "x\\x00y.json: cannot read: the name holds a NUL byte" in one_error_line(err)
     with pytest.raises(CompanionError, match="NUL byte"):
         _write(str(tmp_path / "a\u0000b.json"), "{}")
+
+
+# A full disk (issue 26) ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args, said",
+    [
+        (
+            ["simulate", "--games", "2", "--policy", "greedy", "--games-out", "/dev/full"],
+            "--games-out: cannot write /dev/full",
+        ),
+        (["batch", "puzzles/examples", "--out", "/dev/full", "-j", "1"], "--out: cannot write /dev/full"),
+    ],
+    ids=["simulate", "batch"],
+)
+def test_an_output_file_on_a_full_disk_is_one_line_and_exit_1(
+    monkeypatch: Any, capsys: Any, args: list[str], said: str
+) -> None:
+    monkeypatch.chdir(ROOT)
+    code, _, err = lobo(monkeypatch, capsys, *args)
+    assert code == 1
+    line = one_error_line(err)
+    assert said in line and "No space left on device" in line
+
+
+def test_standard_output_on_a_full_disk_is_one_line_and_exit_1() -> None:
+    import subprocess
+
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "from cli.main import run; run()",
+                "moves",
+                "puzzles/examples/midround.json",
+                "--json",
+            ],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+        )
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == ["lobo-hint: error: cannot write the output: No space left on device"]
+
+
+def test_a_file_written_whole_leaves_nothing_behind_when_writing_fails(tmp_path: Path) -> None:
+    from solver.core.files import write_whole
+
+    target = tmp_path / "out.json"
+    target.write_text("old")
+
+    def fails(path: Path) -> None:
+        path.write_text("half")
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(OSError):
+        write_whole(target, fails)
+    assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["out.json"]
+    write_whole(target, "new")
+    assert target.read_text() == "new" and [p.name for p in tmp_path.iterdir()] == ["out.json"]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from solver.core.files import write_whole
 from solver.core.games import game
 from solver.core.jsonio import HugeNumber, Unreadable, loads, read_text, shown_path
 from solver.core.plays import PlayError, from_json, parse_plays
@@ -412,7 +413,4 @@ def repair_tail(out: str | Path) -> None:
     data = p.read_bytes()
     if data.endswith(b"\n"):
         return
-    keep = data[: data.rfind(b"\n") + 1]
-    tmp = p.with_name(p.name + ".part")
-    tmp.write_bytes(keep)
-    tmp.replace(p)
+    write_whole(p, data[: data.rfind(b"\n") + 1])

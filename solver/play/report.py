@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from solver.core.cards import DIFFICULTIES
+from solver.core.files import write_whole
 from solver.core.games import GAMES, VANGUARD
 from solver.core.games import game as game_of
 from solver.play.driver import Setup
@@ -95,14 +96,8 @@ def build_report(
     if any(game_of(g).has_party for g in game_names):
         files.append(_save(survival_figure(summaries, difficulties, policies), out / "party_survival.png"))
     md = out / "report.md"
-    _atomic_write(md, _markdown(summaries, files, games, seed, samples, _hint_budget(think, max_states, samples)))
+    write_whole(md, _markdown(summaries, files, games, seed, samples, _hint_budget(think, max_states, samples)))
     return Report(tuple(summaries), (md, *files), seed, games)
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
 
 
 def _figure(columns: int, title: str) -> tuple[Figure, list[Any]]:
@@ -137,9 +132,7 @@ def _counts(axis: Any) -> None:
 
 def _save(fig: Figure, path: Path) -> Path:
     # No bbox_inches="tight": the image keeps exactly PLOT_SIZE.
-    tmp = path.with_name(path.stem + ".part.png")
-    fig.savefig(tmp, dpi=DPI, format="png")
-    tmp.replace(path)
+    write_whole(path, lambda tmp: fig.savefig(tmp, dpi=DPI, format="png"))
     return path
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from solver.core.files import write_whole
 from solver.core.jsonio import HugeNumber, Unreadable, read_text, shown_path
 from solver.core.jsonio import loads as json_loads
 
@@ -358,10 +359,7 @@ def write_graphml(g: nx.Graph[str], path: str | Path) -> None:
     import networkx as nx
 
     p = Path(path)
-    tmp = p.with_name(p.name + ".part")
     try:
-        nx.write_graphml(g, tmp)
-        tmp.replace(p)
+        write_whole(p, lambda tmp: nx.write_graphml(g, tmp))
     except OSError as e:
-        tmp.unlink(missing_ok=True)
         raise RailwayError(f"--graph: cannot write {p}: {e.strerror or e}", "unwritable") from None

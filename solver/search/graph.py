@@ -12,6 +12,7 @@ from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from solver.core.files import write_whole
 from solver.core.games import game
 from solver.core.position import Position
 from solver.core.rules import State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays
@@ -159,16 +160,14 @@ def write_graph(g: nx.DiGraph[str], path: str | Path) -> str:
 
     p = Path(path)
     suffix = p.suffix.lower()
-    tmp = p.with_name(p.name + ".part")
     if suffix == ".graphml":
-        nx.write_graphml(g, tmp)
+        write_whole(p, lambda tmp: nx.write_graphml(g, tmp))
     elif suffix in (".dot", ".gv"):
-        tmp.write_text(to_dot(g), encoding="utf-8")
+        write_whole(p, to_dot(g))
     elif suffix == ".json":
-        tmp.write_text(json.dumps(nx.node_link_data(g, edges="edges"), indent=1), encoding="utf-8")
+        write_whole(p, json.dumps(nx.node_link_data(g, edges="edges"), indent=1))
     else:
         raise ValueError(f"{p}: unknown graph format {suffix!r}; use .graphml, .dot or .json")
-    tmp.replace(p)  # written whole or not at all
     return suffix.lstrip(".")
 
 

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.core.cards import DIFFICULTIES, DIFFICULTY_OF_TOP
+from solver.core.files import write_whole
 from solver.core.games import LOBO, VANGUARD
 from solver.core.rounds import final_at_deal, pile_after_deal
 from solver.play.driver import Deal, Setup
@@ -323,9 +324,7 @@ def main(argv: list[str] | None = None) -> None:
         ap.error(str(e))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".part")
-    tmp.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
-    tmp.replace(out)
+    write_whole(out, json.dumps(data, separators=(",", ":")) + "\n")
     print(f"wrote {out}", file=sys.stderr)
 
 

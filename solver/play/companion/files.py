@@ -5,13 +5,12 @@ the position in play exported in the FORMAT.md form, and files written whole or 
 from __future__ import annotations
 
 import json
-import os
-import secrets
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from solver.core import jsonio
+from solver.core.files import write_whole
 from solver.core.jsonio import Unreadable, read_text, shown_path
 from solver.play.driver import (
     PLAY,
@@ -140,21 +139,8 @@ def load_file(path: str | Path, settings: Settings | None = None) -> Session:
 
 
 def write_atomic(path: str | Path, text: str) -> None:
-    """Write a whole file or nothing: a temporary file beside it, flushed to disk, then renamed over
-    it, so a crash leaves the old file or the new one, never half of one."""
-    p = Path(path)
-    tmp = p.with_name(f".{p.name}.{secrets.token_hex(4)}.tmp")
-    # os.open with 0o666 lets the umask decide the mode, as for any file the user writes (mkstemp's is 0600).
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """A saved game's file written whole or not at all (solver/core/files.py)."""
+    write_whole(path, text)
 
 
 def _write(path: str, text: str) -> None:

@@ -1,0 +1,35 @@
+"""Writing an output file whole or not at all, for every command that writes one.
+
+A temporary file beside the target (a name of its own, so two writers never share it), flushed
+to disk, then renamed over the target: a crash or a full disk leaves the old file or the new one,
+never half of one, and no temporary file behind.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+
+
+def write_whole(path: str | Path, data: str | bytes | Callable[[Path], None]) -> None:
+    """Write `data` (text as UTF-8, bytes, or a function that writes the file it is given, as
+    networkx and matplotlib do) to `path`, whole or not at all. OSError as the system says it;
+    ValueError for a name with a NUL byte."""
+    p = Path(path)
+    tmp = p.with_name(f".{p.name}.{secrets.token_hex(4)}.part")
+    # 0o666: the umask decides the mode, as for any file the user writes (mkstemp's would be 0600).
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            if callable(data):
+                data(tmp)
+            else:
+                f.write(data.encode("utf-8") if isinstance(data, str) else data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
