@@ -6,6 +6,7 @@ stopped at once, and never hold up the server. The real browser is tests/test_we
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.requests import Request
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -27,9 +29,9 @@ from solver.play.board import board, hint_data
 from solver.play.companion import Session, ask_hint, execute, load_file, save_json, start
 from solver.play.driver import Setup
 from web import store as store_module
-from web.app import create_app
+from web.app import MAX_BODY, body, create_app
 from web.hints import HintService
-from web.store import Store
+from web.store import Store, WebError
 
 ROOT = Path(__file__).resolve().parent.parent
 # A whole virtual game (seed 3, the example of docs/play.md): a won round and its reward, a fold,
@@ -235,7 +237,9 @@ def test_made_up_ids_and_paths_are_refused(api: Api, folder: Path) -> None:
         ({"mode": "virtual", "seed": -1}, "seed"),
         ({"mode": "virtual", "seed": "3"}, "seed"),
         ({"target": 50}, "only lobo"),
-        ({"game": "lobo", "target": 0}, "target score must be at least 1"),
+        ({"game": "lobo", "target": 0}, "target score must be from 1 to 10000"),
+        ({"game": "lobo", "target": 10**20}, "target score must be from 1 to 10000"),
+        ({"mode": "virtual", "seed": 10**19}, "seed: a whole number from 0 to"),
     ],
 )
 def test_a_bad_new_game_is_refused(api: Api, folder: Path, body: dict[str, Any], message: str) -> None:
@@ -257,6 +261,38 @@ def test_only_json_bodies_are_taken(api: Api, folder: Path) -> None:
     r = api.c.post(url, content="[1, 2]", headers={"Content-Type": "application/json"})
     assert r.status_code == 400 and "JSON object" in r.json()["error"]
     assert api.get(g["id"])["board"] == g["board"]
+
+
+def test_hostile_bodies_are_refused_as_json_not_a_server_error(api: Api, folder: Path) -> None:
+    """Issue 26: 100,000 nested [ and a 5,000-digit number answered a plain-text 500; a body over
+    the limit was refused only after the whole of it was read."""
+    g = api.new(mode="virtual", seed=SEED)
+    url = f"/api/games/{g['id']}/step"
+    json_type = {"Content-Type": "application/json"}
+    r = api.c.post(url, content="[" * 100_000, headers=json_type)
+    assert r.status_code == 400 and "nested too deeply" in r.json()["error"]
+    r = api.c.post(url, content='{"at": ' + "9" * 5000 + "}", headers=json_type)
+    assert r.status_code == 400 and "more than 30 digits" in r.json()["error"]
+    r = api.c.post(url, content=b"{}", headers={**json_type, "Content-Length": str(300 * 1024**2)})
+    assert r.status_code == 413 and "larger than" in r.json()["error"]
+    assert api.get(g["id"])["board"] == g["board"]
+
+
+def test_a_body_past_the_limit_is_refused_as_it_arrives() -> None:
+    """Chunked, with no declared length: the server reads no further than its limit (the test
+    client would read the whole body before the app saw it, so the app's reader is asked here)."""
+    read = 0
+
+    async def receive() -> dict[str, Any]:
+        nonlocal read
+        read += 64 * 1024
+        return {"type": "http.request", "body": b" " * (64 * 1024), "more_body": read < 300 * 1024**2}
+
+    request = Request({"type": "http", "method": "POST", "headers": [(b"content-type", b"application/json")]}, receive)
+    with pytest.raises(WebError) as refused:
+        asyncio.run(body(request))
+    assert refused.value.status == 413
+    assert read <= MAX_BODY + 64 * 1024, read
 
 
 def test_a_save_that_fails_changes_nothing(api: Api, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -33,7 +33,8 @@ from starlette.staticfiles import StaticFiles
 from solver.core.cards import DIFFICULTIES
 from solver.core.games import GAMES, LOBO_TARGET
 from solver.core.games import game as game_of
-from solver.play.driver import PLAY, REWARD, GameError, Setup, waiting_for
+from solver.core.jsonio import MAX_DIGITS
+from solver.play.driver import MAX_TARGET, PLAY, REWARD, GameError, Setup, waiting_for
 from web.hints import DONE, HintService
 from web.store import Entry, Store, WebError, save_text
 from web.views import game_view, summary_view
@@ -100,14 +101,37 @@ class Guard(BaseHTTPMiddleware):
         return response
 
 
+def _too_big() -> WebError:
+    return WebError(413, f"the request is larger than {MAX_BODY // 1024 // 1024} MiB")
+
+
+def _number(text: str) -> int:
+    # No count, card or step of a game has more than a few digits; Python's int() of thousands
+    # would be slow or refused (a ValueError that is no answer).
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise WebError(400, f"a number in the request has more than {MAX_DIGITS} digits")
+    return int(text)
+
+
 async def body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise WebError(413, f"the request is larger than {MAX_BODY // 1024 // 1024} MiB")
+    """The request's JSON object. The size is refused as it arrives (its declared length, then
+    every chunk), never after the whole of it was read into memory."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise _too_big()
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise _too_big()
+        chunks.append(chunk)
+    raw = b"".join(chunks)
     try:
-        data = json.loads(raw or b"{}")
+        data = json.loads(raw or b"{}", parse_int=_number)
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise WebError(400, f"the request body is not valid JSON ({e})") from None
+    except RecursionError:
+        raise WebError(400, "the request body is nested too deeply") from None
     if not isinstance(data, dict):
         raise WebError(400, "the request body must be a JSON object")
     return data
@@ -158,12 +182,12 @@ def create_app(
             if seed is None:
                 seed = secrets.randbelow(1_000_000)
             if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-                raise WebError(400, "seed: a whole number, 0 or more")
+                raise WebError(400, f"seed: a whole number from 0 to {MAX_SEED}")
         target = data.get("target")
         if target is not None and not game_of(game).is_race:
             raise WebError(400, "target: only lobo is a race to a score")
         if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
-            raise WebError(400, "target: a whole number, the score that wins")
+            raise WebError(400, f"target: a whole number from 1 to {MAX_TARGET}, the score that wins")
         try:
             setup = Setup(game, difficulty, target=LOBO_TARGET if target is None else target)
         except GameError as e:
@@ -244,6 +268,10 @@ def create_app(
     async def not_allowed(request: Request, exc: Exception) -> Response:
         return error(405, f"{request.method} is not how {request.url.path} is used")
 
+    async def failed(request: Request, exc: Exception) -> Response:
+        # A fault of the server's own: said as JSON like every other answer (the log has the rest).
+        return error(500, f"the server failed on this request: {type(exc).__name__}")
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
@@ -268,7 +296,7 @@ def create_app(
     return Starlette(
         routes=routes,
         middleware=[Middleware(Guard, settings=settings)],
-        exception_handlers={WebError: refused, 404: not_found, 405: not_allowed},
+        exception_handlers={WebError: refused, 404: not_found, 405: not_allowed, Exception: failed},
         lifespan=lifespan,
     )
 

@@ -50,6 +50,9 @@ class GameError(ValueError):
     """A step that does not fit the table: the message says why, in one sentence."""
 
 
+MAX_TARGET = 10_000  # lobo's race: a target past this would be thousands of rounds, no game
+
+
 @dataclass(frozen=True, slots=True)
 class Setup:
     """What a game is played with: the game, the difficulty, the rulings, lobo's target score."""
@@ -64,8 +67,8 @@ class Setup:
             raise GameError(f"game {self.game!r} is not one of {', '.join(GAMES)}")
         if self.difficulty not in DIFFICULTIES:
             raise GameError(f"difficulty {self.difficulty!r} is not one of {', '.join(DIFFICULTIES)}")
-        if self.target < 1:
-            raise GameError(f"the target score must be at least 1, not {self.target}")
+        if not 1 <= self.target <= MAX_TARGET:
+            raise GameError(f"the target score must be from 1 to {MAX_TARGET}, not {self.target}")
 
     @property
     def top(self) -> int:
