@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
@@ -188,3 +189,19 @@ def test_a_cluster_with_no_worker_says_it_waits_and_carries_on_when_one_joins(tm
     summary: dict[str, Any] = json.loads(stdout)
     assert summary["total"] == 3 and summary["solved"] == 3
     assert {json.loads(line)["id"] for line in out.read_text().splitlines()} == {"p0", "p1", "p2"}
+
+
+def test_a_cluster_where_nothing_listens_is_said_at_once(tmp_path: Path) -> None:
+    """Issue 26: it took 31 s (Dask retries a refused connection until its timeout)."""
+    import socket
+
+    from solver.parallel import ClusterError, connect
+    from solver.parallel.cluster import CONNECT_SECONDS
+
+    with socket.socket() as s:  # a port nobody listens on: bound, never listening
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        t0 = time.monotonic()
+        with pytest.raises(ClusterError, match="cannot reach the scheduler"):
+            connect(f"tcp://127.0.0.1:{port}")
+        assert time.monotonic() - t0 < CONNECT_SECONDS  # refused at once, not waited on

@@ -3,9 +3,11 @@ notes while it has no worker. Dask is imported only here, and only when a cluste
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 R = TypeVar("R")
 
@@ -23,10 +25,31 @@ def connect(address: str) -> Any:
         from distributed import Client
     except ImportError as e:  # pragma: no cover - the test extra installs it
         raise ClusterError("--cluster needs Dask: pip install 'lobo-hint[cluster]'") from e
+    _reachable(address)
     try:
-        return Client(address)
+        return Client(address, timeout=CONNECT_SECONDS)
     except (OSError, ValueError, TypeError) as e:
         raise ClusterError(f"--cluster: cannot use the scheduler at {address}: {e}") from None
+
+
+CONNECT_SECONDS = 10  # Dask's own default is 30, and it retries a refused connection until then
+
+
+def _reachable(address: str) -> None:
+    """A TCP address where nothing listens is said at once (Dask would retry it for its timeout)."""
+    where = urlsplit(address if "://" in address else f"tcp://{address}")
+    if where.scheme != "tcp" or where.hostname is None:
+        return
+    try:
+        port = where.port
+    except ValueError:
+        return  # Dask says what is wrong with it
+    if port is None:
+        return
+    try:
+        socket.create_connection((where.hostname, port), timeout=CONNECT_SECONDS).close()
+    except OSError as e:
+        raise ClusterError(f"--cluster: cannot reach the scheduler at {address}: {e.strerror or e}") from None
 
 
 def _watch_workers(client: Any, address: str, say: Callable[[str], None], stop: threading.Event, every: float) -> None:
