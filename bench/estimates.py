@@ -31,7 +31,7 @@ from solver.core.intervals import wilson
 from solver.core.position import Position, parse_position
 from solver.core.rules import initial_state
 from solver.search.engine import evaluate_moves, prepare
-from solver.search.hint import hint
+from solver.search.hint import MIDPOINT, hint
 from solver.train.rollout_bias import decisions
 
 BANDS = (0.0, 0.05, 0.10, 0.20, 0.30, 0.50, 0.70, 0.90, 1.0001)
@@ -98,13 +98,16 @@ def coverage(args: argparse.Namespace) -> None:
             assert h.best is not None
             t["losses"].append(best - truth[h.best])  # type: ignore[union-attr]
             for m in h.moves:
-                if m.interval is not None and m.samples is not None and m.samples > 0:
+                # Every play whose value is estimated (rollouts or the network's lookahead), not
+                # the middle of its bounds, which hold it by construction.
+                estimated = m.method is not None and m.method != MIDPOINT
+                if m.interval is not None and m.bounds is not None and estimated:
                     t["plays"] += 1  # type: ignore[operator]
                     ok = m.interval[0] - EPS <= truth[m.play] <= m.interval[1] + EPS
                     t["held"] += ok  # type: ignore[operator]
                     if not ok:
                         misses.append(f"{name} u={root.unknown_draws} {m.play} {m.method} {m.interval} exact {truth[m.play]:.4f}")
-                if wins and m.win_interval is not None and m.samples:
+                if wins and m.win_interval is not None and estimated:
                     t["win_plays"] += 1  # type: ignore[operator]
                     t["win_held"] += m.win_interval[0] - EPS <= wins[m.play] <= m.win_interval[1] + EPS  # type: ignore[operator]
         print(f"{done}/{args.count} u={root.unknown_draws} exact in {took:.1f} s", file=sys.stderr, flush=True)

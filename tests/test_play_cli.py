@@ -19,7 +19,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from cli.main import app, dispatch
-from cli.play import board, prompt, run_session, stream_reader
+from cli.table_view import board, prompt, run_session, stream_reader
 from solver.core.rules import WON
 from solver.play.companion import HINT_ROWS, Reply, Session, Settings, export_json, load_file, start
 from solver.play.driver import GAME_OVER, Deal, Draw, Move, Setup, Table, Take
