@@ -89,7 +89,7 @@ def play(
         if target is not None and not game_of(game).is_race:
             fail("--target: only lobo is a race to a score")
         try:
-            setup = Setup(game, difficulty, target=target or 100)
+            setup = Setup.asked(game, difficulty, target or 100)
         except GameError as e:
             fail(str(e))
         if virtual and seed is None:

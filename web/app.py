@@ -189,7 +189,7 @@ def create_app(
         if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
             raise WebError(400, f"target: a whole number from 1 to {MAX_TARGET}, the score that wins")
         try:
-            setup = Setup(game, difficulty, target=LOBO_TARGET if target is None else target)
+            setup = Setup.asked(game, difficulty, LOBO_TARGET if target is None else target)
         except GameError as e:
             raise WebError(400, str(e)) from None
         return view(store.create(setup, seed if mode == "virtual" else None), status=201)

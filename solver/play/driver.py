@@ -67,8 +67,16 @@ class Setup:
             raise GameError(f"game {self.game!r} is not one of {', '.join(GAMES)}")
         if self.difficulty not in DIFFICULTIES:
             raise GameError(f"difficulty {self.difficulty!r} is not one of {', '.join(DIFFICULTIES)}")
-        if not 1 <= self.target <= MAX_TARGET:
+        if self.target < 1:
             raise GameError(f"the target score must be from 1 to {MAX_TARGET}, not {self.target}")
+
+    @staticmethod
+    def asked(game: str, difficulty: str, target: int) -> Setup:
+        """The setup a player asks for: a lobo target at most MAX_TARGET (a race the engine itself
+        sets, as clairvoyant play's unbounded one, is no game to follow)."""
+        if not 1 <= target <= MAX_TARGET:
+            raise GameError(f"the target score must be from 1 to {MAX_TARGET}, not {target}")
+        return Setup(game, difficulty, target=target)
 
     @property
     def top(self) -> int:
