@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 from conftest import ROOT
-from solver.core.position import parse_position
-from solver.search.hint import hint
+from solver.core.position import load_position, parse_position
+from solver.search.hint import LEAST_SHARE, hint
 
 ROUND_START = {"player": [3, 7, 9, 1], "wolf": [6, 2, 5, 8], "final": False}  # never exact in seconds
 SLACK = 0.5  # the answer's own overrun past its plan (a chunk of states, the answer's assembly)
@@ -37,6 +37,15 @@ def test_a_start_already_past_the_limit_still_answers_every_play() -> None:
     assert all(m.value is not None for m in r.moves)
 
 
+def test_a_start_that_ate_the_limit_still_leaves_the_search_its_least_share() -> None:
+    """A first run on a busy machine spent the whole 2 s starting; the mid-round example, exact
+    in a few hundred states, must still be exact, a quarter of the limit late at most."""
+    pos = load_position(ROOT / "puzzles" / "examples" / "midround.json")
+    r = hint(pos, time_limit=2.0, started=time.perf_counter() - 5.0)
+    assert r.exact
+    assert r.stats["seconds"] <= 5.0 + LEAST_SHARE * 2.0 + SLACK, r.stats
+
+
 def test_the_command_counts_its_process_start(tmp_path: Path) -> None:
     """The installed script's whole process: what runs before main() (here a 0.8 s sleep, standing
     for a slow interpreter start) is part of the limit, and the answer says so."""
@@ -53,4 +62,6 @@ def test_the_command_counts_its_process_start(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     seconds = json.loads(done.stdout)["stats"]["seconds"]
-    assert 0.8 <= seconds <= limit + SLACK, seconds
+    # Within the limit, or (a start so slow on a busy machine that it ate the limit) the least share
+    # the search is always left past it.
+    assert 0.8 <= seconds <= limit + LEAST_SHARE * limit + SLACK, seconds

@@ -44,6 +44,7 @@ from solver.search.estimate import (
 EPS = 1e-9
 PLANNED = 0.9  # of a time limit, planned for; the rest is the margin for overruns
 OVERRUN = 0.25  # of a time limit, the most that rollouts still owed their minimum may run over
+LEAST_SHARE = 0.25  # of a time limit, what the searches get however long the start took
 SEARCH_SHARE = 0.7  # of a time limit, for the exact search; the rest for sampled estimates
 WIN_SHARE = 0.5  # under `party`, of what is left, for the exact win search; the rest for estimates
 # Under a short clock (a simulated game's decisions, objective `game`) the exact search mostly ends
@@ -296,6 +297,10 @@ def _search(
     # rollouts' minimum and the answer itself overrun a plan by up to a tenth).
     planned = None if time_limit is None else PLANNED * time_limit
     deadline = None if planned is None else t0 + planned
+    if deadline is not None and planned is not None:
+        # A start that ate the limit (a busy machine, a first run) still leaves the search a
+        # quarter of it: an answer a little late rather than one that searched nothing.
+        deadline = max(deadline, time.perf_counter() + LEAST_SHARE * planned)
     # With a time limit, keep a share of it for sampled estimates in case the exact search fails.
     # Measured for `game` (bench/README.md); a sample budget is kept as asked.
     short = time_limit is not None and time_limit < SHORT_CLOCK and samples is None and pos.objective == "game"
