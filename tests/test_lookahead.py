@@ -170,3 +170,19 @@ def test_the_compiled_network_is_the_network() -> None:
             assert abs(compiled.network.evaluate(np.array(st, np.int64), head, net, *buffers) - want) < 1e-12
             plain = network.evaluate(st, head, list(net), *[[0.0] * len(b) for b in buffers])
             assert abs(plain - want) < 1e-12
+
+
+def test_the_hint_table_calls_the_networks_values_estimates_and_shows_bounds_as_chances() -> None:
+    """The lookahead samples no deal: its rows say `est.`, never `mid` (the middle of the bounds),
+    and the bounds are chances like every other number of the table (issue 26's words)."""
+    from solver.core.position import parse_position
+    from solver.search.hint import hint
+    from solver.words.hint import hint_columns
+
+    r = hint(parse_position({"player": [3, 7, 9, 1], "wolf": [6, 2, 5, 8], "final": False}), max_states=200)
+    assert any(m.method is not None and m.method.startswith("lookahead") for m in r.moves)
+    columns, rows = hint_columns("vanguard", r, r.moves)
+    won, bounds = columns.index("Round won"), columns.index("Bounds")
+    estimated = [row for m, row in zip(r.moves, rows, strict=True) if m.play.kind != "fold"]
+    assert all(row[won].endswith(" est.") for row in estimated), rows
+    assert all(row[bounds].endswith("%") and "–" in row[bounds] for row in estimated), rows

@@ -28,6 +28,7 @@ from solver.core.rules import legal_plays
 from solver.play.board import board, hint_data
 from solver.play.companion import Session, ask_hint, execute, load_file, save_json, start
 from solver.play.driver import Setup
+from solver.search.hint import LEAST_SHARE
 from web import store as store_module
 from web.app import MAX_BODY, body, create_app
 from web.hints import HintService
@@ -557,8 +558,9 @@ def test_a_hint_answers_within_its_budget_and_the_server_stays_responsive(folder
         assert g["job"]["state"] == "done", g["job"]
         # Budget 2 s, counted from the request: what the answer reports (a busy machine slows the
         # page's own requests, not the hint's clock). The page's requests never waited on it.
-        assert g["hint"]["seconds"] <= 2 + 0.5, g["hint"]["seconds"]
-        assert slowest < 0.5 * took, (slowest, took)
+        # (A start the load delayed past the limit still leaves the search its least share.)
+        assert g["hint"]["seconds"] <= 2 + LEAST_SHARE * 2 + 0.5, g["hint"]["seconds"]
+        assert slowest < 0.8 * took, (slowest, took)  # a request that waited on it would take it all
         assert g["hint"]["exact"] is False and "Bounds" in g["hint"]["columns"]
 
 

@@ -107,7 +107,7 @@ def win_text(m: MoveResult) -> str:
         return "—"
     text = f"{number_text(100 * m.win_probability, '.1f')}%"
     if m.win_interval is not None:
-        text += " est." if m.samples else " mid"
+        text += " mid" if m.method == MIDPOINT else " est."  # the network's estimates sample no deal
     return text
 
 
@@ -143,11 +143,7 @@ def hint_columns(game_name: str, result: HintResult, moves: Sequence[MoveResult]
         if show_win:
             cells.append(win_text(m))
         if not result.exact:
-            cells.append(
-                "exact"
-                if m.bounds is None
-                else f"[{number_text(m.bounds[0], '.3g')}, {number_text(m.bounds[1], '.3g')}]"
-            )
+            cells.append("exact" if m.bounds is None else interval_text(objective, m.bounds))  # as the values are
         rows.append(cells)
     return columns, rows
 

@@ -394,7 +394,9 @@ function drawHint(g) {
   const job = g.job;
   if (job && job.state !== "running" && job.state !== "done" && job.message) {
     parts.push(h("p", { class: job.state === "failed" ? "warn" : "quiet", id: "job-end" },
-      job.state === "cancelled" ? `Hint stopped (${job.message}): nothing changed.` : `Hint failed: ${job.message}`));
+      job.state === "cancelled"
+        ? (job.message === "stopped" ? "Hint stopped: nothing changed." : `Hint stopped (${job.message}): nothing changed.`)
+        : `Hint failed: ${job.message}`));
   }
   const x = g.hint;
   if (x && x.kind === "advice") {
@@ -404,7 +406,7 @@ function drawHint(g) {
       h("tbody", {}, x.rewards.map((r, i) => h("tr", {},
         h("td", {}, h("button", { class: "play", "data-line": r.reward, onclick: () => step(r.reward) }, r.reward)),
         h("td", {}, r.win_text), h("td", {}, r.interval_text), h("td", {}, i === 0 ? "best" : r.vs_text)))))));
-    parts.push(h("p", { class: "quiet" }, `${x.samples} continuations each, policy ${x.policy}`));
+    if (x.samples > 0) parts.push(h("p", { class: "quiet" }, `${x.samples} continuations each, policy ${x.policy}`));
   } else if (x) {
     parts.push(h("p", { class: "best", id: "hint-best" }, `Best play: ${x.best || "fold"}`, h("span", { class: "status " + x.status }, ` ${x.status_text}`),
       x.exact ? null : h("span", { class: "warn" }, " (not exact: the budget ran out)")));
