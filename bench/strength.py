@@ -154,9 +154,8 @@ def losses(args: argparse.Namespace) -> None:
     cards, every play's exact `game` value searched (the evaluator's table at the ends beyond the
     exact horizon, as the search values them), and the hint's choice at --budget seconds."""
     from solver.core.rules import initial_state
-    from solver.play.driver import PLAY, Move, SeededDeck, Take, advance, new_table
     from solver.play.hint_policy import HintPolicy
-    from solver.play.simulate import policy_rng
+    from solver.play.simulate import decision_tables, policy_rng
     from solver.search.engine import evaluate_moves, prepare
     from solver.search.hint import hint
 
@@ -167,21 +166,12 @@ def losses(args: argparse.Namespace) -> None:
     timed_out = 0
     index = 0
     while len(found) < args.count:
-        t = new_table(Setup("vanguard", args.difficulty))
-        deck = SeededDeck.for_table(t, args.seed, index)
         rng = policy_rng(args.seed, index, "hint")
-        candidates = []
-        while not t.over:
-            step = deck.next_step(t)
-            if step is None:
-                if t.phase == PLAY:
-                    s = t.round
-                    if s is not None and not s.final and lo <= s.unknown_draws <= hi:
-                        candidates.append(t.position())
-                    step = Move(policy.play(t, rng))
-                else:
-                    step = Take(policy.reward(t, rng))
-            t = advance(t, step)
+        candidates = [
+            t.position()
+            for t in decision_tables(Setup("vanguard", args.difficulty), policy, args.seed, index, rng)
+            if t.round is not None and not t.round.final and lo <= t.round.unknown_draws <= hi
+        ]
         index += 1
         if not candidates:
             continue

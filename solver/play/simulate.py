@@ -149,6 +149,22 @@ class GameRecord:
             raise GameError(f"not a game record: {type(e).__name__} {e}") from None
 
 
+def decision_tables(setup: Setup, policy: Policy, seed: int, index: int, rng: random.Random) -> Iterator[Table]:
+    """Game `index` of seed `seed` played by `policy` (drawing on `rng`): the table at each of its
+    play decisions, before the play (for benchmarks and training that ask about those positions)."""
+    t = new_table(setup)
+    deck = SeededDeck.for_table(t, seed, index)
+    while not t.over:
+        step = deck.next_step(t)
+        if step is None:
+            if t.phase == PLAY:
+                yield t
+                step = Move(policy.play(t, rng))
+            else:
+                step = Take(policy.reward(t, rng))
+        t = advance(t, step)
+
+
 def play_game(setup: Setup, policy: Policy, seed: int, index: int, start: Table | None = None) -> GameRecord:
     """Game `index` of seed `seed`, from a fresh deal (or from `start`), to its end."""
     t0 = time.perf_counter()

@@ -39,8 +39,9 @@ from solver.core.objectives import OBJECTIVES
 from solver.core.position import Position
 from solver.core.rules import initial_state
 from solver.parallel.run import run_parallel
-from solver.play.driver import PLAY, Move, SeededDeck, Setup, Take, advance, new_table
+from solver.play.driver import Setup
 from solver.play.policies import GreedyPolicy
+from solver.play.simulate import decision_tables
 from solver.search import bias, value_net
 from solver.search.engine import evaluate_moves, prepare, value_range
 from solver.search.estimate import looked_ahead, rolled_out
@@ -55,21 +56,11 @@ def decisions(game: str, difficulty: str, seed: int, lo: int, hi: int) -> Iterat
     pick = random.Random(seed)
     index = 0
     while True:
-        t = new_table(Setup(game, difficulty))
-        deck = SeededDeck.for_table(t, seed, index)
-        rng = random.Random(index)
-        found: list[Position] = []
-        while not t.over:
-            step = deck.next_step(t)
-            if step is None:
-                if t.phase == PLAY:
-                    s = t.round
-                    if s is not None and not s.final and lo <= s.unknown_draws <= hi:
-                        found.append(t.position())
-                    step = Move(greedy.play(t, rng))
-                else:
-                    step = Take(greedy.reward(t, rng))
-            t = advance(t, step)
+        found = [
+            t.position()
+            for t in decision_tables(Setup(game, difficulty), greedy, seed, index, random.Random(index))
+            if t.round is not None and not t.round.final and lo <= t.round.unknown_draws <= hi
+        ]
         index += 1
         if found:
             yield pick.choice(found)
