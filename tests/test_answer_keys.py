@@ -97,7 +97,12 @@ def test_hint_keys_are_documented(tmp_path: Path) -> None:
         answer(start, "--json", "--time-limit", "0.5"),
         answer(start, "--json", "--time-limit", "0.5", "--objective", "party"),
         # lobo has no value network: its round start is estimated by the tuned policy's rollouts.
-        answer(write(tmp_path, {"game": "lobo", "player": [1, 3, 5, 8], "wolf": [2, 6, 6, 9]}, "l.json"), "--json", "-t", "0.5"),
+        answer(
+            write(tmp_path, {"game": "lobo", "player": [1, 3, 5, 8], "wolf": [2, 6, 6, 9]}, "l.json"),
+            "--json",
+            "-t",
+            "0.5",
+        ),
         # The library with a state budget only: the value network where one fits, else the middle
         # of the bounds (no network values the party).
         hint(parse_position(ROUND_START), max_states=200).to_json(),

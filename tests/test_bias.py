@@ -61,7 +61,9 @@ def test_the_table_is_refused_when_made_for_other_bins(tmp_path: Path, monkeypat
 def test_the_shipped_table_fits_and_says_how_it_was_made() -> None:
     about = bias.about()
     assert bias.stale(about["stamp"]) is None
-    assert about["about"]["plays"] > 5000 and about["about"]["built_by"].startswith("python -m solver.train.rollout_bias")
+    assert about["about"]["plays"] > 5000 and about["about"]["built_by"].startswith(
+        "python -m solver.train.rollout_bias"
+    )
 
 
 def test_bins_hold_their_quantiles_and_fall_back_to_coarser_ones() -> None:

@@ -231,3 +231,41 @@ def test_a_key_holds_every_state_of_a_round_or_the_search_refuses() -> None:
     st = vector(_states(rng, 1)[0])
     st[kernel.WOLF] = 8
     assert not kernel.key_fits(st)
+
+
+def test_heap_arrays_only_where_reference_counts_are_kept() -> None:
+    """compiled.py compiles a function without numba's reference counts unless it says heap=True:
+    such a function that made a heap array (ints, floats, scratch) would never free it. numba
+    itself refuses an allocation there only when it sees one; a call that returns one it does not."""
+    import ast
+
+    from solver.search.machine_code import SOURCES
+
+    heap_makers = {"ints", "floats", "scratch"}
+    for path in SOURCES:
+        if path.name in ("compiled.py", "hashtable.py"):
+            continue  # the loader and the table: plain numba, reference counts as numba keeps them
+        tree = ast.parse(path.read_text())
+        for fn in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
+            jitted = [d for d in fn.decorator_list if isinstance(d, ast.Call) and getattr(d.func, "id", "") == "jit"]
+            if not jitted:
+                continue
+            heap = any(k.arg == "heap" and getattr(k.value, "value", False) for k in jitted[0].keywords)
+            calls = {
+                c.func.attr if isinstance(c.func, ast.Attribute) else getattr(c.func, "id", "")
+                for c in ast.walk(fn)
+                if isinstance(c, ast.Call)
+            }
+            made = calls & heap_makers
+            assert heap or not made, f"{path.name}: {fn.name} makes heap arrays ({sorted(made)}) without heap=True"
+
+
+def test_stack_buffers_hold_what_the_search_puts_there() -> None:
+    """The sizes the stack buffers are fixed at hold what goes in them, or the search takes the heap."""
+    from solver.search import expectimax
+
+    assert expectimax.ROOM_WORDS == expectimax.ROOM * kernel.MOVE
+    every_top = [0] * kernel.STATE
+    every_top[kernel.NTOP] = kernel.MAX_TOPS
+    assert kernel.key_words(every_top) == expectimax.KEY_MOST
+    assert kernel.OD_WORDS == 4 * kernel.OD

@@ -157,12 +157,7 @@ def test_no_import_cycles_among_solver_cli_and_web() -> None:
 
 
 def test_every_module_imports_only_its_own_layer_and_those_below() -> None:
-    wrong = sorted(
-        f"{a} -> {b}"
-        for a, targets in import_graph().items()
-        for b in targets
-        if layer_of(b) > layer_of(a)
-    )
+    wrong = sorted(f"{a} -> {b}" for a, targets in import_graph().items() for b in targets if layer_of(b) > layer_of(a))
     assert wrong == []
 
 

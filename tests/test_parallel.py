@@ -54,6 +54,7 @@ def test_results_in_the_tasks_order_or_as_they_come(workers: int) -> None:
 
 def test_a_dask_client_keeps_the_order_too() -> None:
     import distributed
+
     with distributed.Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None) as client:
         got: list[int] = []
         run_parallel(first_last, [(i,) for i in range(6)], emit=got.append, cluster=client, ordered=True)
@@ -240,6 +241,8 @@ def test_more_workers_than_the_cores_or_the_tasks_are_not_started() -> None:
     """Issue 26: `batch --jobs 1000` on 3 puzzles started 1,000 processes (2.9 GB)."""
     before = set(children(os.getpid()))
     seen: list[int] = []
-    run_parallel(first_last, [(i,) for i in range(3)], emit=lambda _: seen.append(len(_new_children(before))), workers=1000)
+    run_parallel(
+        first_last, [(i,) for i in range(3)], emit=lambda _: seen.append(len(_new_children(before))), workers=1000
+    )
     assert len(seen) == 3
     assert 1 <= max(seen) <= min(os.cpu_count() or 1, 3), seen

@@ -53,6 +53,7 @@ def test_the_records_do_not_depend_on_the_number_of_workers() -> None:
 
 def test_a_dask_client_runs_the_games_too() -> None:
     import distributed
+
     with distributed.Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None) as client:
         records = simulate(Setup("vanguard", "hard"), "random", 12, 8, cluster=client)
     assert [r.to_json() | {"seconds": 0} for r in records] == [

@@ -49,7 +49,9 @@ def test_networks_of_another_layout_are_refused_in_one_line(tmp_path: Path, monk
     raw = json.loads(value_net.DATA.read_text(encoding="utf-8"))
     moved = {**value_net.LAYOUT, "features": network.FEATURES + 1}
     said = _refused(tmp_path, monkeypatch, {**raw, "stamp": moved})
-    assert said.startswith(f"the value networks ({tmp_path / 'value_net.json'}) were trained for another layout (features ")
+    assert said.startswith(
+        f"the value networks ({tmp_path / 'value_net.json'}) were trained for another layout (features "
+    )
     assert said.endswith("): train them again with `python -m solver.train.value_net`")
     assert "it has no layout stamp" in _refused(tmp_path, monkeypatch, {**raw, "stamp": None})
     entry = raw["networks"]["vanguard"]["standard"]

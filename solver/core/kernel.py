@@ -32,6 +32,9 @@ if TYPE_CHECKING:
     def ints(n: int) -> Any: ...
     def floats(n: int) -> Any: ...
     def scratch(n: int) -> Any: ...
+    def stack(n: int) -> Any: ...
+    def stack_scratch(n: int) -> Any: ...
+    def stack_floats(n: int) -> Any: ...
 
     ZERO: int
     ONE: int
@@ -41,6 +44,11 @@ else:
         ints = __lobo_ints__
         floats = __lobo_floats__
         scratch = __lobo_scratch__  # a buffer every part of which is written before it is read
+        # The same three of a constant size in the caller's stack frame (compiled.py): for the
+        # small buffers of every node, never returned or kept past the function that makes them.
+        stack = __lobo_stack__
+        stack_scratch = __lobo_stack_scratch__
+        stack_floats = __lobo_stack_floats__
         # Not literals: numba's cache of a recursive function breaks on literal arguments.
         ZERO = __lobo_zero__
         ONE = __lobo_one__
@@ -56,7 +64,8 @@ else:
         def floats(n):
             return [0.0] * n
 
-        scratch = ints
+        scratch = stack = stack_scratch = ints
+        stack_floats = floats
         ZERO = 0
         ONE = 1
 
@@ -250,6 +259,7 @@ def _row(out: Vec, m: int, kind: int) -> int:
 # and the counter's digit.
 OD = 20
 SLOT, HAVE, VAL, CUR = 0, OD, 2 * OD, 3 * OD
+OD_WORDS = 4 * OD  # a constant, as stack() needs
 
 
 @jit()
@@ -297,7 +307,7 @@ def _groups_of_mine(st: Vec, out: Vec, m: int, cap: int) -> int:
             break
     if top == 0:
         return m
-    od = scratch(4 * OD)
+    od = stack_scratch(OD_WORDS)
     n = _odometer(st, HAND, 20, top, od)  # HAND + 10.. is RESERVE: one pool
     s = 0
     k = 0
@@ -325,7 +335,7 @@ def _splits(st: Vec, out: Vec, m: int, cap: int) -> int:
             break
     if top == 0:
         return m
-    od = scratch(4 * OD)
+    od = stack_scratch(OD_WORDS)
     n = _odometer(st, WOLF, 10, top, od)
     s = 0
     k = 0
@@ -463,8 +473,8 @@ def _take_tops(st: Vec, k: int, to: int) -> None:
 @jit(inline="always")
 def _copy(st: Vec, child: Vec) -> None:
     """child := st, as far as it is read: the known top cards past NTOP never are."""
-    n = TOPS + st[NTOP]
-    child[0:n] = st[0:n]
+    for i in range(TOPS + st[NTOP]):  # a loop: a slice assignment may copy through the heap
+        child[i] = st[i]
 
 
 @jit()
@@ -685,7 +695,7 @@ def choose(st: Vec, mv: Vec, m: int, w: Vec) -> int:
     return best
 
 
-@jit()
+@jit(heap=True)
 def play_out(st: Vec, order: Vec, at: int, w: Vec) -> int:
     """The round in st played on by the rollout policy of weights w (w[RP_ON] = 0: the greedy
     rule), in place, the unknown cards drawn in the order order[at], order[at + 1], … (known top
@@ -737,10 +747,16 @@ except NameError:
     BINOMIAL = _binomials()
 
 
-@jit()
+WAYS = 11 * 16  # draw_count's table on the stack, for draws of up to 15 cards
+
+
+@jit(heap=True)
 def draw_count(unseen: Vec, base: int, d: int) -> int:
     """How many multisets of d values the unseen counts (at base) allow."""
-    ways = ints(11 * (d + 1))
+    size = 11 * (d + 1)
+    ways = stack_scratch(WAYS) if size <= WAYS else scratch(size)
+    for i in range(size):
+        ways[i] = 0
     ways[0] = 1
     for i in range(10):
         for j in range(d + 1):
@@ -761,12 +777,12 @@ def draws(unseen: Vec, base: int, d: int, out: Vec, prob: Vec) -> int:
     for i in range(10):
         total += unseen[base + i]
     denominator = BINOMIAL[total * 12 + d]
-    cap = ints(11)
+    cap = stack(11)
     for i in range(9, -1, -1):
         cap[i] = cap[i + 1] + unseen[base + i]
-    cur = ints(10)
-    low = ints(10)
-    need = ints(10)
+    cur = stack(10)
+    low = stack(10)
+    need = stack(10)
     need[0] = d
     cur[0] = min(d, unseen[base])
     low[0] = max(0, d - cap[1])
@@ -850,8 +866,8 @@ def min_sacrifices(st: Vec, allowed: int) -> int:
     """Fewest sacrifices (at most `allowed`) with which the Wolf's cards can all be covered by
     disjoint groups of the Player's cards (hand and reserve: which pays does not matter here)
     adding up exactly to each; -1 when they cannot."""
-    wolf = ints(10)
-    avail = ints(10)
+    wolf = stack(10)
+    avail = stack(10)
     cards = 0
     for i in range(10):
         wolf[i] = st[WOLF + i]

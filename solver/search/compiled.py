@@ -22,7 +22,10 @@ from types import ModuleType
 from typing import Any
 
 import numba
+import numba.extending
 import numpy as np
+from numba.core import cgutils
+from numba.np import arrayobj
 
 from solver.core import kernel as plain_kernel
 from solver.search import hashtable, machine_code
@@ -32,8 +35,13 @@ from solver.search.machine_code import SOURCES, STAMP
 KERNEL, EXPECTIMAX, _, _, PLAYOUTS, NETWORK, LOOKAHEAD = SOURCES
 
 
-def _jit(**options: Any) -> Any:
-    return numba.njit(cache=True, **options)
+def _jit(heap: bool = False, **options: Any) -> Any:
+    """numba's decorator as the sources use it. A function that makes no array on the heap (none,
+    or only stack() ones) is compiled without numba's reference counts: with them every array a
+    function is given costs two atomic operations a call, which made up half the search's time.
+    Such a function must not call one that returns a heap array (that array would never be freed);
+    one that makes heap arrays says heap=True (numba refuses to compile it otherwise)."""
+    return _njit(cache=True, _nrt=heap, **options)
 
 
 @numba.njit(cache=True)
@@ -49,6 +57,52 @@ def _floats(n: int) -> np.ndarray:  # pragma: no cover - compiled
 @numba.njit(cache=True)
 def _scratch(n: int) -> np.ndarray:  # pragma: no cover - compiled
     return np.empty(n, np.int64)
+
+
+_njit: Any = numba.njit  # with numba's options its stubs do not list
+_cg: Any = cgutils
+_make_array: Any = arrayobj.make_array
+_populate_array: Any = arrayobj.populate_array
+
+
+def _on_stack(dtype: Any, zeroed: bool) -> Any:
+    """An array of a constant size in the calling function's stack frame: no allocation, no
+    reference count (its meminfo is null), gone when that function returns, so it must never be
+    returned or kept. The search's nodes take their small buffers so: a heap array costs some
+    50 ns to make and free, and the atomic counts of its references cost as much again."""
+
+    @numba.extending.intrinsic
+    def on_stack(typingctx: Any, n: Any) -> Any:
+        if not isinstance(n, numba.types.IntegerLiteral):
+            return None  # a constant size only: the frame's size is fixed when it is compiled
+        size = n.literal_value
+        arr = numba.types.Array(dtype, 1, "C")
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            item = context.get_abi_sizeof(context.get_value_type(dtype))
+            data = _cg.alloca_once(builder, context.get_value_type(dtype), size=size)
+            if zeroed:
+                _cg.memset(builder, data, context.get_constant(numba.types.intp, item * size), 0)
+            out = _make_array(arr)(context, builder)
+            intp = numba.types.intp
+            _populate_array(
+                out,
+                data=data,
+                shape=[context.get_constant(intp, size)],
+                strides=[context.get_constant(intp, item)],
+                itemsize=context.get_constant(intp, item),
+                meminfo=None,
+            )
+            return out._getvalue()
+
+        return arr(n), codegen
+
+    return on_stack
+
+
+_stack = _on_stack(numba.types.int64, True)
+_stack_scratch = _on_stack(numba.types.int64, False)
+_stack_floats = _on_stack(numba.types.float64, False)
 
 
 def _fresh_cache() -> None:
@@ -87,7 +141,8 @@ kernel = _load(
     KERNEL,
     {"__lobo_jit__": _jit, "__lobo_ints__": _ints, "__lobo_floats__": _floats,
      "__lobo_binomial__": np.array(plain_kernel.BINOMIAL, np.float64), "__lobo_zero__": np.int64(0),
-     "__lobo_one__": np.int64(1), "__lobo_scratch__": _scratch},
+     "__lobo_one__": np.int64(1), "__lobo_scratch__": _scratch, "__lobo_stack__": _stack,
+     "__lobo_stack_scratch__": _stack_scratch, "__lobo_stack_floats__": _stack_floats},
 )  # fmt: skip
 expectimax = _load(
     "solver.search._expectimax_compiled",

@@ -90,8 +90,18 @@ EV_SIZE = EV_LOBO + 3 * EV_TARGET * EV_TARGET
 # a search reads is kept in ctr[ERROR], in millionths, for the estimate's interval.
 EV_ERRORS = EV_SIZE
 
-# Moves per decision node before the buffer is made bigger (most have a dozen or two).
+# The kernel's sizes as this module's constants: stack buffers need sizes numba sees as literals.
+STATE = K.STATE
+
+# Moves per decision node before the buffer is made bigger (most have a dozen or two), and the
+# words of that buffer (constants: stack buffers have a size fixed when compiled).
 ROOM = 48
+ROOM_WORDS = ROOM * K.MOVE
+# A chance node's outcomes before its buffers leave the stack for the heap.
+FEW = 64
+FEW_ROWS = FEW * 10
+# The most words a state key takes (kernel.key_words of a state with every card a known top one).
+KEY_MOST = K.KEY_WORDS + (K.MAX_TOPS - 10 + 14) // 15
 
 
 @jit()
@@ -173,7 +183,7 @@ def vanguard_game(st: Vec, mk: Any, mv: Any, dk: Any, dv: Any, ev: Vec, ctr: Vec
     return best
 
 
-@jit()
+@jit(heap=True)
 def next_deal(st: Vec, act: int, kept: int, mk: Any, mv: Any, dk: Any, dv: Any, ev: Vec, ctr: Vec) -> float:
     """The chance to win the game from the next deal, after a regular round that ends in st, with
     act members active and the card `kept` (0: none) put into the reserve. The deal comes from the
@@ -197,7 +207,7 @@ def next_deal(st: Vec, act: int, kept: int, mk: Any, mv: Any, dk: Any, dv: Any, 
         return estimated(ev, at + min(reserve, EV_RESERVE - 1), ctr)
     # Remembered by what decides the deal's value: the party, the reserve with the card kept, the
     # pile, the unseen cards and the known top cards that will be dealt.
-    kb = K.ints(3)
+    kb = K.stack(3)
     # The hand size too (the table outlives a search: engine.py); past 31 every size deals alike.
     k0 = act | (n << 2) | (min(h, 32) << 40)
     k1 = 0
@@ -222,7 +232,7 @@ def next_deal(st: Vec, act: int, kept: int, mk: Any, mv: Any, dk: Any, dv: Any, 
         start = int(-y)
         total = x
     d = K.dealt(n, h)
-    deal = K.ints(K.STATE)  # the final round's hands, built in a state vector for the cover
+    deal = K.stack(STATE)  # the final round's hands, built in a state vector for the cover
     for i in range(10):
         deal[K.RESERVE + i] = st[K.RESERVE + i]
     if kept > 0:
@@ -238,14 +248,14 @@ def next_deal(st: Vec, act: int, kept: int, mk: Any, mv: Any, dk: Any, dv: Any, 
         else:
             uw += 1
     allowed = max(0, act - 1)
-    unseen = K.ints(10)
+    unseen = K.stack(10)
     for i in range(10):
         unseen[i] = st[K.UNSEEN + i]
     na = K.draw_count(unseen, 0, up)
     rows_a = K.ints(na * 10)
     prob_a = K.floats(na)
     K.draws(unseen, 0, up, rows_a, prob_a)
-    rest = K.ints(10)
+    rest = K.stack(10)
     work = 0
     for ra in range(start, na):
         if ctr[PACED] and ra > start and ctr[STATES] + ctr[WORK] + work // 2 > ctr[LIMIT]:
@@ -284,7 +294,7 @@ def next_deal(st: Vec, act: int, kept: int, mk: Any, mv: Any, dk: Any, dv: Any, 
 @jit()
 def cover(st: Vec, allowed: int, mk: Any, mv: Any, ctr: Vec) -> int:
     """kernel.min_sacrifices, remembered: the same covers recur all over a search."""
-    kb = K.ints(2)
+    kb = K.stack(2)
     k0 = allowed
     k1 = 0
     for i in range(10):
@@ -338,7 +348,7 @@ def cheap(
         # and game the drawn card counts: it scores, or may be kept).
         won = 1.0 if obj == WIN else -float(par[P_ROOT_ACTIVE] - K.active(st))
         return won, won
-    kb = K.ints(par[P_WORDS])
+    kb = K.stack(KEY_MOST)
     K.key(st, kb, par[P_WORDS], par[P_MERGE] == 1)
     found, lo, hi = T.tt_get(tk, tv, kb)
     if found:
@@ -364,7 +374,7 @@ def bounds(
         if ctr[STOPPED]:
             return fpar[F_LO], fpar[F_HI]  # its next deal was interrupted: nothing known yet
         return v, v
-    kb = K.ints(par[P_WORDS])
+    kb = K.stack(KEY_MOST)
     K.key(st, kb, par[P_WORDS], par[P_MERGE] == 1)
     found, lo, hi = T.tt_get(tk, tv, kb)
     if found:
@@ -373,11 +383,10 @@ def bounds(
 
 
 @jit()
-def _likeliest_first(prob: Vec, clo: Vec, chi: Vec, n: int) -> Vec:
-    """Outcomes by probability times the width of their bounds, biggest first, ties in order
-    (insertion sort: most chance nodes have ten outcomes or fewer, and the big ones are rare)."""
-    weight = K.floats(n)
-    order = K.ints(n)
+def _likeliest_first(prob: Vec, clo: Vec, chi: Vec, n: int, order: Vec, weight: Vec) -> None:
+    """order := the outcomes by probability times the width of their bounds, biggest first, ties
+    in order (insertion sort: most chance nodes have ten outcomes or fewer, the big ones are rare);
+    weight is scratch."""
     for j in range(n):
         weight[j] = prob[j] * (chi[j] - clo[j])
     for j in range(n):
@@ -387,10 +396,9 @@ def _likeliest_first(prob: Vec, clo: Vec, chi: Vec, n: int) -> Vec:
             order[t] = order[t - 1]
             t -= 1
         order[t] = j
-    return order
 
 
-@jit()
+@jit(heap=True)
 def search(
     st: Vec,
     a: float,
@@ -413,7 +421,7 @@ def search(
     One function for decision and chance nodes alike: compiled recursion must stay within one
     function."""
     words = par[P_WORDS]
-    kb = K.ints(words)
+    kb = K.stack(KEY_MOST)
     K.key(st, kb, words, par[P_MERGE] == 1)
     lo = fpar[F_LO]
     hi = fpar[F_HI]
@@ -439,13 +447,24 @@ def search(
         ctr[CHANCE] += 1
         d = K.owed_now(st)
         n = K.draw_count(st, K.UNSEEN, d)
-        outs = K.ints(n * 10)
-        prob = K.floats(n)
+        # A node's buffers on the stack; a chance node with more outcomes than FEW (many
+        # cards drawn at once) takes them from the heap.
+        outs = K.stack_scratch(FEW_ROWS)
+        prob = K.stack_floats(FEW)
+        clo = K.stack_floats(FEW)
+        chi = K.stack_floats(FEW)
+        weight = K.stack_floats(FEW)
+        order = K.stack_scratch(FEW)
+        if n > FEW:
+            outs = K.scratch(n * 10)
+            prob = K.floats(n)
+            clo = K.floats(n)
+            chi = K.floats(n)
+            weight = K.floats(n)
+            order = K.scratch(n)
         K.draws(st, K.UNSEEN, d, outs, prob)
         ctr[OUTCOMES] += n
-        kid = K.ints(K.STATE)
-        clo = K.floats(n)
-        chi = K.floats(n)
+        kid = K.stack(STATE)
         rest_lo = 0.0
         rest_hi = 0.0
         for j in range(n):
@@ -457,7 +476,7 @@ def search(
             chi[j] = hi_j
             rest_lo += prob[j] * lo_j
             rest_hi += prob[j] * hi_j
-        order = _likeliest_first(prob, clo, chi, n)
+        _likeliest_first(prob, clo, chi, n, order, weight)
         done = 0.0
         finished = True
         for t in range(n):
@@ -519,13 +538,13 @@ def search(
         v = 1.0  # Perfect and Sum plays alone cover the Wolf's hand
     else:
         room = ROOM
-        buf = K.scratch(room * K.MOVE)
+        buf = K.stack_scratch(ROOM_WORDS)
         m = K.moves(st, buf, room)
         while m < 0:
             room *= 4
             buf = K.scratch(room * K.MOVE)
             m = K.moves(st, buf, room)
-        child = K.ints(K.STATE)
+        child = K.stack(STATE)
         best = fpar[F_LO] - 1.0
         proven = fpar[F_LO]  # the best value known to be reached (not merely bounded from above)
         for g in range(m):

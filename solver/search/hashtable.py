@@ -13,16 +13,31 @@ key's home slot, the first slot its probe looks at. The slot stays occupied, so 
 key's probe sequence is unbroken, and the new key is found at once; the entry replaced is
 forgotten, which costs a transposition table nothing but the time to search that state again.
 
-`tt_get` and `tt_set` are the two calls the search makes (solver/search/expectimax.py); the
+The calls the search makes are compiled without numba's reference counts (they make no arrays:
+see solver/search/compiled.py). `tt_get` and `put` are the two calls the search makes (solver/search/expectimax.py); the
 plain-Python search has the same two over a dict (solver/search/tables.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
 import numpy as np
 from numba import njit
 
 BYTES_PER_WORD = 8
+F = TypeVar("F", bound=Callable[..., Any])
+
+if TYPE_CHECKING:
+
+    def _uncounted(**options: Any) -> Callable[[F], F]: ...
+else:
+
+    def _uncounted(**options):
+        """The search's calls make no arrays: compiled without numba's reference counts
+        (solver/search/compiled.py says why)."""
+        return njit(cache=True, _nrt=False, **options)
 
 
 def table_bytes(capacity: int, words: int = 2) -> int:
@@ -35,7 +50,7 @@ def new_table(capacity: int = 1 << 16, words: int = 2) -> tuple[np.ndarray, np.n
     return row[:, :words], row.view(np.float64)[:, words:]
 
 
-@njit(cache=True, inline="always")
+@_uncounted(inline="always")
 def _home(keys: np.ndarray, kb: np.ndarray) -> np.int64:  # pragma: no cover - compiled
     """The first slot a key's probe looks at: Murmur3's finalizer over the key's words."""
     mask = np.uint64(keys.shape[0] - 1)
@@ -51,7 +66,7 @@ def _home(keys: np.ndarray, kb: np.ndarray) -> np.int64:  # pragma: no cover - c
     return np.int64(h & mask)
 
 
-@njit(cache=True)
+@_uncounted()
 def slot(keys: np.ndarray, kb: np.ndarray) -> np.int64:  # pragma: no cover - compiled
     """The slot holding this key, or the free slot where it would go (linear probing)."""
     mask = np.int64(keys.shape[0] - 1)
@@ -72,7 +87,7 @@ def slot(keys: np.ndarray, kb: np.ndarray) -> np.int64:  # pragma: no cover - co
         i = np.int64((i + np.int64(1)) & mask)
 
 
-@njit(cache=True)
+@_uncounted()
 def put(
     keys: np.ndarray,
     vals: np.ndarray,
@@ -111,7 +126,7 @@ def put(
     vals[i, 1] = y
 
 
-@njit(cache=True)
+@_uncounted()
 def tt_get(keys: np.ndarray, vals: np.ndarray, kb: np.ndarray) -> tuple[bool, float, float]:  # pragma: no cover
     """(found, lo, hi) for the key."""
     i = slot(keys, kb)

@@ -42,7 +42,7 @@ NODES, READS = range(2)  # counts kept in `seen`: states expanded, network reads
 SEEN = 2
 
 
-@jit()
+@jit(heap=True)
 def value(
     st: Vec,
     depth: int,
@@ -103,7 +103,7 @@ def value(
     return best
 
 
-@jit()
+@jit(heap=True)
 def values(
     children: Vec,
     n: int,

@@ -147,7 +147,7 @@ def evaluate(st: Vec, head: int, net: Vec, x: Vec, h1: Vec, h2: Vec) -> float:
     return 1.0 / (1.0 + math.exp(-z))
 
 
-@jit()
+@jit(heap=True)
 def features_of(states: Vec, n: int, out: Vec) -> None:
     """features() of n states (states[r * STATE : (r + 1) * STATE]) into out[r * FEATURES : ...]:
     the training's inputs, made by the same code the search reads."""

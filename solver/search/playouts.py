@@ -36,7 +36,7 @@ else:
 Vec = Any
 
 
-@jit()
+@jit(heap=True)
 def rollouts(
     children: Vec,
     n: int,
@@ -109,7 +109,7 @@ def deal_round(st: Vec, order: Vec, at: int) -> int:
     return at
 
 
-@jit()
+@jit(heap=True)
 def dealt_end(st: Vec, order: Vec, at: int, par: Vec, mk: Any, mv: Any, dk: Any, dv: Any, ev: Vec, ctr: Vec) -> float:
     """A rollout's end of the round, valued as the search values it (expectimax.terminal), but for
     a vanguard round under `game` whose next deal surely makes the final round: that deal is the
