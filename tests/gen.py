@@ -6,6 +6,15 @@ import random
 from typing import Any
 
 TOPS = {"easy": 8, "standard": 9, "hard": 10}
+# A won round's reward with a pile far from the end: two hand cards to keep, or the Jack to revive.
+A_REWARD: dict[str, Any] = {
+    "phase": "reward",
+    "player": [2, 5],
+    "wolf": [],
+    "reserve": [3],
+    "party": ["Q", "K"],
+    "draw_pile": {"size": 22},
+}
 
 
 def random_position(

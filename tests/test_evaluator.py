@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from gen import A_REWARD
 from solver.core.position import parse_position
 from solver.core.rules import initial_state
 from solver.search import evaluator
@@ -301,14 +302,7 @@ def test_each_reward_carries_the_error_of_the_value_it_reads(monkeypatch: pytest
     errors = {i: round(rng.uniform(0.01, 0.2), 5) for i in range(EV_VANGUARD, 2 * EV_VANGUARD)}
     fake = _fake_table(errors)
     monkeypatch.setattr(evaluator, "table", lambda: fake)
-    raw = {
-        "phase": "reward",
-        "player": [2, 5],
-        "wolf": [],
-        "reserve": [3],
-        "party": ["Q", "K"],
-        "draw_pile": {"size": 22},
-    }
+    raw = A_REWARD
     s = initial_state(parse_position(raw, allow_reward=True))
     assert s.outcome == WON and s.pile_size == 22
     for reward, v in reward_values(s):

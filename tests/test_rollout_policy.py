@@ -15,7 +15,7 @@ import pytest
 from plain_policy import NAMES, policy_play, random_weights
 
 from conftest import sample_sizes
-from gen import random_position
+from gen import A_REWARD, random_position
 from solver.core import kernel
 from solver.core.cards import values_of
 from solver.core.position import Rules, parse_position
@@ -190,14 +190,7 @@ def test_the_reward_rollouts_say_which_rule_played_them() -> None:
     # greedy rule with rules the weights were not tuned for, and labelled so.
     from solver.search.estimate import NEXT_ROUND, NEXT_ROUND_GREEDY, rewards_rolled_out
 
-    raw = {
-        "phase": "reward",
-        "player": [2, 5],
-        "wolf": [],
-        "reserve": [3],
-        "party": ["Q", "K"],
-        "draw_pile": {"size": 22},
-    }
+    raw = A_REWARD
     for rules, want in (({}, NEXT_ROUND), ({"hand_size": 5}, NEXT_ROUND_GREEDY)):
         s = initial_state(parse_position({**raw, "rules": rules}, allow_reward=True))
         got = rewards_rolled_out(s, deals=50)
