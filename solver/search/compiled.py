@@ -38,7 +38,7 @@ KERNEL, EXPECTIMAX, _, _, PLAYOUTS, NETWORK, LOOKAHEAD = SOURCES
 def _jit(heap: bool = False, **options: Any) -> Any:
     """numba's decorator as the sources use it. A function that makes no array on the heap (none,
     or only stack() ones) is compiled without numba's reference counts: with them every array a
-    function is given costs two atomic operations a call, which made up half the search's time.
+    function is given costs two atomic operations a call (measured: bench/README.md, session 15).
     Such a function must not call one that returns a heap array (that array would never be freed);
     one that makes heap arrays says heap=True (numba refuses to compile it otherwise)."""
     return _njit(cache=True, _nrt=heap, **options)
@@ -68,8 +68,8 @@ _populate_array: Any = arrayobj.populate_array
 def _on_stack(dtype: Any, zeroed: bool) -> Any:
     """An array of a constant size in the calling function's stack frame: no allocation, no
     reference count (its meminfo is null), gone when that function returns, so it must never be
-    returned or kept. The search's nodes take their small buffers so: a heap array costs some
-    50 ns to make and free, and the atomic counts of its references cost as much again."""
+    returned or kept. The search's nodes take their small buffers so: a heap array costs its
+    making, freeing and the atomic counts of its references."""
 
     @numba.extending.intrinsic
     def on_stack(typingctx: Any, n: Any) -> Any:
