@@ -106,7 +106,9 @@ def coverage(args: argparse.Namespace) -> None:
                     ok = m.interval[0] - EPS <= truth[m.play] <= m.interval[1] + EPS
                     t["held"] += ok  # type: ignore[operator]
                     if not ok:
-                        misses.append(f"{name} u={root.unknown_draws} {m.play} {m.method} {m.interval} exact {truth[m.play]:.4f}")
+                        misses.append(
+                            f"{name} u={root.unknown_draws} {m.play} {m.method} {m.interval} exact {truth[m.play]:.4f}"
+                        )
                 if wins and m.win_interval is not None and estimated:
                     t["win_plays"] += 1  # type: ignore[operator]
                     t["win_held"] += m.win_interval[0] - EPS <= wins[m.play] <= m.win_interval[1] + EPS  # type: ignore[operator]

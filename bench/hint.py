@@ -2,6 +2,7 @@
 of budget-limited answers at round start.
 
     python bench/hint.py exact [--piles 8,10] [--seeds 3] [--python]
+    python bench/hint.py exact --piles 12 --seeds 5 --no-plain [--values FILE]
     python bench/hint.py start [--count 50] [--budget 2] [--difficulty standard]
 
 exact: 4 v 4 standard hands, full party, no reserve, a pile of N unseen cards (everything else
@@ -11,6 +12,10 @@ engine, and the ratio plain/engine (above 1: the engine is faster). Values must 
 start: round-start positions (4 v 4 dealt from a full deck), a time budget per position; prints
 how many are exact, how often the best play is proven best (its lower bound at least every other
 play's upper bound), and the width of the best play's bounds.
+
+--no-plain: the engine alone (the plain search takes minutes a position from 12 cards on), with its
+CPU time split into user and system (a fresh table's pages are the system's); --values FILE writes
+every play's value the first time and checks them against it after (a change must keep them).
 """
 
 from __future__ import annotations
@@ -66,6 +71,41 @@ def plain_values(root: State) -> tuple[dict[str, float], int]:
         return v
 
     return {str(p): value(apply(root, p)) for p in legal_plays(root)}, len(memo)
+
+
+def engine_only(args: argparse.Namespace) -> None:
+    """The engine alone on the class positions: wall, user and system seconds, states; values
+    recorded in or checked against --values."""
+    import json
+    import resource
+
+    from solver.search.compiled import warm_up
+
+    warm_up()
+    known = json.loads(Path(args.values).read_text()) if args.values and Path(args.values).exists() else None
+    found: dict[str, dict[str, float]] = {}
+    walls = []
+    print(f"{'pile':>4} {'seed':>4} {'wall s':>7} {'user s':>7} {'sys s':>6} {'states':>9} exact")
+    for pile in (int(x) for x in args.piles.split(",")):
+        for seed in range(args.seeds):
+            pos = parse_position(class_position(seed, pile))
+            r0, t = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
+            h = hint(pos)
+            wall, r1 = time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF)
+            walls.append(wall)
+            found[f"{pile}/{seed}"] = {str(m.play): float(m.value or 0.0) for m in h.moves}
+            print(
+                f"{pile:>4} {seed:>4} {wall:>7.2f} {r1.ru_utime - r0.ru_utime:>7.2f} {r1.ru_stime - r0.ru_stime:>6.2f} "
+                f"{h.stats['states']:>9} {h.exact}",
+                flush=True,
+            )
+    print(f"engine seconds median {statistics.median(walls):.2f}, max {max(walls):.2f}")
+    if known is None and args.values:
+        Path(args.values).write_text(json.dumps(found))
+        print(f"values written to {args.values}")
+    elif known is not None:
+        differ = [f"{k} {p}" for k, plays in found.items() for p, v in plays.items() if abs(known[k][p] - v) > 1e-12]
+        print(f"values against {args.values}: {len(differ)} differ {differ[:5]}")
 
 
 def exact(args: argparse.Namespace) -> None:
@@ -145,12 +185,17 @@ def main() -> None:
     e.add_argument("--piles", default="8,10")
     e.add_argument("--seeds", type=int, default=3)
     e.add_argument("--python", action="store_true", help="also time the engine's Python search")
+    e.add_argument("--no-plain", action="store_true", help="the engine alone (no plain search to compare)")
+    e.add_argument("--values", help="with --no-plain: write the values here, or check them against it")
     s = sub.add_parser("start")
     s.add_argument("--count", type=int, default=50)
     s.add_argument("--budget", type=float, default=2.0)
     s.add_argument("--difficulty", default="standard")
     args = ap.parse_args()
-    exact(args) if args.what == "exact" else start(args)
+    if args.what == "exact":
+        engine_only(args) if args.no_plain else exact(args)
+    else:
+        start(args)
 
 
 if __name__ == "__main__":

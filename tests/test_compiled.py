@@ -147,6 +147,70 @@ def _states(rng: random.Random, count: int) -> list[State]:
     return out
 
 
+def test_a_compact_key_tells_apart_every_two_states_the_full_key_does() -> None:
+    """Two words for a search that merges hand and reserve and knows one top card at most: on
+    thousands of states, two get the same compact key exactly when they get the same full key
+    (merged), and compiled and plain pack alike. Such a search's later states qualify too."""
+    k = compiled.kernel
+    rng = random.Random("compact-keys")
+    full: dict[tuple[int, ...], tuple[int, ...]] = {}
+    compact: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for s in _states(rng, 3000):
+        st = vector(s)
+        if st[kernel.NTOP] > 1:
+            assert kernel.search_words(st, True) == kernel.key_words(st)
+            continue
+        assert kernel.search_words(st, True) == kernel.COMPACT_WORDS
+        assert kernel.search_words(st, False) == kernel.KEY_WORDS
+        for i in range(10):  # as the search holds it (engine.Search._vec)
+            st[kernel.HAND + i] += st[kernel.RESERVE + i]
+            st[kernel.RESERVE + i] = 0
+        long_key, short_key = [0] * kernel.KEY_WORDS, [0] * kernel.COMPACT_WORDS
+        kernel.key(st, long_key, kernel.KEY_WORDS, True)
+        kernel.key(st, short_key, kernel.COMPACT_WORDS, True)
+        ckb = np.zeros(kernel.COMPACT_WORDS, np.int64)
+        k.key(np.array(st, np.int64), ckb, kernel.COMPACT_WORDS, True)
+        assert list(ckb) == short_key and all(0 <= w < 1 << 60 for w in short_key)
+        lk, sk = tuple(long_key), tuple(short_key)
+        assert full.setdefault(lk, sk) == sk and compact.setdefault(sk, lk) == lk, st
+    assert len(full) > 1000
+
+
+def test_the_arena_grows_and_the_values_stay(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Big nodes take their buffers from an arena (expectimax.ARENA_I): started far too small,
+    it is grown as the search asks and every value is what the usual arena gives."""
+    from solver.search import engine, expectimax
+
+    monkeypatch.setenv("LOBO_HINT_ENGINE", "compiled")
+    rng = random.Random("arena")
+    grown = compared = 0
+    made: list[Search] = []
+    post = Search.__post_init__
+
+    def record(self: Search) -> None:
+        post(self)
+        made.append(self)
+
+    while compared < 60:
+        raw = random_position(rng, game="vanguard", max_hand=5, max_wolf=5, max_reserve=2, max_pile=7)
+        raw["objective"] = "win"
+        root = initial_state(parse_position(raw))
+        if root.outcome is not None or not root.is_decision:
+            continue
+        compared += 1
+        want, _ = evaluate_moves(root, "win")  # no budget: a stop for the arena is a stop like any
+        with monkeypatch.context() as m:
+            m.setattr(expectimax, "ARENA_WORDS", 2)
+            m.setattr(engine.Search, "__post_init__", record)
+            got, _ = evaluate_moves(root, "win")
+        grown += len(made[-1].ih) > 2
+        for a, b in zip(want, got, strict=True):
+            # A restart sums some subtrees in another order: equal to the last bits or so.
+            assert a.play == b.play and a.exact and b.exact, raw
+            assert abs(a.lo - b.lo) < 1e-12, (raw, str(a.play))
+    assert grown > 5  # big nodes were met, and the arena grew for them
+
+
 def test_the_kernel_compiled_does_what_it_does_plain() -> None:
     """Every rule of the kernel, on a few thousand states of both games: the legal moves, the
     state after each, the draws and their probabilities, the cover, the sure-loss tests."""

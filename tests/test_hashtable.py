@@ -6,7 +6,7 @@ import random
 
 import numpy as np
 
-from solver.search.hashtable import grown, new_table, put, tt_get
+from solver.search.hashtable import FULL_EIGHTHS, GROW_EIGHTHS, grown, new_table, put, tt_get, wants_growth
 
 FILLED, GROW, FIXED = 0, 1, 2
 WORDS = 3
@@ -31,7 +31,7 @@ def test_the_table_keeps_what_a_dict_keeps_through_doublings() -> None:
         put(keys, vals, _key(k), v[0], v[1], ctr, FILLED, GROW, FIXED)
         want[k] = v
         if ctr[GROW]:
-            assert 2 * ctr[FILLED] > keys.shape[0]
+            assert wants_growth(int(ctr[FILLED]), keys.shape[0])
             keys, vals = grown(keys, vals)
             ctr[GROW] = 0
     assert ctr[FILLED] == len(want)
@@ -49,7 +49,7 @@ def test_a_table_that_is_not_doubled_stops_taking_entries_before_it_is_full() ->
     ctr = np.zeros(3, np.int64)
     for k in range(100):
         put(keys, vals, _key((k, k, k)), 0.0, 1.0, ctr, FILLED, GROW, FIXED)
-    assert ctr[GROW] == 1 and ctr[FILLED] == 12  # three quarters of 16, and no endless probing
+    assert ctr[GROW] == 1 and ctr[FILLED] == 16 * FULL_EIGHTHS // 8  # and no endless probing
 
 
 def test_a_fixed_table_replaces_entries_and_never_answers_a_wrong_value() -> None:
@@ -72,7 +72,7 @@ def test_a_fixed_table_replaces_entries_and_never_answers_a_wrong_value() -> Non
         put(keys, vals, _key(k), v[0], v[1], ctr, FILLED, GROW, FIXED)
         last[k] = v
         newest_found += tt_get(keys, vals, _key(k))[0]
-        assert ctr[GROW] == 0 and ctr[FILLED] <= 48
+        assert ctr[GROW] == 0 and ctr[FILLED] <= 64 * GROW_EIGHTHS // 8
         if n % 97 == 0:
             for k2, want in last.items():
                 found, x, y = tt_get(keys, vals, _key(k2))

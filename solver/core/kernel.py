@@ -1048,6 +1048,9 @@ def dead_end(st: Vec) -> bool:
 # -- keys: a state as a few integers -------------------------------------------------------------
 
 KEY_WORDS = 3  # without known top cards past the tenth; each further word holds 15 more
+# Hand and reserve kept as one, and at most one known top card: the reserve's bits hold the third
+# word, so a table entry is 32 bytes, two to a cache line (session 16, bench/README.md).
+COMPACT_WORDS = 2
 
 
 @jit()
@@ -1055,6 +1058,16 @@ def key_words(st: Vec) -> int:
     """How many words key() needs for this state."""
     extra = st[NTOP] - 10
     return KEY_WORDS if extra <= 0 else KEY_WORDS + (extra + 14) // 15
+
+
+@jit()
+def search_words(st: Vec, merge: bool) -> int:
+    """How many words the keys of a search from this state take: COMPACT_WORDS when hand and
+    reserve are one (merge) and at most one top card is known (later states never know more: a
+    top card is turned face up only when none is known), else key_words."""
+    if merge and st[NTOP] <= 1:
+        return COMPACT_WORDS
+    return key_words(st)
 
 
 @jit()
@@ -1077,7 +1090,8 @@ def key_fits(st: Vec) -> bool:
 @jit()
 def key(st: Vec, out: Vec, words: int, merge: bool) -> None:
     """The state packed into `words` non-negative integers of 60 bits (out[0:words]). merge:
-    hand and reserve as one (objectives for which it does not matter which pays). Only what
+    hand and reserve as one (objectives for which it does not matter which pays); COMPACT_WORDS
+    words only with merge and at most one known top card (search_words). Only what
     decides the rest of the round goes in: the party as its number of members (who falls never
     changes the outcome), and not the rulings, which are the same in one search. The caller
     checks once, at the root, that every state of the round fits (key_fits)."""
@@ -1094,6 +1108,10 @@ def key(st: Vec, out: Vec, words: int, merge: bool) -> None:
     k2 |= (st[OWED_W] << 16) | (st[REVEAL] << 20) | (st[OUTCOME] << 21)
     for j in range(min(st[NTOP], 10)):
         k2 |= st[TOPS + j] << (24 + 4 * j)
+    if words == COMPACT_WORDS:  # merged, one top card at most: k2 has 28 bits, the reserve's are free
+        out[0] = k0 | (k2 << 30)
+        out[1] = k1
+        return
     out[0] = k0
     out[1] = k1
     out[2] = k2

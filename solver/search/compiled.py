@@ -192,10 +192,11 @@ def warm_up() -> None:
         dk, dv = hashtable.new_table(64, 3)
         ev = np.zeros(2 * expectimax.EV_SIZE, np.float64)  # the values, then their errors
         ctr = np.zeros(expectimax.COUNTERS, np.int64)
+        ih, fh = np.zeros(expectimax.ARENA_WORDS, np.int64), np.zeros(expectimax.ARENA_WORDS // 2, np.float64)
         ctr[expectimax.LIMIT] = 100
         for code in (expectimax.WIN, expectimax.PARTY, expectimax.POINTS, expectimax.GAME):
             par[expectimax.P_OBJECTIVE] = code
-            expectimax.search(st, 0.0, 1.0, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
+            expectimax.search(st, 0.0, 1.0, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr, ih, fh)
         expectimax.cheap(st, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
         expectimax.bounds(st, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
         expectimax.terminal(st, par, mk, mv, dk, dv, ev, ctr)

@@ -157,7 +157,7 @@ class Search:
         module = _compiled_module() if _wants_compiled(self.root) else None
         self.mode = "plain" if module is None else "compiled"
         self._chunk = FIRST_CHUNK[self.mode]  # states per call while a clock runs (paced: _pace)
-        self.words = max(kernel.KEY_WORDS, kernel.key_words(vector(self.root)))
+        self.words = kernel.search_words(vector(self.root), self.goal.merges_reserve)
         room = memory.room()
         if module is None:
             self.k: Any = kernel
@@ -171,6 +171,8 @@ class Search:
             self.tk: Any = {}
             self.tv: Any = [self.max_entries]
             self.ev: Any = evaluator.table() if self.goal.code == GAME_CODE else [0.0]
+            self.ih: Any = [0] * plain.ARENA_WORDS
+            self.fh: Any = [0.0] * (plain.ARENA_WORDS // 2)
         else:
             import numpy as np
 
@@ -194,6 +196,8 @@ class Search:
             self.tk, self.tv = hashtable.new_table(_affordable(1 << want, room // 4, self.words), self.words)
             self.ev = evaluator.array() if self.goal.code == GAME_CODE else np.zeros(1, np.float64)
             self.max_entries = self.tk.shape[0]
+            self.ih = np.zeros(plain.ARENA_WORDS, np.int64)
+            self.fh = np.zeros(plain.ARENA_WORDS // 2, np.float64)
         # The cover memo and the next deals' table hold pure functions of their keys: one pair a
         # thread and mode, kept from search to search (a whole game's decisions meet the same
         # covers and deals again and again).
@@ -214,7 +218,7 @@ class Search:
 
     def _vec(self, s: State) -> Any:
         st = vector(s)
-        if kernel.key_words(st) > self.words:
+        if kernel.search_words(st, self.goal.merges_reserve) > self.words:
             raise ValueError("a state with more known top cards than its search's root")
         if not kernel.key_fits(st):  # then none of its round's states would pack into a key
             raise ValueError("a position with more copies of a value than a table key holds")
@@ -255,12 +259,14 @@ class Search:
         """Double a table that asked for it while the memory budget has room for the doubled one
         (the old one is held while its entries are copied); otherwise it is fixed at its size and
         goes on by replacing entries (hashtable.put)."""
+        from solver.search.hashtable import wants_growth
+
         c = self.ctr
         if not c[plain.GROW] and not c[plain.MEMO_GROW]:
             return
         c[plain.GROW] = 0
         c[plain.MEMO_GROW] = 0
-        if 2 * c[plain.FILLED] > self.tk.shape[0] and not c[plain.FIXED]:
+        if wants_growth(int(c[plain.FILLED]), self.tk.shape[0]) and not c[plain.FIXED]:
             bigger = _doubled(self.tk, self.tv)
             if bigger is None:
                 c[plain.FIXED] = 1
@@ -269,18 +275,34 @@ class Search:
                 self.max_entries = self.tk.shape[0]
         # The memos outlive the search (a thread's searches share them): they stop at MEMO_SLOTS
         # and go on by replacement, so a long simulation does not keep the budget's worth of them.
-        if 2 * c[plain.MEMO_FILLED] > self.mk.shape[0] and not c[plain.MEMO_FIXED]:
+        if wants_growth(int(c[plain.MEMO_FILLED]), self.mk.shape[0]) and not c[plain.MEMO_FIXED]:
             bigger = _doubled(self.mk, self.mv) if self.mk.shape[0] < MEMO_SLOTS else None
             if bigger is None:
                 c[plain.MEMO_FIXED] = 1
             else:
                 self.mk, self.mv = bigger
-        if 2 * c[plain.DEAL_FILLED] > self.dk.shape[0] and not c[plain.DEAL_FIXED]:
+        if wants_growth(int(c[plain.DEAL_FILLED]), self.dk.shape[0]) and not c[plain.DEAL_FIXED]:
             bigger = _doubled(self.dk, self.dv) if self.dk.shape[0] < MEMO_SLOTS else None
             if bigger is None:
                 c[plain.DEAL_FIXED] = 1
             else:
                 self.dk, self.dv = bigger
+
+    def _grow_arena(self) -> None:
+        """Make the arena twice what a big node asked for (expectimax.ARENA_I), within the memory
+        budget; the search then goes on from where that node stopped it."""
+        c = self.ctr
+        need_i, need_f = int(c[plain.NEED_I]), int(c[plain.NEED_F])
+        c[plain.NEED_I] = c[plain.NEED_F] = 0
+        words_i, words_f = max(len(self.ih), 2 * need_i), max(len(self.fh), 2 * need_f)
+        if memory.room() < 8 * (words_i + words_f) + SPARE:
+            self.stop("memory")
+        if self.mode == "plain":
+            self.ih, self.fh = [0] * words_i, [0.0] * words_f
+        else:
+            import numpy as np
+
+            self.ih, self.fh = np.zeros(words_i, np.int64), np.zeros(words_f, np.float64)
 
     @property
     def table(self) -> Any:
@@ -521,10 +543,11 @@ class Search:
                 limit = min(limit, done + max(0, self.max_states - self.stats.states))
             c[plain.LIMIT] = limit
             c[plain.STOPPED] = 0
+            c[plain.ARENA_I] = c[plain.ARENA_F] = 0
             began = time.perf_counter()
             self._enter()
             try:
-                v = self.x.search(st, a, b, self.par, self.fpar, *self._tables())
+                v = self.x.search(st, a, b, self.par, self.fpar, *self._tables(), self.ih, self.fh)
             except (MemoryError, SystemError) as e:
                 # An allocation inside the compiled search failed (an address-space cap the budget
                 # did not leave room under): what the tables hold is sound, so the search stops as
@@ -535,8 +558,10 @@ class Search:
                 self._after()
                 self.stop("memory")
             self._count()
+            if c[plain.NEED_I] or c[plain.NEED_F]:
+                self._grow_arena()
             full = bool(c[plain.GROW])  # the transposition table asked to grow
-            # A table half full is doubled (or fixed) here, and the search goes on where it stopped.
+            # A table three quarters full is doubled (or fixed) here, and the search goes on where it stopped.
             self._after()
             if chunked:
                 self._pace(time.perf_counter() - began)

@@ -62,7 +62,15 @@ WORK, PACED = 16, 17
 # How many times an enumeration of next deals stopped part-way (next_deal) to be taken up again.
 PAUSED = 18
 ERROR = 19
-COUNTERS = 20
+# The arena the search's big nodes take their buffers from (a chance node of more than FEW
+# outcomes, a decision node of more than ROOM moves): the search itself makes no heap arrays, so it
+# is compiled without numba's reference counts. ARENA_I and ARENA_F are the tops of its two stacks
+# (ints, floats); a node that finds no room sets NEED_I / NEED_F to the size it needed and stops
+# as at a budget; its driver grows the arena and goes on (solver/search/engine.py).
+ARENA_I, ARENA_F, NEED_I, NEED_F = range(20, 24)
+COUNTERS = 24
+# The arena's first size (ints; half as many floats): room for a few big nodes on one path.
+ARENA_WORDS = 1 << 15
 
 # The search's parameters (ints): the objective, the party the round started with, whether hand
 # and reserve are one for it, the key's words; lobo's race: the points each side has and the
@@ -398,7 +406,7 @@ def _likeliest_first(prob: Vec, clo: Vec, chi: Vec, n: int, order: Vec, weight: 
         order[t] = j
 
 
-@jit(heap=True)
+@jit()
 def search(
     st: Vec,
     a: float,
@@ -413,15 +421,19 @@ def search(
     dv: Any,
     ev: Vec,
     ctr: Vec,
+    ih: Vec,
+    fh: Vec,
 ) -> float:  # pragma: no cover - compiled, and run plain by the tests
     """The value of a state that has not ended, if it lies inside (a, b) by more than EPS;
     otherwise a bound on the side it fell (an upper bound at or below a + EPS, a lower bound at
-    or above b - EPS). NaN once a budget has run out (bounds stored on the way up).
+    or above b - EPS). NaN once a budget has run out (bounds stored on the way up). ih and fh:
+    the arena (ints, floats) for big nodes' buffers (ARENA_I).
 
     One function for decision and chance nodes alike: compiled recursion must stay within one
     function."""
     words = par[P_WORDS]
     kb = K.stack(KEY_MOST)
+    kb_kid = K.stack(KEY_MOST)
     K.key(st, kb, words, par[P_MERGE] == 1)
     lo = fpar[F_LO]
     hi = fpar[F_HI]
@@ -455,22 +467,38 @@ def search(
         chi = K.stack_floats(FEW)
         weight = K.stack_floats(FEW)
         order = K.stack_scratch(FEW)
-        if n > FEW:
-            outs = K.scratch(n * 10)
-            prob = K.floats(n)
-            clo = K.floats(n)
-            chi = K.floats(n)
-            weight = K.floats(n)
-            order = K.scratch(n)
+        mark_i = ctr[ARENA_I]
+        mark_f = ctr[ARENA_F]
+        if n > FEW:  # from the arena (in plain mode a slice is a fresh list: as good a buffer)
+            if mark_i + 11 * n > len(ih) or mark_f + 4 * n > len(fh):
+                ctr[NEED_I] = max(ctr[NEED_I], mark_i + 11 * n)
+                ctr[NEED_F] = max(ctr[NEED_F], mark_f + 4 * n)
+                ctr[STOPPED] = 1
+                return np_nan()
+            outs = ih[mark_i : mark_i + 10 * n]
+            order = ih[mark_i + 10 * n : mark_i + 11 * n]
+            prob = fh[mark_f : mark_f + n]
+            clo = fh[mark_f + n : mark_f + 2 * n]
+            chi = fh[mark_f + 2 * n : mark_f + 3 * n]
+            weight = fh[mark_f + 3 * n : mark_f + 4 * n]
+            ctr[ARENA_I] = mark_i + 11 * n
+            ctr[ARENA_F] = mark_f + 4 * n
         K.draws(st, K.UNSEEN, d, outs, prob)
         ctr[OUTCOMES] += n
         kid = K.stack(STATE)
+        # The outcomes' table slots fetched first, all at once: their memory misses overlap.
+        for j in range(n):
+            K.apply_draw(st, outs, j * 10, kid)
+            K.key(kid, kb_kid, words, par[P_MERGE] == 1)
+            T.prefetch(tk, kb_kid)
         rest_lo = 0.0
         rest_hi = 0.0
         for j in range(n):
             K.apply_draw(st, outs, j * 10, kid)
             lo_j, hi_j = cheap(kid, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
             if ctr[STOPPED]:
+                ctr[ARENA_I] = mark_i
+                ctr[ARENA_F] = mark_f
                 return np_nan()  # an outcome's next deal was interrupted: nothing to store yet
             clo[j] = lo_j
             chi[j] = hi_j
@@ -504,13 +532,15 @@ def search(
             wa = max(clo[j], ca)
             wb = min(chi[j], cb)
             K.apply_draw(st, outs, j * 10, kid)
-            cv = search(kid, wa, wb, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
+            cv = search(kid, wa, wb, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr, ih, fh)
             if ctr[STOPPED]:
                 # Every child before this one is exact (a bound would have returned already).
                 blo, bhi = bounds(kid, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
                 cut_lo = done + pf * max(clo[j], blo) + rest_lo
                 cut_hi = done + pf * min(chi[j], bhi) + rest_hi
                 T.put(tk, tv, kb, max(lo, cut_lo), min(hi, cut_hi), ctr, FILLED, GROW, FIXED)
+                ctr[ARENA_I] = mark_i
+                ctr[ARENA_F] = mark_f
                 return np_nan()
             if cv <= wa + EPS and ca > clo[j]:
                 # An upper bound on this child: the node cannot reach above a.
@@ -524,6 +554,8 @@ def search(
                 finished = False
                 break
             done += pf * cv
+        ctr[ARENA_I] = mark_i
+        ctr[ARENA_F] = mark_f
         if finished:
             v = done
             # Probabilities are floats: a node whose every outcome is at an end of the range must
@@ -540,10 +572,17 @@ def search(
         room = ROOM
         buf = K.stack_scratch(ROOM_WORDS)
         m = K.moves(st, buf, room)
-        while m < 0:
+        mark_i = ctr[ARENA_I]
+        while m < 0:  # more moves than ROOM: a bigger buffer from the arena
             room *= 4
-            buf = K.scratch(room * K.MOVE)
+            if mark_i + room * K.MOVE > len(ih):
+                ctr[NEED_I] = max(ctr[NEED_I], mark_i + room * K.MOVE)
+                ctr[STOPPED] = 1
+                return np_nan()
+            buf = ih[mark_i : mark_i + room * K.MOVE]
             m = K.moves(st, buf, room)
+        if room > ROOM:
+            ctr[ARENA_I] = mark_i + room * K.MOVE
         child = K.stack(STATE)
         best = fpar[F_LO] - 1.0
         proven = fpar[F_LO]  # the best value known to be reached (not merely bounded from above)
@@ -554,14 +593,16 @@ def search(
                 cv = terminal(child, par, mk, mv, dk, dv, ev, ctr)
                 if ctr[STOPPED]:
                     T.put(tk, tv, kb, max(lo, proven), hi, ctr, FILLED, GROW, FIXED)
+                    ctr[ARENA_I] = mark_i
                     return np_nan()
             elif obj == WIN and K.sure_loss(child):
                 cv = 0.0  # known without a search (and not worth a table entry: the test is cheaper)
             else:
-                cv = search(child, low, b, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
+                cv = search(child, low, b, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr, ih, fh)
                 if ctr[STOPPED]:
                     blo, _ = bounds(child, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
                     T.put(tk, tv, kb, max(lo, max(proven, blo)), hi, ctr, FILLED, GROW, FIXED)
+                    ctr[ARENA_I] = mark_i
                     return np_nan()
             if cv > low + EPS:
                 proven = max(proven, cv)
@@ -570,6 +611,7 @@ def search(
                 if best >= b - EPS:
                     ctr[CUTOFFS] += 1
                     break
+        ctr[ARENA_I] = mark_i
         v = best
     if v <= a + EPS:
         hi = min(hi, max(v, lo))

@@ -7,7 +7,7 @@ so that a lookup in a big table misses the cache once, not twice. A slot is free
 key word is 0: that word is stored plus one (keys are never negative), so that a new table is
 all zeros, which the operating system hands out untouched, page by page as the search first
 writes there: a table sized for a long search costs a short one nothing. Linear probing; the caller doubles a table that is
-half full, while the memory budget allows it (solver/search/memory.py). A table that may not
+three quarters full, while the memory budget allows it (solver/search/memory.py). A table that may not
 grow any more is marked fixed: it then keeps taking new keys by replacing the entry in the new
 key's home slot, the first slot its probe looks at. The slot stays occupied, so every other
 key's probe sequence is unbroken, and the new key is found at once; the entry replaced is
@@ -24,7 +24,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
-from numba import njit
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba import extending, njit, types
+from numba.core import cgutils
 
 BYTES_PER_WORD = 8
 F = TypeVar("F", bound=Callable[..., Any])
@@ -38,6 +40,19 @@ else:
         """The search's calls make no arrays: compiled without numba's reference counts
         (solver/search/compiled.py says why)."""
         return njit(cache=True, _nrt=False, **options)
+
+
+# A table asks to be doubled once this many eighths of its slots are taken (a fixed one replaces
+# entries from there on), and takes no new keys past FULL_EIGHTHS before it is doubled. Three
+# quarters, not a half: a fresh page costs more than a longer probe on machines that zero memory
+# slowly (bench/README.md, session 16), and a probe's next slots share its cache line or the next.
+GROW_EIGHTHS = 6
+FULL_EIGHTHS = 7
+
+
+def wants_growth(filled: int, capacity: int) -> bool:
+    """Whether a table of `capacity` slots holding `filled` entries should be doubled."""
+    return 8 * filled > GROW_EIGHTHS * capacity
 
 
 def table_bytes(capacity: int, words: int = 2) -> int:
@@ -64,6 +79,38 @@ def _home(keys: np.ndarray, kb: np.ndarray) -> np.int64:  # pragma: no cover - c
     h *= np.uint64(0xC4CEB9FE1A85EC53)
     h ^= h >> np.uint64(33)
     return np.int64(h & mask)
+
+
+_cg: Any = cgutils
+
+
+def _prefetch_typed(typingctx: Any, keys: Any, i: Any) -> Any:
+    """A hint to the processor to fetch row i of keys into the caches (LLVM's prefetch: a read,
+    kept close); no effect on what the program computes."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        zero = context.get_constant(types.intp, 0)
+        ptr = _cg.get_item_pointer(context, builder, aryty, ary, [args[1], zero])
+        byte_ptr = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32])
+        fn = _cg.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, byte_ptr), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.void(keys, i), codegen
+
+
+_prefetch_row: Any = extending.intrinsic(_prefetch_typed)  # called as _prefetch_row(keys, i)
+
+
+@_uncounted(inline="always")
+def prefetch(keys: np.ndarray, kb: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Start fetching the key's home slot, so that a lookup soon after does not wait on memory
+    (a chance node looks up all its outcomes: their misses overlap instead of queueing)."""
+    _prefetch_row(keys, _home(keys, kb))
 
 
 @_uncounted()
@@ -100,12 +147,14 @@ def put(
     fixed: int,
 ) -> None:  # pragma: no cover
     """Store (x, y) under the key; ctr[filled] counts the entries, ctr[grow] is set once the table
-    is half full (the caller then doubles it with `grown`), unless ctr[fixed] says it may not grow:
-    then a new key beyond three quarters full replaces its home slot's entry."""
+    is three quarters full (the caller then doubles it with `grown`), unless ctr[fixed] says it may
+    not grow: then a new key beyond three quarters full replaces its home slot's entry."""
     i = slot(keys, kb)
     last = keys.shape[1] - 1
     if keys[i, last] == 0:
-        if 4 * ctr[filled] >= 3 * keys.shape[0]:
+        # A fixed table stays at three quarters (its probes stay short); one about to be doubled
+        # may run on to seven eighths before its caller looks at ctr[grow].
+        if 8 * ctr[filled] >= (GROW_EIGHTHS if ctr[fixed] else FULL_EIGHTHS) * keys.shape[0]:
             if not ctr[fixed]:
                 # Too full to take more before it is doubled (a caller that stores many entries
                 # between two checks of ctr[grow] can get here): not storing loses nothing but time.
@@ -117,7 +166,7 @@ def put(
             i = h  # occupied, since the probe went past it
         else:
             ctr[filled] += 1
-            if 2 * ctr[filled] > keys.shape[0] and not ctr[fixed]:
+            if 8 * ctr[filled] > GROW_EIGHTHS * keys.shape[0] and not ctr[fixed]:
                 ctr[grow] = 1  # the caller doubles the table before the search goes on
         for w in range(last):
             keys[i, w] = kb[w]

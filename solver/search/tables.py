@@ -20,6 +20,10 @@ def tt_get(keys: dict[tuple[int, ...], tuple[float, float]], vals: Any, kb: list
     return True, got[0], got[1]
 
 
+def prefetch(keys: dict[tuple[int, ...], tuple[float, float]], kb: list[int]) -> None:
+    """Nothing to fetch ahead in a dict (the hash table's prefetch is a hint to the caches)."""
+
+
 def put(
     keys: dict[tuple[int, ...], tuple[float, float]],
     vals: list[int],
