@@ -35,7 +35,7 @@ from solver.core.games import game
 from solver.core.objectives import GAME_CODE, Objective, searched
 from solver.core.plays import SEARCH_RANK, Play
 from solver.core.rules import LOST, WON, State, apply, apply_outcome, chance_outcomes, legal_plays, vector
-from solver.search import evaluator, machine_code, memory, playouts, rollout_policy
+from solver.search import evaluator, machine_code, memory, playouts, rollout_policy, tables
 from solver.search import expectimax as plain
 
 EPS = 1e-12
@@ -171,8 +171,8 @@ class Search:
             self.tk: Any = {}
             self.tv: Any = [self.max_entries]
             self.ev: Any = evaluator.table() if self.goal.code == GAME_CODE else [0.0]
-            self.ih: Any = [0] * plain.ARENA_WORDS
-            self.fh: Any = [0.0] * (plain.ARENA_WORDS // 2)
+            self.ih: Any = tables.Arena(0)
+            self.fh: Any = tables.Arena(0.0)
         else:
             import numpy as np
 
@@ -297,12 +297,9 @@ class Search:
         words_i, words_f = max(len(self.ih), 2 * need_i), max(len(self.fh), 2 * need_f)
         if memory.room() < 8 * (words_i + words_f) + SPARE:
             self.stop("memory")
-        if self.mode == "plain":
-            self.ih, self.fh = [0] * words_i, [0.0] * words_f
-        else:
-            import numpy as np
+        import numpy as np  # compiled mode only: the plain arena is never short of room
 
-            self.ih, self.fh = np.zeros(words_i, np.int64), np.zeros(words_f, np.float64)
+        self.ih, self.fh = np.zeros(words_i, np.int64), np.zeros(words_f, np.float64)
 
     @property
     def table(self) -> Any:

@@ -69,8 +69,10 @@ ERROR = 19
 # as at a budget; its driver grows the arena and goes on (solver/search/engine.py).
 ARENA_I, ARENA_F, NEED_I, NEED_F = range(20, 24)
 COUNTERS = 24
-# The arena's first size (ints; half as many floats): room for a few big nodes on one path.
-ARENA_WORDS = 1 << 15
+# The arena's first size (ints; half as many floats): room for the biggest chance node (nine cards
+# drawn of ten values: 48,620 outcomes) and more, so that it is seldom grown (a grown arena
+# restarts the search from its root). Its pages cost nothing until a big node writes there.
+ARENA_WORDS = 1 << 20
 
 # The search's parameters (ints): the objective, the party the round started with, whether hand
 # and reserve are one for it, the key's words; lobo's race: the points each side has and the

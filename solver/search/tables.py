@@ -42,3 +42,17 @@ def put(
             return
         ctr[filled] += 1
     keys[k] = (x, y)
+
+
+class Arena:
+    """The plain search's stand-in for the compiled search's arena (expectimax.ARENA_I): never
+    short of room, and every slice of it a fresh list of zeros (of ints or of floats)."""
+
+    def __init__(self, zero: float) -> None:
+        self.zero = zero
+
+    def __len__(self) -> int:
+        return 1 << 62
+
+    def __getitem__(self, part: slice) -> list[Any]:
+        return [self.zero] * (part.stop - part.start)
