@@ -301,10 +301,9 @@ def next_deal(st: Vec, act: int, kept: int, mk: Any, mv: Any, dk: Any, dv: Any, 
     return total
 
 
-@jit()
-def cover(st: Vec, allowed: int, mk: Any, mv: Any, ctr: Vec) -> int:
-    """kernel.min_sacrifices, remembered: the same covers recur all over a search."""
-    kb = K.stack(2)
+@jit(inline="always")
+def cover_key(st: Vec, allowed: int, kb: Vec) -> None:
+    """The cover memo's key: the sacrifices allowed, the Player's cards, the Wolf's."""
     k0 = allowed
     k1 = 0
     for i in range(10):
@@ -312,6 +311,13 @@ def cover(st: Vec, allowed: int, mk: Any, mv: Any, ctr: Vec) -> int:
         k1 |= st[K.WOLF + i] << (3 * i)
     kb[0] = k0
     kb[1] = k1
+
+
+@jit()
+def cover(st: Vec, allowed: int, mk: Any, mv: Any, ctr: Vec) -> int:
+    """kernel.min_sacrifices, remembered: the same covers recur all over a search."""
+    kb = K.stack(2)
+    cover_key(st, allowed, kb)
     found, x, _ = T.tt_get(mk, mv, kb)
     if found:
         return int(x)
@@ -488,11 +494,21 @@ def search(
         K.draws(st, K.UNSEEN, d, outs, prob)
         ctr[OUTCOMES] += n
         kid = K.stack(STATE)
-        # The outcomes' table slots fetched first, all at once: their memory misses overlap.
+        # The outcomes' table slots fetched first, all at once: their memory misses overlap
+        # (and under `win` their cover memo's, which cheap() reads for every new decision).
         for j in range(n):
             K.apply_draw(st, outs, j * 10, kid)
+            if kid[K.OUTCOME] != 0:
+                continue
+            if _is_final_decision(kid):  # valued by its cover alone (final_value)
+                cover_key(kid, max(0, K.active(kid) - 1), kb_kid)
+                T.prefetch(mk, kb_kid)
+                continue
             K.key(kid, kb_kid, words, par[P_MERGE] == 1)
             T.prefetch(tk, kb_kid)
+            if obj == WIN and not K.is_chance(kid):
+                cover_key(kid, 0, kb_kid)
+                T.prefetch(mk, kb_kid)
         rest_lo = 0.0
         rest_hi = 0.0
         for j in range(n):
