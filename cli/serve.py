@@ -79,7 +79,9 @@ def serve(
             "--token", help="the access token (default: a new one, when the server is reachable beyond this machine)"
         ),
     ] = None,
-    time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="seconds a hint may take by default")] = 10.0,
+    time_limit: Annotated[
+        float, typer.Option("--time-limit", "-t", help="seconds a hint may take by default (the CLI's 2 s)")
+    ] = 2.0,
     open_page: Annotated[bool, typer.Option("--open", help="open the page in this machine's browser")] = False,
     max_memory: MemoryOpt = None,
 ) -> None:

@@ -55,7 +55,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     games = tmp_path_factory.mktemp("games")
     proc = subprocess.Popen(
         [sys.executable, "-c", "from cli.main import main; main()", "serve", "--port", "0", "--games", str(games),
-         "--token", TOKEN, "--time-limit", "10"],
+         "--token", TOKEN],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
     )  # fmt: skip
     assert proc.stdout is not None
@@ -128,6 +128,33 @@ def after(d: WebDriver, action: Callable[[], Any]) -> int:
     return steps(d)
 
 
+def in_reach(d: WebDriver, css: str) -> WebElement:
+    """The element is on the screen as it is, with no scrolling: within a thumb's reach."""
+    el: WebElement = wait(d, lambda d: d.find_element(By.CSS_SELECTOR, css))
+    wait(d, lambda d: el.is_displayed())
+    top, bottom, height = d.execute_script(
+        "const r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom, window.innerHeight]", el
+    )
+    assert top >= 0 and bottom <= height, f"{css} is at {top:.0f}-{bottom:.0f} px on a {height} px screen"
+    return el
+
+
+def press(d: WebDriver, css: str) -> None:
+    """Tap an element where it is, without scrolling to it (it must be in reach)."""
+    el = in_reach(d, css)
+    wait(d, lambda d: el.is_enabled())
+    el.click()
+
+
+def offline(d: WebDriver, off: bool) -> None:
+    """Chromium's network emulation: the page's requests fail while off."""
+    d.execute_cdp_cmd("Network.enable", {})
+    d.execute_cdp_cmd(
+        "Network.emulateNetworkConditions",
+        {"offline": off, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+
+
 def text(d: WebDriver, css: str) -> str:
     return str(d.find_element(By.CSS_SELECTOR, css).text)
 
@@ -172,14 +199,27 @@ def physical_game_on_the_keypad(d: WebDriver, server: str, tmp_path: Path) -> No
     tap(d, "input[value=physical] + span")
     after(d, lambda: tap(d, "#start"))
     assert d.find_element(By.TAG_NAME, "body").get_attribute("data-phase") == "deal"
-    assert "Deal round 1: 4 card(s) to you, 4 to the Wolf" in text(d, "#action")
-    for v in (6, 8, 9, 9, 2, 2, 7, 7):
-        tap(d, f'.key[data-key="{v}"]')
+    assert "Deal round 1: 4 card(s) to you, 4 to the Wolf" in text(d, "#dock-action")
+    assert len(d.find_elements(By.TAG_NAME, "main")) == 1
+    # The keypad, Confirm and Hint in reach as the page is: every card of the deal one tap.
+    in_reach(d, "#hint")
+    in_reach(d, "#confirm")
+    assert text(d, "#pad-target") == "Next tap: your card 1 of 4."
+    for i, v in enumerate((6, 8, 9, 9, 2, 2, 7, 7)):
+        press(d, f'.key[data-key="{v}"]')
+        if i == 3:
+            assert text(d, "#pad-target") == "Next tap: the Wolf's card 1 of 4."
     assert text(d, "#confirm") == "Confirm: deal 6 8 9 9 / 2 2 7 7"
+    labels = [e.get_attribute("aria-label") for e in d.find_elements(By.CSS_SELECTOR, ".slot")]
+    assert (
+        labels[0] == "your card 1: 6, tap to take it back" and labels[-1] == "the Wolf's card 4: 7, tap to take it back"
+    )
     fits_the_screen(d)
-    d.execute_script("document.getElementById('action').scrollIntoView()")
     shoot(d, tmp_path, "phone-390x844-keypad.png")
-    after(d, lambda: tap(d, "#confirm"))
+    after(d, lambda: press(d, "#confirm"))
+    # Cards are said with whose they are.
+    said = [e.get_attribute("aria-label") for e in d.find_elements(By.CSS_SELECTOR, "#table .card[data-where]")]
+    assert said[:2] == ["the Wolf's 2", "the Wolf's 2"] and "your 9" in said, said
     assert "Wolf\n2\n2\n7\n7" in text(d, "#table")
     # Tap the cards of a play: your 9, the Wolf's 2 and 7; the one play they make stands out.
     tap(d, 'button.card[data-where="hand"][data-value="9"]')
@@ -188,12 +228,19 @@ def physical_game_on_the_keypad(d: WebDriver, server: str, tmp_path: Path) -> No
     exact = d.find_elements(By.CSS_SELECTOR, "#plays button.play.exact")
     assert [e.get_attribute("data-line") for e in exact] == ["9=2+7"]
     after(d, lambda: tap(d, "#plays button.play.exact"))
-    assert "The Wolf draws 1 card(s)" in text(d, "#action")
-    tap(d, '.key[data-key="5"]')
-    n = after(d, lambda: tap(d, "#confirm"))
+    assert "The Wolf draws 1 card(s)" in text(d, "#dock-action")
+    # The server out of reach for a while: the page says so, keeps asking, and heals by itself.
+    offline(d, True)
+    wait(d, lambda d: d.find_element(By.ID, "offline").is_displayed(), 10)
+    time.sleep(2)
+    offline(d, False)
+    wait(d, lambda d: not d.find_element(By.ID, "offline").is_displayed(), 15)
+    assert not d.find_element(By.ID, "error").is_displayed()
+    press(d, '.key[data-key="5"]')  # a draw of one card: two taps, both in reach
+    n = after(d, lambda: press(d, "#confirm"))
     assert "Wolf\n2\n5\n7" in text(d, "#table")
-    assert after(d, lambda: tap(d, "#undo")) == n - 1
-    assert "The Wolf draws 1 card(s)" in text(d, "#action")
+    assert after(d, lambda: press(d, "#undo")) == n - 1
+    assert "The Wolf draws 1 card(s)" in text(d, "#dock-action")
 
 
 def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Path) -> None:
@@ -206,7 +253,10 @@ def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Pa
     assert re.search(r"/g/[A-Za-z0-9_-]+$", game_url)
     assert "you 6 8 9 9, the Wolf 2 2 7 7" in text(d, "#notes")
     fits_the_screen(d)
+    in_reach(d, "#hint")
     shoot(d, tmp_path, "phone-390x844-round1.png")
+    # The default budget is the CLI's.
+    assert Select(d.find_element(By.ID, "seconds")).first_selected_option.get_attribute("value") == "2"
 
     # A hint in round 1 cannot finish in 30 s: it shows its progress, and Stop ends it at once.
     Select(d.find_element(By.ID, "seconds")).select_by_value("30")
@@ -247,7 +297,12 @@ def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Pa
             tap(d, "#hint")
             wait(d, lambda d: "only reward" in text(d, "#hint-out") or "take " in text(d, "#hint-out"), 30)
             assert "reserve 3" in text(d, "#hint-table")
-            after(d, lambda line=line: tap(d, f'#action button[data-line="{line}"]'))
+            best = in_reach(d, "#play-best")
+            assert best.text.startswith("Take the hint: ")
+            if best.get_attribute("data-line") == line:
+                after(d, lambda: press(d, "#play-best"))  # the hinted reward, one tap
+            else:
+                after(d, lambda line=line: press(d, f'#dock-action button[data-line="{line}"]'))
             continue
         if i == FINAL_AT:
             Select(d.find_element(By.ID, "seconds")).select_by_value("10")
@@ -256,12 +311,17 @@ def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Pa
             rows = [
                 (
                     r.find_element(By.CSS_SELECTOR, "button").text,
-                    [c.text for c in r.find_elements(By.CSS_SELECTOR, "td.num")],
+                    [
+                        c.get_attribute("textContent") for c in r.find_elements(By.CSS_SELECTOR, "td.num")
+                    ],  # hidden ones too,
                 )
                 for r in d.find_elements(By.CSS_SELECTOR, "#hint-table tbody tr")
             ]
             assert "Best play: 3+3r=6" in text(d, "#hint-best") and "proven won" in text(d, "#hint-best")
             fits_the_screen(d)
+            assert in_reach(d, "#play-best").text == "Play the hint: 3+3r=6"
+            wide = d.execute_script("return document.getElementById('hint-table').getBoundingClientRect().width")
+            assert wide <= PHONE[0] - 20, f"the hint's table is {wide} px wide on a {PHONE[0]} px screen"
             d.execute_script(
                 "window.scrollBy(0, document.getElementById('hint-best').getBoundingClientRect().top - 70)"
             )
@@ -280,7 +340,12 @@ def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Pa
             field.send_keys(line)
             after(d, lambda: tap(d, "form.typed button"))
             continue
+        d.execute_script("window.scrollTo(0, 200)")
+        place = d.execute_script("return window.scrollY")
         play(d, line)
+        # The page keeps its place after a step (tapping the play scrolled to it; no jump back).
+        assert d.execute_script("return window.scrollY") > 0 or place == 0
+        in_reach(d, "#hint")
 
     result = text(d, "#result")
     assert result.startswith(f"game won: score {SCORE} = ")

@@ -138,7 +138,7 @@ async def body(request: Request) -> dict[str, Any]:
 
 
 def create_app(
-    store: Store, hints: HintService, *, token: str | None = None, local_only: bool = True, seconds: float = 10.0
+    store: Store, hints: HintService, *, token: str | None = None, local_only: bool = True, seconds: float = 2.0
 ) -> Starlette:
     settings = ServerSettings(store, hints, token, local_only, seconds)
 

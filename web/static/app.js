@@ -3,7 +3,7 @@
 "use strict";
 
 const S = {
-  id: null, game: null, key: null, whole: false, seconds: 10, timer: null, busy: false,
+  id: null, game: null, key: null, whole: false, seconds: 2, timer: null, busy: false, failures: 0,
   sel: { hand: [], reserve: [], wolf: [], member: null }, pad: { player: [], wolf: [] }, padRev: null,
 };
 const $ = (id) => document.getElementById(id);
@@ -32,7 +32,18 @@ async function api(method, path, body) {
   const token = localStorage.getItem("lobo-token");
   if (token) headers["X-Lobo-Token"] = token;
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let r;
+  try {
+    r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) { // the server out of reach: said, and the polling retries with backoff
+    S.failures += 1;
+    $("offline").hidden = false;
+    const err = new Error("the server cannot be reached: trying again");
+    err.status = 0;
+    throw err;
+  }
+  S.failures = 0;
+  $("offline").hidden = true;
   let data = null;
   try { data = await r.json(); } catch (e) { data = null; }
   if (!r.ok) {
@@ -59,6 +70,7 @@ function showError(message) {
 
 async function showGames() {
   S.id = null;
+  roomForDock();
   $("games-view").hidden = false;
   $("game-view").hidden = true;
   $("home").hidden = true;
@@ -97,6 +109,7 @@ async function newGame(ev) {
   if (isRace(f) && f.target.value !== "") body.target = Number(f.target.value);
   try {
     const g = await api("POST", "/api/games", body);
+    showError("");
     history.pushState(null, "", `/g/${g.id}`);
     openGame(g.id, g);
   } catch (e) { showError(e.message); }
@@ -107,6 +120,7 @@ async function upload(ev) {
   if (!file) return;
   try {
     const g = await api("POST", "/api/games/upload", { text: await file.text() });
+    showError("");
     history.pushState(null, "", `/g/${g.id}`);
     openGame(g.id, g);
   } catch (e) { showError(e.message); }
@@ -132,7 +146,8 @@ async function refresh() {
   try {
     show(await api("GET", `/api/games/${S.id}` + (S.whole ? "?all=1" : "")));
   } catch (e) {
-    showError(e.message);
+    if (e.status !== 0) showError(e.message); // out of reach: the "reconnecting" line says so
+    schedule(); // and the page keeps asking (show() schedules the next poll only on an answer)
   }
 }
 
@@ -146,13 +161,11 @@ async function act(path, extra) {
     const b = S.game.board;
     const g = await api("POST", `/api/games/${S.id}/${path}` + (S.whole ? "?all=1" : ""),
       { at: b.steps, rev: b.revision, ...extra });
-    const moved = g.board.revision !== b.revision;
     show(g);
-    showError("");
-    if (moved) window.scrollTo({ top: 0 }); // what happened, and the new table
+    showError(""); // the page keeps its place: the table is at the top, the actions in the dock
   } catch (e) {
-    showError(e.message);
-    if (e.status === 409) refresh();
+    if (e.status !== 0) showError(e.message);
+    if (e.status === 409 || e.status === 0) refresh();
   } finally {
     S.busy = false;
     document.body.classList.remove("busy");
@@ -185,6 +198,7 @@ function show(g) {
     $("undo").disabled = b.steps === 0;
   }
   drawJob(g.job);
+  roomForDock();
   schedule();
 }
 
@@ -192,16 +206,27 @@ function schedule() {
   clearTimeout(S.timer);
   if (!S.id) return;
   const running = S.game && S.game.job && S.game.job.state === "running";
-  S.timer = setTimeout(() => { if (!document.hidden) refresh(); else schedule(); }, running ? 250 : 2000);
+  // After failures the polls back off (0.5 s doubling to 8 s) until the server answers again.
+  const wait = S.failures ? Math.min(8000, 250 * 2 ** S.failures) : running ? 250 : 2000;
+  S.timer = setTimeout(() => { if (!document.hidden) refresh(); else schedule(); }, wait);
 }
 
-function cardsRow(values, where) {
+// The dock is fixed at the bottom: the page keeps room for it below its last panel.
+function roomForDock() {
+  document.body.style.paddingBottom = S.id ? `${$("dock").offsetHeight + 8}px` : "";
+}
+
+const WHOSE = { hand: "your", wolf: "the Wolf's", reserve: "reserve" };
+
+function cardsRow(values, where, whose) {
   if (!values || !values.length) return h("span", { class: "none" }, "—");
+  const said = (v) => `${WHOSE[whose]} ${v === 1 ? "ace" : v}`;
   return h("span", { class: "cards" }, values.map((v, i) => {
-    if (!where) return h("span", { class: "card" }, String(v));
+    if (!where) return h("span", { class: "card", role: "img", "aria-label": said(v) }, String(v));
     const on = S.sel[where].includes(i);
     return h("button", {
       class: "card" + (on ? " on" : ""), "data-where": where, "data-value": v, "aria-pressed": on ? "true" : "false",
+      "aria-label": said(v),
       onclick: () => { toggle(where, i); },
     }, String(v));
   }));
@@ -223,11 +248,11 @@ function drawTable(b) {
   const playing = b.phase === "play";
   const rows = [];
   if (b.over) rows.push(h("p", { class: "result " + b.result, id: "result" }, b.result_text));
-  rows.push(row("Wolf", b.wolf ? [cardsRow(b.wolf, playing ? "wolf" : null), total(b.wolf)] : h("span", { class: "none" }, "—")));
-  rows.push(row("You", b.hand.length ? [cardsRow(b.hand, playing ? "hand" : null), total(b.hand, b.winning_hand ? "winning hand" : "")]
+  rows.push(row("Wolf", b.wolf ? [cardsRow(b.wolf, playing ? "wolf" : null, "wolf"), total(b.wolf)] : h("span", { class: "none" }, "—")));
+  rows.push(row("You", b.hand.length ? [cardsRow(b.hand, playing ? "hand" : null, "hand"), total(b.hand, b.winning_hand ? "winning hand" : "")]
     : h("span", { class: "none" }, "—")));
   // The board has what the game has: a reserve and a party (vanguard), or points (lobo).
-  if (b.reserve) rows.push(row("Reserve", cardsRow(b.reserve, playing ? "reserve" : null)));
+  if (b.reserve) rows.push(row("Reserve", cardsRow(b.reserve, playing ? "reserve" : null, "reserve")));
   if (b.party) {
     rows.push(row("Party", h("span", { class: "cards" }, ["J", "Q", "K"].map((m) => {
       const up = b.party.up.includes(m);
@@ -264,7 +289,13 @@ function drawNotes(notes) {
 // -- what the table waits for -----------------------------------------------------------------
 
 function drawAction(b) {
-  const box = $("action");
+  // What the table waits for goes in the dock when it is a few buttons (a reward, a reshuffle, the
+  // keypad of real cards); the list of plays, and the game's summary, stay on the page.
+  const docked = !b.over && (b.phase === "reward" || (b.mode === "physical" && ["reshuffle", "deal", "draw"].includes(b.phase)));
+  const box = docked ? $("dock-action") : $("action");
+  $("dock-action").hidden = !docked;
+  $("action").hidden = docked;
+  (docked ? $("action") : $("dock-action")).replaceChildren();
   const parts = [];
   if (b.over) {
     parts.push(h("h2", {}, "The game"));
@@ -324,6 +355,7 @@ function playChoices(b) {
       `show all ${fitting.length} plays`));
   }
   const form = h("form", { class: "typed", onsubmit: (ev) => { ev.preventDefault(); const v = ev.target.line.value.trim(); if (v) step(v); } },
+    h("label", { for: "typed", class: "sr-only" }, "Type a play"),
     h("input", { name: "line", id: "typed", placeholder: "or type a play: 4+2=6, 9>6, 7r=7, K=8, fold", autocomplete: "off", autocapitalize: "off" }),
     h("button", { type: "submit" }, "Play"));
   parts.push(form);
@@ -346,7 +378,10 @@ function keypad(b) {
     h("span", { class: "label" }, label),
     Array.from({ length: need[who] }, (_, i) => {
       const v = S.pad[who][i];
+      const whose = who === "player" ? (owed.who === "reveal" ? "the top card" : owed.who === "wolf" ? "the Wolf's card" : "your card")
+        : "the Wolf's card";
       return h("button", { class: "slot" + (v ? " filled" : ""), "data-slot": `${who}-${i}`,
+        "aria-label": v ? `${whose} ${i + 1}: ${v}, tap to take it back` : `${whose} ${i + 1}: empty`,
         onclick: () => { if (v) { S.pad[who].splice(i, 1); S.key = null; show(S.game); } } }, v ? String(v) : "·");
     }));
   if (deal) {
@@ -356,11 +391,16 @@ function keypad(b) {
     parts.push(slots("player", owed.who === "reveal" ? "Top" : owed.who === "player" ? "You" : "Wolf"));
   }
   const full = S.pad.player.length === need.player && S.pad.wolf.length === need.wolf;
+  const target = full ? "All the cards are in: confirm them."
+    : !deal ? (owed.who === "reveal" ? "Tap the top card." : owed.who === "wolf" ? "Tap the Wolf's card(s)." : "Tap your card(s).")
+      : side === "player" ? `Next tap: your card ${S.pad.player.length + 1} of ${need.player}.`
+        : `Next tap: the Wolf's card ${S.pad.wolf.length + 1} of ${need.wolf}.`;
+  parts.push(h("p", { class: "target", id: "pad-target", "aria-live": "polite" }, target));
   const used = counts(chosen);
   parts.push(h("div", { class: "keypad" }, Array.from({ length: b.top }, (_, i) => {
     const v = i + 1;
     const left = b.unseen[i] + b.pile.top.filter((x) => x === v).length - (used.get(v) || 0);
-    return h("button", { class: "key", "data-key": v, disabled: full || left <= 0,
+    return h("button", { class: "key", "data-key": v, disabled: full || left <= 0, "aria-label": `${v === 1 ? "ace" : v}, ${left > 0 ? left : "none"} left`,
       onclick: () => { S.pad[side].push(v); S.key = null; show(S.game); } },
     h("b", {}, v === 1 ? "A" : String(v)), h("small", {}, left > 0 ? `${left} left` : "none left"));
   })));
@@ -388,9 +428,25 @@ function drawJob(job) {
       : `weighing the rewards… ${job.elapsed.toFixed(1)} s`;
 }
 
+// The hint's best play (or reward) as one button in the dock: a hinted play is one tap.
+function drawBest(x, b) {
+  const btn = $("play-best");
+  const line = !x || b.over ? null : x.kind === "advice" ? (b.phase === "reward" && x.rewards.length ? x.rewards[0].reward : null)
+    : b.phase === "play" ? (x.best || "fold") : null;
+  btn.hidden = line === null;
+  if (line === null) return;
+  btn.textContent = `${x.kind === "advice" ? "Take the hint" : "Play the hint"}: ${line}`;
+  btn.dataset.line = line;
+  btn.onclick = () => step(line);
+}
+
+// Cells past the first value column: hidden on a phone until asked for (the table then fits).
+function cellClass(i, base) { return i > 0 ? `${base} extra` : base; }
+
 function drawHint(g) {
   const out = $("hint-out");
   const parts = [];
+  drawBest(g.hint, g.board);
   const job = g.job;
   if (job && job.state !== "running" && job.state !== "done" && job.message) {
     parts.push(h("p", { class: job.state === "failed" ? "warn" : "quiet", id: "job-end" },
@@ -402,10 +458,11 @@ function drawHint(g) {
   if (x && x.kind === "advice") {
     parts.push(h("p", { class: "best" }, x.verdict));
     parts.push(h("div", { class: "hint-wrap" }, h("table", { class: "hint", id: "hint-table" },
-      h("thead", {}, h("tr", {}, ["Reward", "Win", "95% interval", "vs best"].map((c) => h("th", {}, c)))),
+      h("thead", {}, h("tr", {}, h("th", {}, "Reward"), h("th", {}, "Win"), h("th", { class: "extra" }, "95% interval"), h("th", {}, "vs best"))),
       h("tbody", {}, x.rewards.map((r, i) => h("tr", {},
         h("td", {}, h("button", { class: "play", "data-line": r.reward, onclick: () => step(r.reward) }, r.reward)),
-        h("td", {}, r.win_text), h("td", {}, r.interval_text), h("td", {}, i === 0 ? "best" : r.vs_text)))))));
+        h("td", {}, r.win_text), h("td", { class: "extra" }, r.interval_text), h("td", {}, i === 0 ? "best" : r.vs_text)))))));
+    parts.push(moreColumns());
     if (x.samples > 0) parts.push(h("p", { class: "quiet" }, `${x.samples} continuations each, policy ${x.policy}`));
   } else if (x) {
     parts.push(h("p", { class: "best", id: "hint-best" }, `Best play: ${x.best || "fold"}`, h("span", { class: "status " + x.status }, ` ${x.status_text}`),
@@ -415,17 +472,33 @@ function drawHint(g) {
     if (x.line) parts.push(h("p", {}, `Best line (the pile is known): ${x.line.join(", ")}`));
     if (x.note) parts.push(h("p", { class: "warn" }, x.note));
     parts.push(h("div", { class: "hint-wrap" }, h("table", { class: "hint", id: "hint-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Play"), x.columns.map((c) => h("th", {}, c)), h("th", {}, ""))),
+      h("thead", {}, h("tr", {}, h("th", {}, "Play"), x.columns.map((c, i) => h("th", { class: cellClass(i, "") }, c)), h("th", {}, ""))),
       h("tbody", {}, x.rows.map((r) => h("tr", { class: r.best ? "top" : "" },
         h("td", {}, h("button", { class: "play", "data-line": r.text, onclick: () => step(r.text) }, r.text)),
-        r.cells.map((c) => h("td", { class: "num" }, c)),
+        r.cells.map((c, i) => h("td", { class: cellClass(i, "num") }, c)),
         h("td", { class: "marks" }, r.best ? "best" : r.tied ? "≈ best" : "",
-          r.blunder ? h("span", { class: "bad" }, "blunder: throws away a certain win") : null)))))));
+          r.blunder ? h("span", { class: "bad", title: "throws away a certain win" }, " blunder") : null)))))));
+    if (x.columns.length > 1) parts.push(moreColumns());
+    if (x.rows.some((r) => r.blunder)) parts.push(h("p", { class: "quiet" }, "A blunder throws away a certain win."));
     if (x.left_out) parts.push(h("button", { class: "link", id: "hint-all", onclick: () => { S.whole = true; refresh(); } }, `… and ${x.left_out} more plays: show them all`));
-    if (x.estimates_note) parts.push(h("p", { class: "quiet" }, x.estimates_note));
+    if (x.estimates_note) {
+      // The note on estimates is a paragraph: its first sentence shown, the rest on tap.
+      const first = x.estimates_note.split(/(?<=\.)\s/)[0];
+      parts.push(first === x.estimates_note ? h("p", { class: "quiet" }, first)
+        : h("details", { class: "quiet" }, h("summary", {}, first), h("p", {}, x.estimates_note.slice(first.length).trim())));
+    }
     parts.push(h("details", {}, h("summary", {}, "Why"), h("ul", {}, x.why.map((l) => h("li", {}, l)))));
   }
   out.replaceChildren(...parts);
+  $("hint-panel").hidden = parts.length === 0;
+}
+
+function moreColumns() {
+  return h("button", { class: "link more-columns", onclick: (ev) => {
+    const table = $("hint-table");
+    table.classList.toggle("all");
+    ev.target.textContent = table.classList.contains("all") ? "fewer columns" : "all the columns";
+  } }, "all the columns");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -438,7 +511,7 @@ function route() {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
-  for (const s of [5, 10, 30, 60]) $("seconds").append(h("option", { value: s }, `${s} s`));
+  for (const s of [2, 5, 10, 30]) $("seconds").append(h("option", { value: s }, `${s} s`));
   api("GET", "/api/games").then((d) => {
     S.seconds = d.seconds;
     if (![...$("seconds").options].some((o) => Number(o.value) === d.seconds)) $("seconds").prepend(h("option", { value: d.seconds }, `${d.seconds} s`));
@@ -448,7 +521,8 @@ document.addEventListener("DOMContentLoaded", () => {
   $("new-game").addEventListener("change", formChoices);
   $("upload").addEventListener("change", upload);
   $("hint").addEventListener("click", () => act("hint", { seconds: Number($("seconds").value) }));
-  $("stop").addEventListener("click", () => api("POST", `/api/games/${S.id}/hint/cancel`, {}).then(show).catch((e) => showError(e.message)));
+  $("stop").addEventListener("click", () => api("POST", `/api/games/${S.id}/hint/cancel`, {}).then(show).catch((e) => { if (e.status !== 0) showError(e.message); }));
+  new ResizeObserver(roomForDock).observe($("dock"));
   $("undo").addEventListener("click", () => act("undo", { count: 1 }));
   $("home").addEventListener("click", (ev) => { ev.preventDefault(); history.pushState(null, "", "/"); clearTimeout(S.timer); route(); });
   $("games").addEventListener("click", (ev) => {
