@@ -5,7 +5,9 @@ One server (the real command, with an access token) and one browser for the modu
 game typed on the keypad, then the whole scripted virtual game of tests/test_web.py, with a hint
 stopped while it thinks, an undo, the reward advice and the reward, the final round's hint and
 the final score, both compared with `lobo-hint play` on the same steps; a second window on the
-same game sees the same table. Screenshots at 390×844 (and one at a desktop size) are written
+same game sees the same table; the Hint button, the keypad and the hinted play in reach without
+scrolling, the page healing after the network is taken away, and axe-core finding no serious
+accessibility fault. Screenshots at 390×844 (and one at a desktop size) are written
 under the test's tmp path and copied to LOBO_WEB_SCREENSHOTS (default /tmp/lobo-hint-web-screenshots).
 """
 
@@ -42,6 +44,11 @@ DESKTOP = (1280, 900)
 TOKEN = "browser-test-token-0123"
 TYPED = 5  # the script's play typed in the text field, not tapped
 SHOTS = Path(os.environ.get("LOBO_WEB_SCREENSHOTS", "/tmp/lobo-hint-web-screenshots"))
+# axe-core, the accessibility checker, from the npm registry (installed once beside the tests,
+# as .ci/run installs Chromium; git ignores it).
+AXE_VERSION = "4.14.1"
+AXE_HOME = ROOT / "tests" / ".axe"
+AXE = AXE_HOME / "node_modules" / "axe-core" / "axe.min.js"
 # The machine has no network: Chromium must not try to reach anything on its own.
 FLAGS = [
     "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -68,6 +75,34 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield url
     proc.terminate()
     proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def axe() -> str:
+    if not AXE.exists():
+        npm = shutil.which("npm")
+        assert npm, "npm is missing: it installs axe-core for the accessibility check (apt-get install -y npm)"
+        done = subprocess.run(
+            [npm, "install", "--silent", "--no-save", "--prefix", str(AXE_HOME), f"axe-core@{AXE_VERSION}"],
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert done.returncode == 0 and AXE.exists(), done.stderr
+    return AXE.read_text()
+
+
+def accessible(d: WebDriver, axe: str, where: str) -> None:
+    """axe-core on the page as it is: no serious or critical violation of WCAG 2 A/AA or of its
+    best practices."""
+    if not d.execute_script("return typeof window.axe !== 'undefined'"):
+        d.execute_script(axe)
+    found = d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {runOnly: ['wcag2a', 'wcag2aa', 'best-practice']})"
+        ".then(r => done(r.violations.filter(v => ['serious', 'critical'].includes(v.impact))"
+        ".map(v => [v.id, v.help, v.nodes.slice(0, 3).map(n => n.target.join(' '))])))"
+        ".catch(e => done([['axe failed', String(e), []]]))"
+    )
+    assert not found, f"{where}: {found}"
 
 
 @pytest.fixture(scope="module")
@@ -191,11 +226,17 @@ def cli_output(lines: list[str]) -> str:
     return str(done.output)
 
 
-def physical_game_on_the_keypad(d: WebDriver, server: str, tmp_path: Path) -> None:
+def physical_game_on_the_keypad(d: WebDriver, server: str, tmp_path: Path, axe: str) -> None:
     d.get(server)
     wait(d, lambda d: d.find_element(By.ID, "games-view").is_displayed())
     assert "No game yet." in text(d, "#games-view")
     fits_the_screen(d)
+    accessible(d, axe, "the list of games")
+    # The checker sees what it should: an input without a label is a critical violation.
+    d.execute_script("document.body.append(Object.assign(document.createElement('input'), {id: 'axe-probe'}))")
+    with pytest.raises(AssertionError, match="label"):
+        accessible(d, axe, "a probe")
+    d.execute_script("document.getElementById('axe-probe').remove()")
     tap(d, "input[value=physical] + span")
     after(d, lambda: tap(d, "#start"))
     assert d.find_element(By.TAG_NAME, "body").get_attribute("data-phase") == "deal"
@@ -215,11 +256,13 @@ def physical_game_on_the_keypad(d: WebDriver, server: str, tmp_path: Path) -> No
         labels[0] == "your card 1: 6, tap to take it back" and labels[-1] == "the Wolf's card 4: 7, tap to take it back"
     )
     fits_the_screen(d)
+    accessible(d, axe, "the keypad")
     shoot(d, tmp_path, "phone-390x844-keypad.png")
     after(d, lambda: press(d, "#confirm"))
     # Cards are said with whose they are.
     said = [e.get_attribute("aria-label") for e in d.find_elements(By.CSS_SELECTOR, "#table .card[data-where]")]
     assert said[:2] == ["the Wolf's 2", "the Wolf's 2"] and "your 9" in said, said
+    accessible(d, axe, "a play to choose")
     assert "Wolf\n2\n2\n7\n7" in text(d, "#table")
     # Tap the cards of a play: your 9, the Wolf's 2 and 7; the one play they make stands out.
     tap(d, 'button.card[data-where="hand"][data-value="9"]')
@@ -243,7 +286,7 @@ def physical_game_on_the_keypad(d: WebDriver, server: str, tmp_path: Path) -> No
     assert "The Wolf draws 1 card(s)" in text(d, "#dock-action")
 
 
-def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Path) -> None:
+def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Path, axe: str) -> None:
     d.get(server)
     tap(d, "input[value=virtual] + span")
     seed = wait(d, lambda d: d.find_element(By.NAME, "seed"))
@@ -320,6 +363,7 @@ def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Pa
             assert "Best play: 3+3r=6" in text(d, "#hint-best") and "proven won" in text(d, "#hint-best")
             fits_the_screen(d)
             assert in_reach(d, "#play-best").text == "Play the hint: 3+3r=6"
+            accessible(d, axe, "a hint")
             wide = d.execute_script("return document.getElementById('hint-table').getBoundingClientRect().width")
             assert wide <= PHONE[0] - 20, f"the hint's table is {wide} px wide on a {PHONE[0]} px screen"
             d.execute_script(
@@ -389,8 +433,8 @@ def lobo_game_with_its_target(d: WebDriver, server: str) -> None:
     assert "Party" not in table and "Reserve" not in table and "Final round" not in table
 
 
-def test_the_page_at_a_table(server: str, browser: WebDriver, tmp_path: Path) -> None:
+def test_the_page_at_a_table(server: str, browser: WebDriver, tmp_path: Path, axe: str) -> None:
     # One test, so a parallel run never starts a second Chromium for this module.
-    physical_game_on_the_keypad(browser, server, tmp_path)
-    whole_game_with_hint_undo_and_reward(browser, server, tmp_path)
+    physical_game_on_the_keypad(browser, server, tmp_path, axe)
+    whole_game_with_hint_undo_and_reward(browser, server, tmp_path, axe)
     lobo_game_with_its_target(browser, server)
