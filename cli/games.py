@@ -103,6 +103,7 @@ def _checks(
     samples: int | None,
     think: float | None = None,
     max_states: int | None = None,
+    samples_flag: str = "--samples",
 ) -> None:
     if think is not None and not 0 < think <= 600:
         fail(f"--think: more than 0 and at most 600 seconds, not {think}")
@@ -113,7 +114,7 @@ def _checks(
     if jobs is not None and jobs < 1:
         fail(f"--jobs: must be at least 1, not {jobs}")
     if samples is not None and samples < 1:
-        fail(f"--samples: must be at least 1, not {samples}")
+        fail(f"{samples_flag}: must be at least 1, not {samples}")
 
 
 @contextmanager
@@ -452,7 +453,7 @@ def reward(
     from solver.play.reward import GAME_VALUES, advise_reward
 
     _choice(policy, (GAME_VALUES, *POLICIES), "--policy")
-    _checks(None, jobs, budget)
+    _checks(None, jobs, budget, samples_flag="--budget")  # best's samples a move, in the continuations
     use_memory(max_memory)
     if samples < 2:
         fail(f"--samples: at least 2, not {samples}")

@@ -301,6 +301,23 @@ def test_a_fifo_a_device_a_folder_and_a_huge_file_are_refused_at_once(
         assert why in one_error_line(err), err
 
 
+@pytest.mark.parametrize("command", [["hint"], ["validate"], ["railway", "validate"]])
+def test_an_empty_file_name_is_said_so_not_taken_for_the_current_folder(
+    monkeypatch: Any, capsys: Any, command: list[str]
+) -> None:
+    code, out, err = lobo(monkeypatch, capsys, *command, "")
+    assert code == 2 and not out
+    assert one_error_line(err).endswith("'': cannot read: the file name is empty"), err
+
+
+def test_a_bad_budget_is_named_as_the_user_wrote_it(monkeypatch: Any, capsys: Any) -> None:
+    code, out, err = lobo(
+        monkeypatch, capsys, "reward", str(ROOT / "puzzles" / "examples" / "midround.json"), "--budget", "-1"
+    )
+    assert code == 2 and not out
+    assert "--budget: must be at least 1, not -1" in one_error_line(err)
+
+
 def test_a_nul_byte_in_a_path_is_one_line(monkeypatch: Any, capsys: Any, tmp_path: Path) -> None:
     from solver.play.companion import CompanionError
     from solver.play.companion.files import _write

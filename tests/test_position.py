@@ -90,6 +90,10 @@ INVALID: list[tuple[str, dict[str, Any], str, str]] = [
         "draw_pile.top",
     ),
     ("not an object", [1, 2], "wrong_type", "JSON object"),  # type: ignore[list-item]
+    ("pile null", {"player": [3], "wolf": [3], "draw_pile": None}, "wrong_type", "draw_pile"),
+    ("rules null", {"player": [3], "wolf": [3], "rules": None}, "wrong_type", "rules"),
+    ("id a boolean", {"player": [3], "wolf": [3], "id": True}, "wrong_type", "id"),
+    ("note a number", {"player": [3], "wolf": [3], "note": 5}, "wrong_type", "note"),
 ]
 
 
@@ -153,6 +157,13 @@ def test_to_json_round_trips() -> None:
         }
     )
     assert parse_position(pos.to_json()) == pos
+
+
+def test_a_key_given_twice_is_refused_where_it_is_given_again(tmp_path: Any) -> None:
+    bad = tmp_path / "twice.json"
+    bad.write_text('{"player": [1],\n "wolf": [2],\n "player": [3]}')
+    with pytest.raises(PositionError, match='the key "player" appears twice in one object at line 3 column 2'):
+        load_position(bad)
 
 
 def test_load_position_errors_name_the_file(tmp_path: Any) -> None:

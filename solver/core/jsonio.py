@@ -45,8 +45,25 @@ def _int(text: str) -> int | HugeNumber:
 
 
 def loads(text: str, **kwargs: Any) -> Any:
-    """`json.loads`, with integer literals of more than MAX_DIGITS digits read as HugeNumber."""
-    return json.loads(text, parse_int=_int, **kwargs)
+    """`json.loads`, with integer literals of more than MAX_DIGITS digits read as HugeNumber, and a
+    key repeated in one object refused (json.JSONDecodeError at its second place): of two values
+    for one key, the file would otherwise mean the last one without a word."""
+    repeated: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj: dict[str, Any] = {}
+        for k, v in items:
+            if k in obj:
+                repeated.append(k)
+            obj[k] = v
+        return obj
+
+    data = json.loads(text, parse_int=_int, object_pairs_hook=pairs, **kwargs)
+    if repeated:
+        quoted = json.dumps(repeated[0], ensure_ascii=False)
+        second = text.find(quoted, text.find(quoted) + 1)
+        raise json.JSONDecodeError(f"the key {quoted} appears twice in one object", text, max(0, second))
+    return data
 
 
 def shown(value: object) -> str:
@@ -66,6 +83,8 @@ class Unreadable(Exception):
 def read_text(path: str | Path, limit: int = MAX_FILE) -> str:
     """A small input file's UTF-8 text, or Unreadable: a name with a NUL byte, no such file, not a
     regular file (a FIFO would block, a device never end), larger than `limit`, not UTF-8."""
+    if not os.fspath(path):  # Path("") is ".": refused before it becomes the current folder
+        raise Unreadable("the file name is empty")
     try:
         # Opened without blocking, so a FIFO with no writer is refused instead of waited on.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -93,4 +112,5 @@ def shown_path(path: str | Path) -> str:
     """A path as text that can be written anywhere: bytes of a file name that are not UTF-8 shown
     as \\xff escapes (the name given to open() may hold them; a JSON record or a terminal may not)."""
     text = os.fsencode(path).decode("utf-8", "backslashreplace")
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)  # a NUL, a newline: escaped
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)  # a NUL, a newline: escaped
+    return shown or "''"

@@ -257,11 +257,18 @@ def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
             raise PositionError(
                 f"{key}: lobo has no reserve, party or final round; remove the key", "lobo_reserve_or_party"
             )
-    label = raw.get("id", raw.get("note"))
+    note = raw.get("note")
+    if note is not None and not isinstance(note, str):
+        raise PositionError(f"note: must be a string, not {_type_name(note)}", "wrong_type")
+    label = raw.get("id", note)
     if isinstance(label, HugeNumber):
         label = label.text  # a label, never a number to compute with
-    if label is not None and not isinstance(label, (str, int)):
+    if label is not None and (isinstance(label, bool) or not isinstance(label, (str, int))):
         raise PositionError(f"id: must be a string or a number, not {_type_name(label)}", "wrong_type")
+    for key in ("draw_pile", "rules"):  # left out, they have their defaults; null is not one
+        if key in raw and raw[key] is None:
+            raise PositionError(f"{key}: must be {'a list or an object' if key == 'draw_pile' else 'an object'}, not null "
+                                "(leave the key out for the default)", "wrong_type")  # fmt: skip
 
     player = _cards(raw["player"], "player", top)
     wolf = _cards(raw["wolf"], "wolf", top)
@@ -432,9 +439,9 @@ def load_position(path: str | Path, *, allow_reward: bool = False) -> Position:
     """Read and validate a position file. Errors name the file."""
     p = Path(path)
     try:
-        text = read_text(p)
+        text = read_text(path)  # as given: Path('') would be the current folder
     except Unreadable as e:
-        raise PositionError(f"{shown_path(p)}: cannot read: {e}", "unreadable") from None
+        raise PositionError(f"{shown_path(path)}: cannot read: {e}", "unreadable") from None
     try:
         raw = loads(text)
     except json.JSONDecodeError as e:

@@ -74,9 +74,9 @@ def read_json(path: str | Path) -> Any:
     """A JSON file, or a RailwayError naming the file and what is wrong with it."""
     p = Path(path)
     try:
-        text = read_text(p)
+        text = read_text(path)  # as given: Path('') would be the current folder
     except Unreadable as e:
-        raise RailwayError(f"{shown_path(p)}: cannot read: {e}", "unreadable") from None
+        raise RailwayError(f"{shown_path(path)}: cannot read: {e}", "unreadable") from None
     try:
         return loads(text)
     except json.JSONDecodeError as e:

@@ -128,9 +128,9 @@ def load_file(path: str | Path, settings: Settings | None = None) -> Session:
     """A saved game from its file; CompanionError names the file and the fault."""
     p = Path(path)
     try:
-        text = read_text(p)
+        text = read_text(path)  # as given: Path('') would be the current folder
     except Unreadable as e:
-        raise CompanionError(f"{shown_path(p)}: cannot read: {e}") from None
+        raise CompanionError(f"{shown_path(path)}: cannot read: {e}") from None
     try:
         session = load_text(text, settings)
     except CompanionError as e:
