@@ -47,7 +47,10 @@ def _int(text: str) -> int | HugeNumber:
 def loads(text: str, **kwargs: Any) -> Any:
     """`json.loads`, with integer literals of more than MAX_DIGITS digits read as HugeNumber, and a
     key repeated in one object refused (json.JSONDecodeError at its second place): of two values
-    for one key, the file would otherwise mean the last one without a word."""
+    for one key, the file would otherwise mean the last one without a word. A caller with its own
+    object_pairs_hook (the railway's decks, which name the key) deals with repeats itself."""
+    if "object_pairs_hook" in kwargs:
+        return json.loads(text, parse_int=_int, **kwargs)
     repeated: list[str] = []
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
