@@ -102,6 +102,11 @@ def batch(
         fail("; ".join(nothing))
     skip: set[str] = set()
     if resume and out is not None:
+        written = _format_written(out)
+        if written is not None and written != fmt:
+            fail(
+                f"--out: {out} holds {written.upper()} results: resume it with --format {written}, or choose another file"
+            )
         try:
             skip = done_ids(out) if fmt == "jsonl" else _csv_ids(out)
             repair_tail(out)
@@ -229,6 +234,19 @@ def generate(
         f"wrote {written} puzzle(s) to {folder}"
         + ("" if written == count else f" (asked for {count}: the filters are rare)")
     )
+
+
+def _format_written(path: str) -> str | None:
+    """The format an earlier run wrote to path: "jsonl" (its first line an object), "csv", or
+    None for a file that is missing, empty or unreadable (the resume's own reading says why)."""
+    try:
+        with open(path, encoding="utf-8", errors="backslashreplace") as f:
+            first = next((line for line in f if line.strip()), None)
+    except OSError:
+        return None
+    if first is None:
+        return None
+    return "jsonl" if first.lstrip().startswith("{") else "csv"
 
 
 def _csv_ids(path: str) -> set[str]:

@@ -213,6 +213,19 @@ def test_resume_drops_a_torn_last_line(tmp_path: Path) -> None:
     assert len(again) == 3 and len({x["id"] for x in again}) == 3
 
 
+def test_resume_refuses_to_append_one_format_to_a_file_of_the_other(tmp_path: Path) -> None:
+    for first, then in (("jsonl", "csv"), ("csv", "jsonl")):
+        out = tmp_path / f"r-{first}"
+        done = runner.invoke(app, ["batch", str(PUZZLES / "examples"), "--out", str(out), "--format", first, "-j", "1"])
+        assert done.exit_code == 0, done.output
+        before = out.read_text()
+        r = runner.invoke(
+            app, ["batch", str(PUZZLES / "examples"), "--out", str(out), "--format", then, "--resume", "-j", "1"]
+        )
+        assert r.exit_code == 2 and f"holds {first.upper()} results: resume it with --format {first}" in r.output
+        assert out.read_text() == before  # nothing appended, nothing lost
+
+
 def test_generate_writes_graded_puzzles_that_batch_check_confirms(tmp_path: Path) -> None:
     for kind in ("finish", "hint", "known-pile"):
         r = runner.invoke(app, ["generate", "--kind", kind, "--count", "4", "--seed", "5", "-o", str(tmp_path)])

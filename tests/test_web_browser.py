@@ -275,7 +275,7 @@ def physical_game_on_the_keypad(d: WebDriver, server: str, tmp_path: Path, axe: 
     # The server out of reach for a while: the page says so, keeps asking, and heals by itself.
     offline(d, True)
     wait(d, lambda d: d.find_element(By.ID, "offline").is_displayed(), 10)
-    time.sleep(2)
+    time.sleep(1)
     offline(d, False)
     wait(d, lambda d: not d.find_element(By.ID, "offline").is_displayed(), 15)
     assert not d.find_element(By.ID, "error").is_displayed()
