@@ -205,3 +205,29 @@ def test_a_cluster_where_nothing_listens_is_said_at_once(tmp_path: Path) -> None
         with pytest.raises(ClusterError, match="cannot reach the scheduler"):
             connect(f"tcp://127.0.0.1:{port}")
         assert time.monotonic() - t0 < CONNECT_SECONDS  # refused at once, not waited on
+
+
+def test_a_server_that_is_no_scheduler_is_said_so_not_a_traceback() -> None:
+    """Something else answering at the address (a web server here): its bytes would read as a
+    Dask message of exabytes (a MemoryError); the command says what it found instead."""
+    import socket
+    import threading
+
+    from solver.parallel import ClusterError, connect
+
+    with socket.socket() as srv:
+        srv.bind(("127.0.0.1", 0))
+        srv.listen()
+
+        def answer() -> None:
+            while True:
+                try:
+                    c, _ = srv.accept()
+                    with c:
+                        c.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+                except OSError:
+                    return
+
+        threading.Thread(target=answer, daemon=True).start()
+        with pytest.raises(ClusterError, match="is not a Dask scheduler"):
+            connect(f"tcp://127.0.0.1:{srv.getsockname()[1]}")

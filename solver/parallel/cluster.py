@@ -30,6 +30,9 @@ def connect(address: str) -> Any:
         return Client(address, timeout=CONNECT_SECONDS)
     except (OSError, ValueError, TypeError) as e:
         raise ClusterError(f"--cluster: cannot use the scheduler at {address}: {e}") from None
+    except MemoryError:
+        # Something that is no Dask scheduler answered: its bytes read as a message of exabytes.
+        raise ClusterError(f"--cluster: what answers at {address} is not a Dask scheduler") from None
 
 
 CONNECT_SECONDS = 10  # Dask's own default is 30, and it retries a refused connection until then
