@@ -50,7 +50,7 @@ def play(
 ) -> None:
     """Follow a real game at the table (or deal a virtual one): bookkeeping, rules checks, hints."""
     from solver.core.cards import DIFFICULTIES
-    from solver.core.games import GAMES
+    from solver.core.games import GAMES, LOBO_TARGET
     from solver.core.games import game as game_of
     from solver.play.companion import REWARD_POLICIES, CompanionError, Reply, Settings, load_file, start
     from solver.play.driver import GameError, Setup
@@ -89,7 +89,7 @@ def play(
         if target is not None and not game_of(game).is_race:
             fail("--target: only lobo is a race to a score")
         try:
-            setup = Setup.asked(game, difficulty, target or 100)
+            setup = Setup.asked(game, difficulty, LOBO_TARGET if target is None else target)  # 0 is refused, not 100
         except GameError as e:
             fail(str(e))
         if virtual and seed is None:

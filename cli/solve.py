@@ -163,7 +163,8 @@ def graph(
     from solver.search.graph import lookahead_graph, write_graph
 
     pos = with_objective(load_position(path), objective)
-    positive(depth + 1, "--depth")
+    if depth < 0:
+        fail(f"--depth: 0 or more plays deep, not {depth}")
     positive(max_nodes, "--max-nodes")
     positive(time_limit, "--time-limit")
     use_memory(max_memory)

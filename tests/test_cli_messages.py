@@ -392,3 +392,27 @@ def test_a_file_written_whole_leaves_nothing_behind_when_writing_fails(tmp_path:
     assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["out.json"]
     write_whole(target, "new")
     assert target.read_text() == "new" and [p.name for p in tmp_path.iterdir()] == ["out.json"]
+
+
+# Small refusals (issue 26) ----------------------------------------------------------------------
+
+
+def test_a_lobo_target_of_0_is_refused_not_taken_for_100(monkeypatch: Any, capsys: Any) -> None:
+    code, out, err = lobo(monkeypatch, capsys, "play", "--game", "lobo", "--target", "0")
+    assert code == 2
+    assert "the target score must be from 1 to" in one_error_line(err)
+
+
+def test_a_negative_depth_is_refused_in_the_words_of_the_option(monkeypatch: Any, capsys: Any, tmp_path: Path) -> None:
+    example = str(ROOT / "puzzles" / "examples" / "midround.json")
+    code, out, err = lobo(monkeypatch, capsys, "graph", example, "--depth", "-1", "-o", str(tmp_path / "g.graphml"))
+    assert code == 2 and not out
+    assert "--depth: 0 or more plays deep, not -1" in one_error_line(err)
+    assert not (tmp_path / "g.graphml").exists()
+
+
+def test_a_null_card_is_shown_as_json_writes_it(monkeypatch: Any, capsys: Any, tmp_path: Path) -> None:
+    path = write(tmp_path, {"player": [1, None], "wolf": [2]}, "p.json")
+    code, out, err = lobo(monkeypatch, capsys, "validate", path)
+    assert code == 2 and not out
+    assert "player[1]: bad card null:" in one_error_line(err)

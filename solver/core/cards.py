@@ -27,6 +27,8 @@ class CardError(ValueError):
 
 
 def _shown(raw: object) -> str:
+    if raw is None:
+        return "null"  # as the file wrote it
     return repr(raw) if isinstance(raw, str) else str(raw).lower() if isinstance(raw, bool) else str(raw)
 
 
