@@ -399,7 +399,7 @@ def test_a_file_written_whole_leaves_nothing_behind_when_writing_fails(tmp_path:
 
 def test_a_lobo_target_of_0_is_refused_not_taken_for_100(monkeypatch: Any, capsys: Any) -> None:
     code, out, err = lobo(monkeypatch, capsys, "play", "--game", "lobo", "--target", "0")
-    assert code == 2
+    assert code == 2 and not out
     assert "the target score must be from 1 to" in one_error_line(err)
 
 
