@@ -65,3 +65,26 @@ def test_the_command_counts_its_process_start(tmp_path: Path) -> None:
     # Within the limit, or (a start so slow on a busy machine that it ate the limit) the least share
     # the search is always left past it.
     assert 0.8 <= seconds <= limit + LEAST_SHARE * limit + SLACK, seconds
+
+
+def test_an_exact_answer_names_no_budget_that_cut_it_short() -> None:
+    """Under a clock each play gets a share first and the rest after: a play the first pass stopped
+    may be finished by the second. An answer exact in the end was not cut short, so its stats say
+    no `stopped` (formats.md); one that is not exact says which budget cut it."""
+    import random
+
+    from gen import random_position
+
+    rng = random.Random("stopped-but-exact")
+    seen_exact = seen_cut = 0
+    for _ in range(60):
+        raw = random_position(rng, game="vanguard", max_hand=5, max_wolf=5, max_reserve=2, max_pile=12)
+        raw["objective"] = "win"
+        answer = hint(parse_position(raw), time_limit=0.02).to_json()
+        if answer["exact"]:
+            seen_exact += 1
+            assert "stopped" not in answer["stats"], answer["stats"]
+        elif "moves" in answer and any("bounds" in m for m in answer["moves"]):
+            seen_cut += 1
+            assert answer["stats"].get("stopped") in ("time", "memory"), answer["stats"]
+    assert seen_exact > 5 and seen_cut > 0

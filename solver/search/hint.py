@@ -367,6 +367,10 @@ def _search(
             )
         )
     stats = search.stats.to_json()
+    if exact:
+        # A first pass's share of the clock may have stopped a play that the second pass then
+        # finished: the answer was not cut short, so it names no budget (formats.md: `stopped`).
+        stats.pop("stopped", None)
     win_values = {p: w.value for p, w in wins.items() if w.exact}
     # A run cut short by its budget claims no proof at all, even one the status search could finish.
     status, proof = HintStatus.OPEN, None
