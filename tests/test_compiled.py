@@ -177,20 +177,15 @@ def test_a_compact_key_tells_apart_every_two_states_the_full_key_does() -> None:
 
 
 def test_the_arena_grows_and_the_values_stay(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Big nodes take their buffers from an arena (expectimax.ARENA_I): started far too small,
-    it is grown as the search asks and every value is what the usual arena gives."""
-    from solver.search import engine, expectimax
+    """Big nodes take their buffers from their thread's arena (expectimax.ARENA_I): made far too
+    small, it is grown as the search asks and every value is what the usual arena gives."""
+    from solver.search import engine, memory
 
     monkeypatch.setenv("LOBO_HINT_ENGINE", "compiled")
     rng = random.Random("arena")
     grown = compared = 0
-    made: list[Search] = []
-    post = Search.__post_init__
-
-    def record(self: Search) -> None:
-        post(self)
-        made.append(self)
-
+    arena = engine._memos("compiled", memory.room()).arena
+    usual = list(arena)
     while compared < 60:
         raw = random_position(rng, game="vanguard", max_hand=5, max_wolf=5, max_reserve=2, max_pile=7)
         raw["objective"] = "win"
@@ -198,17 +193,26 @@ def test_the_arena_grows_and_the_values_stay(monkeypatch: pytest.MonkeyPatch) ->
         if root.outcome is not None or not root.is_decision:
             continue
         compared += 1
+        arena[:] = usual
         want, _ = evaluate_moves(root, "win")  # no budget: a stop for the arena is a stop like any
-        with monkeypatch.context() as m:
-            m.setattr(expectimax, "ARENA_WORDS", 2)
-            m.setattr(engine.Search, "__post_init__", record)
-            got, _ = evaluate_moves(root, "win")
-        grown += len(made[-1].ih) > 2
+        arena[:] = [np.zeros(2, np.int64), np.zeros(1, np.float64)]
+        got, _ = evaluate_moves(root, "win")
+        grown += len(arena[0]) > 2
         for a, b in zip(want, got, strict=True):
             # A restart sums some subtrees in another order: equal to the last bits or so.
             assert a.play == b.play and a.exact and b.exact, raw
             assert abs(a.lo - b.lo) < 1e-12, (raw, str(a.play))
+    arena[:] = usual
     assert grown > 5  # big nodes were met, and the arena grew for them
+
+
+def test_searches_of_one_thread_share_one_arena(forced: None) -> None:
+    """The arena is scratch for one call at a time: a search per round end (the rollouts make
+    hundreds) must not bring an arena each (they did: 5 GB resident in one test)."""
+    raw = random_position(random.Random("one-arena"), game="vanguard", max_pile=6)
+    root = initial_state(parse_position(raw))
+    searches = [Search(root, "win") for _ in range(50)]
+    assert len({id(s._arena) for s in searches}) == 1
 
 
 def test_the_kernel_compiled_does_what_it_does_plain() -> None:

@@ -171,8 +171,6 @@ class Search:
             self.tk: Any = {}
             self.tv: Any = [self.max_entries]
             self.ev: Any = evaluator.table() if self.goal.code == GAME_CODE else [0.0]
-            self.ih: Any = tables.Arena(0)
-            self.fh: Any = tables.Arena(0.0)
         else:
             import numpy as np
 
@@ -196,12 +194,11 @@ class Search:
             self.tk, self.tv = hashtable.new_table(_affordable(1 << want, room // 4, self.words), self.words)
             self.ev = evaluator.array() if self.goal.code == GAME_CODE else np.zeros(1, np.float64)
             self.max_entries = self.tk.shape[0]
-            self.ih = np.zeros(plain.ARENA_WORDS, np.int64)
-            self.fh = np.zeros(plain.ARENA_WORDS // 2, np.float64)
         # The cover memo and the next deals' table hold pure functions of their keys: one pair a
         # thread and mode, kept from search to search (a whole game's decisions meet the same
         # covers and deals again and again).
         self._memos = _memos(self.mode, room)
+        self._arena = self._memos.arena
         self.mk, self.mv, self.dk, self.dv = self._memos.tables
         self._enter()
         self.par[plain.P_OBJECTIVE] = self.goal.code
@@ -294,12 +291,13 @@ class Search:
         c = self.ctr
         need_i, need_f = int(c[plain.NEED_I]), int(c[plain.NEED_F])
         c[plain.NEED_I] = c[plain.NEED_F] = 0
-        words_i, words_f = max(len(self.ih), 2 * need_i), max(len(self.fh), 2 * need_f)
+        ih, fh = self._arena
+        words_i, words_f = max(len(ih), 2 * need_i), max(len(fh), 2 * need_f)
         if memory.room() < 8 * (words_i + words_f) + SPARE:
             self.stop("memory")
         import numpy as np  # compiled mode only: the plain arena is never short of room
 
-        self.ih, self.fh = np.zeros(words_i, np.int64), np.zeros(words_f, np.float64)
+        self._arena[:] = np.zeros(words_i, np.int64), np.zeros(words_f, np.float64)
 
     @property
     def table(self) -> Any:
@@ -544,7 +542,7 @@ class Search:
             began = time.perf_counter()
             self._enter()
             try:
-                v = self.x.search(st, a, b, self.par, self.fpar, *self._tables(), self.ih, self.fh)
+                v = self.x.search(st, a, b, self.par, self.fpar, *self._tables(), *self._arena)
             except (MemoryError, SystemError) as e:
                 # An allocation inside the compiled search failed (an address-space cap the budget
                 # did not leave room under): what the tables hold is sound, so the search stops as
@@ -572,7 +570,8 @@ class Search:
 
 class _Memos:
     """The cover memo and the next deals' table of one mode in one thread, with their counts
-    (filled, filled, fixed, fixed): a search takes them up at each call and hands them back."""
+    (filled, filled, fixed, fixed): a search takes them up at each call and hands them back; and
+    the thread's arena for big nodes."""
 
     def __init__(self, mode: str, room: int) -> None:
         if mode == "plain":
@@ -586,6 +585,14 @@ class _Memos:
             dk, dv = hashtable.new_table(_affordable(1 << 12, room // 16, 3), 3)
             self.tables = (mk, mv, dk, dv)
         self.counts = (0, 0, 0, 0)
+        # The big nodes' buffers (expectimax.ARENA_I): scratch for one call of the search at a
+        # time, so one a thread, kept from search to search (grown, when ever, in place here).
+        if mode == "plain":
+            self.arena: list[Any] = [tables.Arena(0), tables.Arena(0.0)]
+        else:
+            import numpy as np
+
+            self.arena = [np.zeros(plain.ARENA_WORDS, np.int64), np.zeros(plain.ARENA_WORDS // 2, np.float64)]
 
 
 _MEMOS = threading.local()
