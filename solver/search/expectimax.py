@@ -107,7 +107,7 @@ STATE = K.STATE
 # words of that buffer (constants: stack buffers have a size fixed when compiled).
 ROOM = 48
 ROOM_WORDS = ROOM * K.MOVE
-# A chance node's outcomes before its buffers leave the stack for the heap.
+# A chance node's outcomes before its buffers leave the stack for the arena (ARENA_I).
 FEW = 64
 FEW_ROWS = FEW * 10
 # The most words a state key takes (kernel.key_words of a state with every card a known top one).
@@ -468,7 +468,9 @@ def search(
         d = K.owed_now(st)
         n = K.draw_count(st, K.UNSEEN, d)
         # A node's buffers on the stack; a chance node with more outcomes than FEW (many
-        # cards drawn at once) takes them from the heap.
+        # cards drawn at once) takes them from the arena. A node restores the arena's tops when
+        # it ends; a stop needs no restoring (every node returns at once, and the driver starts
+        # the next call with empty tops).
         outs = K.stack_scratch(FEW_ROWS)
         prob = K.stack_floats(FEW)
         clo = K.stack_floats(FEW)
@@ -515,8 +517,6 @@ def search(
             K.apply_draw(st, outs, j * 10, kid)
             lo_j, hi_j = cheap(kid, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
             if ctr[STOPPED]:
-                ctr[ARENA_I] = mark_i
-                ctr[ARENA_F] = mark_f
                 return np_nan()  # an outcome's next deal was interrupted: nothing to store yet
             clo[j] = lo_j
             chi[j] = hi_j
@@ -557,8 +557,6 @@ def search(
                 cut_lo = done + pf * max(clo[j], blo) + rest_lo
                 cut_hi = done + pf * min(chi[j], bhi) + rest_hi
                 T.put(tk, tv, kb, max(lo, cut_lo), min(hi, cut_hi), ctr, FILLED, GROW, FIXED)
-                ctr[ARENA_I] = mark_i
-                ctr[ARENA_F] = mark_f
                 return np_nan()
             if cv <= wa + EPS and ca > clo[j]:
                 # An upper bound on this child: the node cannot reach above a.
@@ -611,7 +609,6 @@ def search(
                 cv = terminal(child, par, mk, mv, dk, dv, ev, ctr)
                 if ctr[STOPPED]:
                     T.put(tk, tv, kb, max(lo, proven), hi, ctr, FILLED, GROW, FIXED)
-                    ctr[ARENA_I] = mark_i
                     return np_nan()
             elif obj == WIN and K.sure_loss(child):
                 cv = 0.0  # known without a search (and not worth a table entry: the test is cheaper)
@@ -620,7 +617,6 @@ def search(
                 if ctr[STOPPED]:
                     blo, _ = bounds(child, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
                     T.put(tk, tv, kb, max(lo, max(proven, blo)), hi, ctr, FILLED, GROW, FIXED)
-                    ctr[ARENA_I] = mark_i
                     return np_nan()
             if cv > low + EPS:
                 proven = max(proven, cv)
