@@ -50,6 +50,7 @@ GROW_EIGHTHS = 6
 FULL_EIGHTHS = 7
 
 
+@_uncounted(inline="always")
 def wants_growth(filled: int, capacity: int) -> bool:
     """Whether a table of `capacity` slots holding `filled` entries should be doubled."""
     return 8 * filled > GROW_EIGHTHS * capacity
@@ -166,7 +167,7 @@ def put(
             i = h  # occupied, since the probe went past it
         else:
             ctr[filled] += 1
-            if 8 * ctr[filled] > GROW_EIGHTHS * keys.shape[0] and not ctr[fixed]:
+            if wants_growth(ctr[filled], keys.shape[0]) and not ctr[fixed]:
                 ctr[grow] = 1  # the caller doubles the table before the search goes on
         for w in range(last):
             keys[i, w] = kb[w]
