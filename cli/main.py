@@ -22,7 +22,7 @@ from typer.main import get_command_name
 
 from solver import __version__
 
-from . import batch, games, play, position, railway, serve, solve
+from . import analyse, batch, games, play, position, railway, serve, solve
 from .common import EXIT_INPUT, begin_process, forget_interrupted, said_interrupted
 
 # The command modules import the searches, the finisher, batch, generate and graph inside the
@@ -59,7 +59,7 @@ def main_options(
 
 
 # Each module's commands, in this order in --help; railway's app is a named group (lobo-hint railway ...).
-COMMAND_APPS = (solve.app, batch.app, position.app, games.app, play.app, serve.app, railway.railway_app)
+COMMAND_APPS = (solve.app, batch.app, position.app, games.app, analyse.app, play.app, serve.app, railway.railway_app)
 for _commands in COMMAND_APPS:
     app.add_typer(_commands)
 

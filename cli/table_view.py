@@ -34,7 +34,7 @@ from solver.play.driver import DEAL, DRAW, GAME_OVER, PLAY, RESHUFFLE, REWARD, w
 from solver.words.board import cards_text, party_text
 from solver.words.hint import explain
 
-from . import render
+from . import analysis_view, render
 from .games import advice_view
 
 NOTE_STYLES = {"event": "cyan", "info": "", "warn": "yellow", "error": "bold red"}
@@ -109,6 +109,11 @@ def show(console: Console, reply: Reply) -> None:
         case "summary":
             console.print(board(session))
             console.print(Panel(Text("\n".join(summary_lines(session.game))), title="The game", expand=False))
+            if session.game.table.over:
+                console.print(Text("type analyse for every decision's cost and the luck of the cards", style="dim"))
+        case "analysis":
+            if session.analysis is not None:
+                console.print(analysis_view.view(session.analysis))
         case "hint":
             h = session.last_hint
             if h is not None and h.result is not None:

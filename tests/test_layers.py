@@ -234,7 +234,7 @@ def test_the_command_words_are_the_registered_commands() -> None:
     assert {"hint", "batch", "moves", "simulate", "play", "railway"} <= COMMANDS
     assert "lobo" not in COMMANDS  # a railway subcommand, not a word of its own
     # --help lists them in the order they were always listed: the modules' order in main.
-    order = "hint finish check graph batch generate moves validate schema rules simulate replay report reward play serve railway"
+    order = "hint finish check graph batch generate moves validate schema rules simulate replay report reward analyse analyze play serve railway"
     assert list(group.commands) == order.split()
 
 

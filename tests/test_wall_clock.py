@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import ROOT
+from conftest import ROOT, state
 from solver.core.position import load_position, parse_position
 from solver.search.hint import LEAST_SHARE, hint
 
@@ -88,3 +88,18 @@ def test_an_exact_answer_names_no_budget_that_cut_it_short() -> None:
             seen_cut += 1
             assert answer["stats"].get("stopped") in ("time", "memory"), answer["stats"]
     assert seen_exact > 0 and seen_cut > 0  # both kinds met (counts vary with the machine's speed)
+
+
+def test_a_budget_spent_while_tracing_the_known_line_gives_no_line_not_an_error() -> None:
+    """The line of a fully known pile is traced after the answer, by revaluing children: a search
+    already at its time limit may raise its budget there (seen under load), and the answer then
+    simply has no line."""
+    from solver.core.plays import parse_play
+    from solver.search.engine import Budget, principal_line
+
+    class Spent:
+        def value(self, _state: object) -> float:
+            raise Budget
+
+    s = state(player=[9, 3], wolf=[4, 5, 2], draw_pile=[1, 2, 3, 4], final=False)
+    assert principal_line(Spent(), s, parse_play("9=4+5")) is None  # type: ignore[arg-type]

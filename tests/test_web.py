@@ -519,6 +519,40 @@ def test_a_hint_is_the_companions_hint(folder: Path, hints: HintService) -> None
         assert g["hint"] is None and g["job"] is None
 
 
+def test_an_analysis_runs_in_the_background_and_is_kept_with_the_game(folder: Path, hints: HintService) -> None:
+    with TestClient(create_app(Store(folder), hints)) as c:
+        api = Api(c)
+        empty = api.new(mode="physical")["id"]
+        assert api.post(empty, "analyse", seconds=0.2).status_code == 400  # not a step yet
+        gid = api.new(mode="virtual", seed=SEED)["id"]
+        for line in SCRIPT[:6]:
+            at = api.step(gid, line)["board"]["steps"]
+        assert c.get(f"/api/games/{gid}/analysis").status_code == 404
+        r = api.post(gid, "analyse", seconds=0.2)
+        assert r.status_code == 200 and r.json()["job"]["kind"] == "analysis", r.text
+        g = _wait_job(api, gid, 60)
+        assert g["job"]["state"] == "done" and g["job"]["done"] == g["job"]["total"] > 0, g["job"]
+        assert g["analysis"]["current"] and g["analysis"]["at"] == at
+        a = c.get(f"/api/games/{gid}/analysis").json()
+        # Every decision so far (five plays and a reward), each with the table as it was.
+        assert [d["kind"] for d in a["decisions"]] == ["play"] * 4 + ["reward", "play"]
+        assert [d["played"] for d in a["decisions"]] == SCRIPT[:6]
+        assert all(d["table_text"].startswith("you ") and d["verdict"] for d in a["decisions"])
+        assert a["svg"].lstrip().startswith("<?xml") and a["current"]
+        assert (folder / f"{gid}.analysis").exists()
+        # A step later the analysis is still the game's (of its first steps); a restart keeps it.
+        api.step(gid, SCRIPT[6])
+        assert api.get(gid)["analysis"] == {**g["analysis"], "current": False}
+    with TestClient(create_app(Store(folder), hints)) as c:
+        api = Api(c)
+        assert api.get(gid)["analysis"]["at"] == at
+        # Two steps taken back and another play made: the analysis was of another game, and goes.
+        assert api.post(gid, "undo", count=2).status_code == 200
+        other = next(p for p in api.get(gid)["board"]["plays"] if p["text"] != SCRIPT[5])["text"]
+        assert api.step(gid, other)["analysis"] is None
+        assert c.get(f"/api/games/{gid}/analysis").status_code == 404
+
+
 def test_reward_advice_in_the_reward_phase(folder: Path, hints: HintService) -> None:
     with TestClient(create_app(Store(folder), hints)) as c:
         api = Api(c)

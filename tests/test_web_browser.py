@@ -398,6 +398,20 @@ def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Pa
     d.execute_script("window.scrollTo(0, 0)")
     shoot(d, tmp_path, "phone-390x844-final.png")
 
+    # The game analysed (a fifth of a second a decision: the test's budget, not a player's).
+    d.execute_script("const s = $('seconds'); s.append(new Option('0.2 s', '0.2')); s.value = '0.2';")
+    tap(d, "#analyse")
+    wait(d, lambda d: d.find_element(By.ID, "analysis-panel").is_displayed(), 90)
+    decisions = d.find_elements(By.CSS_SELECTOR, "#analysis-decisions button.decision")
+    assert [b.get_attribute("data-played") for b in decisions] == SCRIPT
+    decisions[1].click()
+    detail = text(d, "#analysis-detail")
+    assert detail.startswith("Step 3, round 1: you ") and "You played 9=2+7" in detail, detail
+    assert d.find_element(By.ID, "analysis-plot").get_attribute("naturalWidth") not in (None, "0")
+    fits_the_screen(d)
+    accessible(d, axe, "the analysis")
+    shoot(d, tmp_path, "phone-390x844-analysis.png")
+
     # `lobo-hint play` on the same steps: the same hint values and the same result.
     out = cli_output([*SCRIPT[:FINAL_AT], "hint", *SCRIPT[FINAL_AT:], "quit", "quit"])
     assert result in out

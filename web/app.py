@@ -35,7 +35,7 @@ from solver.core.games import GAMES, LOBO_TARGET
 from solver.core.games import game as game_of
 from solver.core.jsonio import MAX_DIGITS
 from solver.play.driver import MAX_TARGET, PLAY, REWARD, GameError, Setup, waiting_for
-from web.hints import DONE, HintService
+from web.hints import ANALYSIS, DONE, HintService
 from web.store import Entry, Store, WebError, save_text
 from web.views import game_view, summary_view
 
@@ -147,6 +147,8 @@ def create_app(
         if job is not None and job.state == DONE and job.note is not None:
             store.attach_hint(entry.id, job.revision, job.note)
             entry = store.get(entry.id)
+        if job is not None and job.state == DONE and job.analysis is not None:
+            store.attach_analysis(entry.id, job.analysis)
         whole = request is not None and request.query_params.get("all") in ("1", "true")
         return JSONResponse(game_view(entry, job, whole), status_code=status)
 
@@ -237,6 +239,29 @@ def create_app(
             raise WebError(503, str(e)) from None
         return view(entry, request)
 
+    async def analyse(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        data = await body(request)
+        entry = store.get(game_id)
+        store.check(entry, data.get("at"), data.get("rev"))
+        if not entry.session.game.steps:
+            raise WebError(400, "nothing to analyse yet: no step has been taken")
+        limit = data.get("seconds", seconds)
+        if not isinstance(limit, (int, float)) or isinstance(limit, bool) or not 0 < limit <= 3600:
+            raise WebError(400, "seconds: the time each decision may take, more than 0 and at most 3600")
+        try:
+            hints.start(game_id, entry.revision, entry.session, float(limit), ANALYSIS)
+        except ValueError as e:
+            raise WebError(503, str(e)) from None
+        return view(entry, request)
+
+    async def get_analysis(request: Request) -> Response:
+        entry = store.get(request.path_params["game_id"])
+        view(entry)  # a finished analysis joins the game first
+        if entry.analysis is None:
+            raise WebError(404, "this game has not been analysed yet")
+        return JSONResponse({**entry.analysis, "current": entry.analysis["at"] == len(entry.session.game.steps)})
+
     async def cancel(request: Request) -> Response:
         entry = store.get(request.path_params["game_id"])
         await body(request)
@@ -291,6 +316,8 @@ def create_app(
         Route(g + "/hint", hint, methods=["POST"]),
         Route(g + "/hint/cancel", cancel, methods=["POST"]),
         Route(g + "/save", download, methods=["GET"]),
+        Route(g + "/analyse", analyse, methods=["POST"]),
+        Route(g + "/analysis", get_analysis, methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(

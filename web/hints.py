@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -29,6 +30,8 @@ GRACE = 30.0  # past its time limit (and MIN_DEADLINE for reward advice), a job 
 MIN_DEADLINE = 300.0
 
 RUNNING, DONE, CANCELLED, FAILED = "running", "done", "cancelled", "failed"
+ANALYSIS = "analysis"  # a job's kind, beside "hint" and "reward": the game so far analysed
+ASKED = {"hint": "a hint", "reward": "reward advice", ANALYSIS: "an analysis"}
 
 
 def main(argv: list[str]) -> None:
@@ -49,8 +52,11 @@ def main(argv: list[str]) -> None:
             return
         if job is None:
             return
-        saved, settings, seconds, asked = job
+        saved, settings, seconds, asked, kind = job
         conn.send(("started", None))
+        if kind == ANALYSIS:
+            conn.send(_analyse(saved, settings, seconds, lambda done, total: conn.send(("progress", (done, total)))))
+            continue
         # The time limit counts from the request (time.time() there: another process's clock).
         conn.send(_run(saved, settings, seconds, time.perf_counter() - max(0.0, time.time() - asked)))
 
@@ -78,6 +84,24 @@ def _run(saved: dict[str, Any], settings: dict[str, Any], seconds: float, starte
     except Exception as e:  # pragma: no cover - a bug in the engine: said, not fatal to the server
         return FAILED, f"the engine failed: {type(e).__name__}: {e}"
     return DONE, reply.session.last_hint
+
+
+def _analyse(
+    saved: dict[str, Any], settings: dict[str, Any], seconds: float, progress: Callable[[int, int], None]
+) -> tuple[str, Any]:
+    """The companion's analysis of the game so far, in the page's form (web/analysis.py), its
+    decisions one after another in this worker (the server's cores are its hints' too)."""
+    from solver.play.companion import CompanionError, Settings, ask_analysis, load_json
+    from web.analysis import page_analysis
+
+    try:
+        reply = ask_analysis(load_json(saved, Settings(**settings)), seconds, workers=1, progress=progress)
+    except CompanionError as e:
+        return FAILED, str(e)
+    except Exception as e:  # pragma: no cover - a bug in the engine: said, not fatal to the server
+        return FAILED, f"the engine failed: {type(e).__name__}: {e}"
+    assert reply.session.analysis is not None
+    return DONE, page_analysis(reply.session.analysis)
 
 
 @dataclass
@@ -139,6 +163,9 @@ class HintJob:
     ended: float | None = None
     state: str = RUNNING
     note: HintNote | None = None  # the companion's answer, when done
+    analysis: dict[str, Any] | None = None  # an analysis job's answer (web/analysis.py), when done
+    done: int = 0  # an analysis: the tables valued so far, of `total`
+    total: int = 0
     message: str | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -151,6 +178,7 @@ class HintJob:
             "waited": round((self.started or now) - self.requested, 2),
             "elapsed": round(now - self.started, 2) if self.started is not None else 0.0,
             "message": self.message,
+            **({"done": self.done, "total": self.total} if self.kind == ANALYSIS else {}),
         }
 
 
@@ -195,9 +223,13 @@ class HintService:
         for kind, value in w.drain():
             if kind == "started":
                 job.started = time.monotonic()
+            elif kind == "progress":
+                job.done, job.total = value
             elif kind in (DONE, FAILED):
                 job.state, job.ended = kind, time.monotonic()
-                if kind == DONE:
+                if kind == DONE and job.kind == ANALYSIS:
+                    job.analysis = value
+                elif kind == DONE:
                     job.note = value
                 else:
                     job.message = value
@@ -209,7 +241,9 @@ class HintService:
             job.message = f"the hint worker ended unexpectedly (exit code {w.process.returncode})"
             w.stop()
             return job
-        limit = MIN_DEADLINE if job.kind == "reward" else job.seconds + GRACE
+        limit = {"reward": MIN_DEADLINE, ANALYSIS: max(MIN_DEADLINE, job.seconds * max(job.total, 1) + GRACE)}.get(
+            job.kind, job.seconds + GRACE
+        )
         if job.started is not None and time.monotonic() - job.started > limit:
             self._end(job, FAILED, f"the engine took more than {limit:.0f} s and was stopped")
         return job
@@ -235,9 +269,11 @@ class HintService:
         with self._lock:
             job = self._poll(key)
             if job is not None and job.state == RUNNING:
-                if job.revision == revision:
+                if job.revision == revision and job.kind == kind:
                     return job
-                self._end(job, CANCELLED, "the table changed")
+                self._end(
+                    job, CANCELLED, "the table changed" if job.revision != revision else f"{ASKED[kind]} was asked"
+                )
             busy = sum(1 for k in list(self._jobs) if k != key and (j := self._poll(k)) and j.state == RUNNING)
             if busy >= self._max:
                 raise ValueError(f"the engine is busy with {busy} hint(s) for other games; try again when one ends")
@@ -246,7 +282,7 @@ class HintService:
                 if w is not None:
                     w.stop()
                 w = self._spawn()
-            w.conn.send((save_json(session), asdict(session.settings), seconds, time.time()))
+            w.conn.send((save_json(session), asdict(session.settings), seconds, time.time(), kind))
             job = HintJob(key, revision, kind, seconds, w)
             self._jobs[key] = job
             return job
@@ -279,7 +315,7 @@ class HintService:
                 self._idle = None
 
 
-__all__ = ["CANCELLED", "DONE", "FAILED", "RUNNING", "HintJob", "HintService"]
+__all__ = ["ANALYSIS", "CANCELLED", "DONE", "FAILED", "RUNNING", "HintJob", "HintService"]
 
 
 if __name__ == "__main__":

@@ -2,12 +2,14 @@
 
 Every game is a file GAME_ID.json in the games folder, in exactly the form `play`'s `save`
 writes and `play --load` reads, rewritten atomically after every step; a server started on the
-same folder resumes every game. A change is refused, and nothing changes, unless the caller names
+same folder resumes every game, and its last analysis (GAME_ID.analysis, the page's form of
+web/analysis.py) with it. A change is refused, and nothing changes, unless the caller names
 the step number (and revision) it saw: two pages on one game cannot step over each other.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import secrets
@@ -33,7 +35,8 @@ from solver.play.companion import (
     undo,
     write_atomic,
 )
-from solver.play.driver import GameError, Setup, waiting_for
+from solver.play.driver import GameError, Setup, step_to_json, waiting_for
+from web.analysis import FORMAT as ANALYSIS_FORMAT
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_UNDO = 1000
@@ -54,6 +57,15 @@ class Entry:
     session: Session
     notes: tuple[Note, ...] = ()  # what the last change said, for every page that shows the game
     updated: float = field(default_factory=time.time)
+    analysis: dict[str, Any] | None = None  # the last analysis of the game (web/analysis.py's form)
+
+    def analysis_fits(self) -> bool:
+        """Whether the kept analysis is of this game: its steps are the game's first steps."""
+        a = self.analysis
+        if a is None:
+            return False
+        steps = [step_to_json(x) for x in self.session.game.steps]
+        return bool(a.get("steps") == steps[: len(a.get("steps", []))])
 
     @property
     def revision(self) -> str:
@@ -87,7 +99,10 @@ class Store:
                 continue
             t = session.table
             note = Note("info", f"resumed: round {t.rounds}, {len(session.game.steps)} steps; next: {waiting_for(t)}")
-            self._games[path.stem] = Entry(path.stem, session, (note,), path.stat().st_mtime)
+            entry = Entry(path.stem, session, (note,), path.stat().st_mtime, self._read_analysis(path.stem))
+            if not entry.analysis_fits():
+                entry.analysis = None
+            self._games[path.stem] = entry
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -104,6 +119,17 @@ class Store:
 
     def path(self, game_id: str) -> Path:
         return self.folder / f"{game_id}.json"
+
+    def analysis_path(self, game_id: str) -> Path:
+        return self.folder / f"{game_id}.analysis"
+
+    def _read_analysis(self, game_id: str) -> dict[str, Any] | None:
+        """A game's kept analysis; None when there is none or it cannot be read (it is only made again)."""
+        try:
+            raw = json.loads(self.analysis_path(game_id).read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError):
+            return None
+        return raw if isinstance(raw, dict) and raw.get("format") == ANALYSIS_FORMAT else None
 
     # -- changes -------------------------------------------------------------------------------
 
@@ -124,7 +150,10 @@ class Store:
             raise WebError(
                 500, f"cannot save the game to {self.path(game_id)}: {e.strerror or e}; nothing changed"
             ) from None
-        entry = Entry(game_id, session, notes)
+        before = self._games.get(game_id)
+        entry = Entry(game_id, session, notes, analysis=before.analysis if before is not None else None)
+        if not entry.analysis_fits():
+            entry.analysis = None  # a step taken back and another taken: the analysis was of another game
         self._games[game_id] = entry
         return entry
 
@@ -199,10 +228,26 @@ class Store:
             if entry is not None and entry.revision == rev:
                 entry.session = replace(entry.session, last_hint=note)
 
+    def attach_analysis(self, game_id: str, analysis: dict[str, Any]) -> None:
+        """A finished analysis joins its game, if it is of the game as it is now or was, and is
+        kept beside its save file (a failed write only costs an analysis made again)."""
+        with self._lock:
+            entry = self._games.get(game_id)
+            if entry is None or entry.analysis is analysis:
+                return
+            kept = entry.analysis
+            entry.analysis = analysis
+            if not entry.analysis_fits():
+                entry.analysis = kept
+                return
+            with contextlib.suppress(OSError):  # a failed write only costs an analysis made again
+                write_atomic(self.analysis_path(game_id), json.dumps(analysis) + "\n")
+
     def delete(self, game_id: str) -> None:
         with self._lock:
             self.get(game_id)
             try:
+                self.analysis_path(game_id).unlink(missing_ok=True)
                 self.path(game_id).unlink(missing_ok=True)
             except OSError as e:
                 raise WebError(500, f"cannot delete {self.path(game_id)}: {e.strerror or e}") from None

@@ -48,7 +48,16 @@ def game_view(entry: Entry, job: HintJob | None, whole: bool = False) -> dict[st
         "notes": [{"kind": n.kind, "text": n.text} for n in entry.notes],
         "hint": hint_view(entry, whole),
         "job": None if job is None else job.to_json(),
+        "analysis": analysis_stub(entry),
     }
+
+
+def analysis_stub(entry: Entry) -> dict[str, Any] | None:
+    """What the game's page needs to know of its kept analysis (the whole: GET .../analysis)."""
+    a = entry.analysis
+    if a is None:
+        return None
+    return {"at": a["at"], "current": a["at"] == len(entry.session.game.steps), "summary": a["summary"]}
 
 
 def hint_view(entry: Entry, whole: bool) -> dict[str, Any] | None:
@@ -97,4 +106,4 @@ def summary_view(entry: Entry, job: HintJob | None) -> dict[str, Any]:
     }
 
 
-__all__ = ["game_view", "hint_view", "short_title", "summary_view", "title"]
+__all__ = ["analysis_stub", "game_view", "hint_view", "short_title", "summary_view", "title"]

@@ -745,7 +745,15 @@ __all__ = ["LOST", "WON", "Budget", "MoveValue", "Search", "evaluate_moves", "su
 def principal_line(search: Search, root: State, first: Play, limit: int = 200) -> list[Play] | None:
     """The line of best plays from `first` on, while nothing is left to chance (a fully known
     pile); None as soon as a chance node is met. Stops where a vanguard round turns final: the
-    rest is the finisher's."""
+    rest is the finisher's. None too when the budget runs out on the way (the line is a bonus: a
+    search already at its time limit may not revalue a child it only bounded)."""
+    try:
+        return _line(search, root, first, limit)
+    except Budget:
+        return None
+
+
+def _line(search: Search, root: State, first: Play, limit: int) -> list[Play] | None:
     line = [first]
     s = apply(root, first)
     while len(line) < limit:

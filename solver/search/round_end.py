@@ -77,4 +77,25 @@ def round_end_value(s: State, scores: tuple[int, int] = (0, 0), target: int = 10
     return RoundEndValue(float(v), ctr[x.ESTIMATED] == 0, ctr[x.ERROR] / 1e6)
 
 
-__all__ = ["RoundEndValue", "exact_horizon", "reward_values", "round_end_value"]
+def deal_value(s: State, scores: tuple[int, int] = (0, 0), target: int = 100) -> RoundEndValue:
+    """The chance to win the game from the next deal, between two rounds (or before the first):
+    the pile, reserve and party are s's (its hands are ignored: they are out of play), lobo's
+    race stands at `scores`. Exact where the next deal is surely the final round (vanguard);
+    the evaluator's estimate beyond (RULES.md §7)."""
+    ev = evaluator.table()
+    ctr = [0] * x.COUNTERS
+    if game(s.game).is_race:
+        p, w = scores
+        if p >= target or w >= target:
+            return RoundEndValue(1.0 if p >= target else 0.0, True)
+        v = x.estimated(ev, evaluator.lobo_index(s.top, p, w), ctr)
+        return RoundEndValue(float(v), False, ctr[x.ERROR] / 1e6)
+    if not s.party:
+        return RoundEndValue(0.0, True)
+    between = s._replace(hand=(), wolf=(), owed_player=0, owed_wolf=0, reveal=False, outcome=None)
+    mk, mv, dk, dv, ctr = _memos()
+    v = x.next_deal(vector(between), len(s.party), 0, mk, mv, dk, dv, ev, ctr)
+    return RoundEndValue(float(v), ctr[x.ESTIMATED] == 0, ctr[x.ERROR] / 1e6)
+
+
+__all__ = ["RoundEndValue", "deal_value", "exact_horizon", "reward_values", "round_end_value"]

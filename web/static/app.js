@@ -198,6 +198,7 @@ function show(g) {
     $("undo").disabled = b.steps === 0;
   }
   drawJob(g.job);
+  drawAnalyse(g);
   roomForDock();
   schedule();
 }
@@ -420,12 +421,14 @@ function drawJob(job) {
   $("hint").disabled = running || !S.game || !["play", "reward"].includes(S.game.board.phase);
   if (!running) return;
   const started = job.started;
-  const frac = job.kind === "hint" ? Math.min(1, job.elapsed / job.seconds) : null;
+  const frac = job.kind === "hint" ? Math.min(1, job.elapsed / job.seconds)
+    : job.kind === "analysis" && job.total ? job.done / job.total : null;
   $("bar").style.width = frac === null ? "100%" : `${Math.round(100 * frac)}%`;
   $("bar").className = frac === null ? "busy" : "";
   $("job-text").textContent = !started ? "loading the engine…"
     : job.kind === "hint" ? `thinking… ${job.elapsed.toFixed(1)} s of at most ${job.seconds} s`
-      : `weighing the rewards… ${job.elapsed.toFixed(1)} s`;
+      : job.kind === "analysis" ? `analysing… ${job.done} of ${job.total || "?"} moments, ${job.elapsed.toFixed(0)} s`
+        : `weighing the rewards… ${job.elapsed.toFixed(1)} s`;
 }
 
 // The hint's best play (or reward) as one button in the dock: a hinted play is one tap.
@@ -449,10 +452,11 @@ function drawHint(g) {
   drawBest(g.hint, g.board);
   const job = g.job;
   if (job && job.state !== "running" && job.state !== "done" && job.message) {
+    const what = job.kind === "analysis" ? "Analysis" : "Hint";
     parts.push(h("p", { class: job.state === "failed" ? "warn" : "quiet", id: "job-end" },
       job.state === "cancelled"
-        ? (job.message === "stopped" ? "Hint stopped: nothing changed." : `Hint stopped (${job.message}): nothing changed.`)
-        : `Hint failed: ${job.message}`));
+        ? (job.message === "stopped" ? `${what} stopped: nothing changed.` : `${what} stopped (${job.message}): nothing changed.`)
+        : `${what} failed: ${job.message}`));
   }
   const x = g.hint;
   if (x && x.kind === "advice") {
@@ -493,6 +497,58 @@ function drawHint(g) {
   $("hint-panel").hidden = parts.length === 0;
 }
 
+// -- the analysis of the game ---------------------------------------------------------------------
+
+function drawAnalyse(g) {
+  const btn = $("analyse");
+  const job = g.job;
+  const running = job && job.state === "running";
+  const a = g.analysis;
+  btn.disabled = running || g.board.steps === 0;
+  btn.textContent = a && a.current ? "Show the analysis" : a ? `Analyse again (the last one stops at step ${a.at})` : "Analyse the game";
+  // An analysis asked on this page opens when it is done.
+  if (S.wantAnalysis && job && job.kind === "analysis" && job.state !== "running") {
+    S.wantAnalysis = false;
+    if (job.state === "done") openAnalysis();
+  }
+}
+
+function analyse() {
+  const a = S.game && S.game.analysis;
+  if (a && a.current) { openAnalysis(); return; }
+  S.wantAnalysis = true;
+  act("analyse", { seconds: Number($("seconds").value) });
+}
+
+async function openAnalysis() {
+  try {
+    drawAnalysis(await api("GET", `/api/games/${S.id}/analysis`));
+  } catch (e) {
+    if (e.status !== 0) showError(e.message);
+  }
+}
+
+function drawAnalysis(a) {
+  const detail = h("p", { id: "analysis-detail", class: "detail", "aria-live": "polite" }, "Tap a decision to see the table as it was and the hint.");
+  const marked = (d) => d.mark ? ` ${d.mark}` : d.played !== d.best && !d.told_apart ? " ≈" : "";
+  const items = a.decisions.map((d) => h("li", {},
+    h("button", { class: "decision" + (d.mark ? " marked" : ""), "data-step": d.step, "data-played": d.played, onclick: () => {
+      detail.replaceChildren(h("b", {}, `Step ${d.step}, round ${d.round}: `), d.table_text, h("br"), d.verdict);
+    } }, `${d.step}. ${d.played}${marked(d)}`, h("span", { class: "quiet" }, ` ${d.played_text}`))));
+  const plot = h("img", { id: "analysis-plot", alt: "The chance to win over the game, the marked decisions and the big swings of luck labelled",
+    src: "data:image/svg+xml;charset=utf-8," + encodeURIComponent(a.svg) });
+  $("analysis-out").replaceChildren(
+    h("h2", {}, a.current ? "The analysis" : `The analysis (of the first ${a.at} steps)`),
+    h("ul", { class: "summary" }, a.summary_lines.map((l) => h("li", {}, l))),
+    h("div", { class: "plot-wrap" }, plot),
+    h("p", { class: "quiet" }, "Marks: ?! over 2 points lost, ? over 5, ?? over 10; ≈ cannot be told apart from the best."),
+    h("ol", { class: "decisions", id: "analysis-decisions" }, items),
+    detail,
+    h("button", { class: "link", onclick: () => { $("analysis-panel").hidden = true; } }, "close the analysis"));
+  $("analysis-panel").hidden = false;
+  $("analysis-panel").scrollIntoView({ block: "start" });
+}
+
 function moreColumns() {
   return h("button", { class: "link more-columns", onclick: (ev) => {
     const table = $("hint-table");
@@ -524,6 +580,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("stop").addEventListener("click", () => api("POST", `/api/games/${S.id}/hint/cancel`, {}).then(show).catch((e) => { if (e.status !== 0) showError(e.message); }));
   new ResizeObserver(roomForDock).observe($("dock"));
   $("undo").addEventListener("click", () => act("undo", { count: 1 }));
+  $("analyse").addEventListener("click", analyse);
   $("home").addEventListener("click", (ev) => { ev.preventDefault(); history.pushState(null, "", "/"); clearTimeout(S.timer); route(); });
   $("games").addEventListener("click", (ev) => {
     const a = ev.target.closest("a.game");

@@ -14,7 +14,19 @@ from solver.play.driver import DEAL, DRAW, PLAY, RESHUFFLE, REWARD
 from .files import export, save
 from .parse import WORDS, CompanionError, count_arg, parse_command, reward_args, seconds_arg
 from .prose import HELP, waits
-from .session import Reply, Session, ask_hint, ask_reward, current_hint, error_reply, leave, take_step, undo, why
+from .session import (
+    Reply,
+    Session,
+    ask_analysis,
+    ask_hint,
+    ask_reward,
+    current_hint,
+    error_reply,
+    leave,
+    take_step,
+    undo,
+    why,
+)
 
 
 def execute(session: Session, line: str) -> Reply:
@@ -70,6 +82,8 @@ def execute(session: Session, line: str) -> Reply:
                 return Reply(session, show="board")
             case "history":
                 return Reply(session, show="history")
+            case "analyse":
+                return ask_analysis(session, seconds_arg(cmd.args, session.settings.hint_seconds, "analyse"))
     except CompanionError as e:
         return error_reply(session, str(e))
     raise AssertionError(f"unhandled command {cmd.word!r}")  # pragma: no cover - parse_command's words

@@ -22,8 +22,11 @@ class CompanionError(ValueError):
 
 WORDS = (
     "deal", "draw", "reveal", "reshuffle", "reserve", "revive", "fold", "hint", "why", "reward", "plays",
-    "undo", "status", "history", "save", "export", "help", "quit", "exit",
+    "undo", "status", "history", "analyse", "save", "export", "help", "quit", "exit",
 )  # fmt: skip
+
+
+SPELLINGS = {"analyze": "analyse"}  # other spellings of a command word
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,7 @@ def parse_command(line: str, setup: Setup) -> Command:
         except CardError as e:
             raise CompanionError(f"revive: {e}") from None
         return Command("step", Take(Reward("revive", member=member)))
+    word = SPELLINGS.get(word, word)
     if word in WORDS and word != "fold":
         return Command("exit" if word == "quit" else word, args=tuple(rest.split()))
     if word == "fold" or "=" in text or ">" in text:
@@ -98,7 +102,7 @@ def count_arg(args: tuple[str, ...], word: str) -> int:
     raise CompanionError(f"{word}: give a number of steps, e.g. {word} 2")
 
 
-def seconds_arg(args: tuple[str, ...], default: float) -> float:
+def seconds_arg(args: tuple[str, ...], default: float, word: str = "hint") -> float:
     if not args:
         return default
     try:
@@ -106,7 +110,8 @@ def seconds_arg(args: tuple[str, ...], default: float) -> float:
     except ValueError:
         seconds = 0.0
     if len(args) > 1 or not 0 < seconds <= 3600:
-        raise CompanionError("hint: give the seconds it may take, e.g. hint 30 (or hint all for every play)")
+        also = " (or hint all for every play)" if word == "hint" else " a decision"
+        raise CompanionError(f"{word}: give the seconds it may take, e.g. {word} 30{also}")
     return seconds
 
 

@@ -58,6 +58,10 @@ HELP: dict[str, tuple[str, str]] = {
     "undo": ("undo   (undo 3)", "take back the last step (virtual: your last play or reward)"),
     "status": ("status", "show the table again"),
     "history": ("history", "every step so far, round by round"),
+    "analyse": (
+        "analyse   (analyse 5)",
+        "every decision so far against the best one, with marks, the luck of the cards and a summary (5: seconds a decision)",
+    ),
     "save": ("save game.json", "save the whole game (resume with lobo-hint play --load game.json)"),
     "export": ("export pos.json", "write the position in play in the FORMAT.md form, for lobo-hint"),
     "help": ("help   (help draw)", "this list, or one command"),

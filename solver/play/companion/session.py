@@ -7,10 +7,12 @@ show, and what to show. The rules are driver.py's and rules.py's; the words are 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from solver.core.position import Position
+from solver.play.analysis import Analysis, DecisionBudget, PlayedGame, analyse_games, tasks
 from solver.play.driver import (
     DEAL,
     DRAW,
@@ -68,6 +70,9 @@ class Session:
     saved_at: int | None = None  # the number of steps at the last save or load
     save_path: str | None = None
     last_hint: HintNote | None = None
+    # The last analysis of the game (`analyse`): kept, so that asking again for the same steps and
+    # budget shows it without searching again.
+    analysis: Analysis | None = None
     quitting: bool = False  # a quit was refused once because of unsaved steps
     settings: Settings = field(default_factory=Settings)
 
@@ -261,6 +266,32 @@ def ask_reward(session: Session, policy: str, samples: int) -> Reply:
         raise CompanionError(str(e)) from None
     note = HintNote(len(session.game.steps), pos, advice=advice)
     return Reply(replace(session, last_hint=note), show="advice")
+
+
+def ask_analysis(
+    session: Session, seconds: float, workers: int | None = None, progress: Callable[[int, int], None] | None = None
+) -> Reply:
+    """The analysis of the game so far (solver/play/analysis.py), `seconds` a decision, its
+    decisions searched on `workers` processes (default: every core); the one kept with the
+    session when it is for the same steps and budget. progress(done, total) hears each table valued."""
+    if not session.game.steps:
+        raise CompanionError("nothing to analyse yet: no step has been taken")
+    budget = DecisionBudget(seconds)
+    kept = session.analysis
+    if kept is not None and kept.game.steps == session.game.steps and kept.budget == budget:
+        return Reply(session, show="analysis")
+    done: list[Analysis] = []
+    where = session.save_path or "this game"
+    total = len(tasks(session.game))
+    valued = [0]
+
+    def tick(_piece: object) -> None:
+        valued[0] += 1
+        if progress is not None:
+            progress(valued[0], total)
+
+    analyse_games([PlayedGame(session.game, where)], budget, workers=workers, on_analysis=done.append, on_piece=tick)
+    return Reply(replace(session, analysis=done[0]), show="analysis")
 
 
 def why(session: Session) -> Reply:

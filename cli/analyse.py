@@ -1,0 +1,231 @@
+"""analyse (also spelled analyze): a played game, decision by decision, with its luck and a
+summary; a file of many games with --out. The work is solver/play/analysis.py's; the tables are
+cli/analysis_view.py's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from . import analysis_view
+from .common import (
+    EXIT_INPUT,
+    JsonOpt,
+    MemoryOpt,
+    OutputError,
+    close_out,
+    emit_json,
+    fail,
+    interrupted,
+    positive,
+    use_memory,
+    write_out,
+)
+from .render import console
+
+app = typer.Typer()
+
+GameArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="GAME",
+        help="a companion save (play or the phone page), a simulate --games-out file, or {setup, steps}",
+    ),
+]
+EXAMPLES = (
+    "Examples: lobo-hint analyse game.json -o game.png   ·   lobo-hint analyse games.jsonl --game 3 --json   ·   "
+    "lobo-hint analyse games.jsonl --out analysis.jsonl --resume"
+)
+
+
+def analyse(
+    path: GameArg,
+    game: Annotated[
+        int | None, typer.Option("--game", help='in a file of many games: the one numbered N ("game")')
+    ] = None,
+    as_json: JsonOpt = False,
+    plot: Annotated[
+        str | None, typer.Option("--plot", "-o", metavar="FILE.png|svg", help="draw the chance to win over the game")
+    ] = None,
+    out: Annotated[
+        str | None, typer.Option("--out", metavar="FILE.jsonl", help="analyse every game of the file: one line each")
+    ] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="skip the games already analysed in --out")] = False,
+    time_limit: Annotated[
+        float | None, typer.Option("--time-limit", "-t", help="seconds a decision (default 2; none with --max-states)")
+    ] = None,
+    max_states: Annotated[int | None, typer.Option("--max-states", help="search states a decision")] = None,
+    samples: Annotated[int | None, typer.Option("--samples", help="random deals a play for estimates")] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="processes (default: all cores)")] = None,
+    cluster: Annotated[str | None, typer.Option("--cluster", help="a Dask scheduler, tcp://HOST:PORT")] = None,
+    max_memory: MemoryOpt = None,
+) -> None:
+    """Analyse a played game: every decision's cost, the luck of the cards, and a summary.
+
+    For each play and reward: the chance to win the game with the choice made and with the best
+    one (exact where the search is, else an estimate with its 95% interval), the loss in
+    percentage points, and a mark where it is large and beyond doubt (?! over 2, ? over 5, ?? over
+    10). For each deal and draw: how far the cards moved the chance to win from what was expected.
+
+    With a state budget (--max-states, --samples) and no --time-limit the analysis is the same on
+    every run and every machine.
+    """
+    from solver.parallel import ClusterError, connect
+    from solver.play.analysis import FORMAT, Analysis, DecisionBudget, analyse_games, tasks
+    from solver.play.analysis_plot import plot_format, write_plot
+    from solver.play.game_files import GameFileError, PlayedGame, read_games
+
+    positive(time_limit, "--time-limit")
+    positive(max_states, "--max-states")
+    positive(samples, "--samples")
+    if jobs is not None and jobs < 1:
+        fail(f"--jobs: must be at least 1, not {jobs}")
+    if resume and out is None:
+        fail("--resume needs --out (the file whose games are skipped)")
+    if plot is not None:
+        if out is not None:
+            fail("--plot draws one game: leave out --out, or pick the game with --game and no --out")
+        try:
+            plot_format(plot)
+        except ValueError as e:
+            fail(f"--plot: {e}")
+    budget = DecisionBudget(
+        time_limit if time_limit is not None or max_states is not None else 2.0, max_states, samples
+    )
+    use_memory(max_memory)
+    try:
+        found = list(read_games(path))
+    except GameFileError as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        interrupted()
+    bad = [e for e in found if isinstance(e, GameFileError)]
+    games = [g for g in found if isinstance(g, PlayedGame)]
+    if game is not None:
+        games = [g for g in games if g.index == game]
+        if not games:
+            fail(f"{path}: no game {game} in this file" + (f" ({len(bad)} line(s) could not be read)" if bad else ""))
+        bad = []
+    if out is None:
+        if len(games) > 1:
+            fail(f"{path} holds {len(games)} games: pick one with --game N, or analyse them all with --out FILE.jsonl")
+        if bad:
+            fail(str(bad[0]))
+    done: set[str] = set()
+    if resume and out is not None:
+        done = _done(out, FORMAT)
+    todo = [g for g in games if _key(g.index, g.where) not in done]
+    client = None
+    if cluster is not None:
+        try:
+            client = connect(cluster)
+        except ClusterError as e:
+            fail(str(e))
+    sink = None
+    if out is not None:
+        try:
+            from solver.batch.runner import repair_tail
+
+            if resume:
+                repair_tail(out)
+            sink = open(out, "a" if resume else "w", encoding="utf-8", newline="")  # noqa: SIM115
+        except OSError as e:
+            if client is not None:
+                client.close()
+            fail(f"--out: cannot write {out}: {e.strerror or e}")
+    results: list[Analysis] = []
+
+    def on_analysis(a: Analysis) -> None:
+        results.append(a)
+        if sink is not None:
+            write_out(sink, json.dumps(a.to_json(), ensure_ascii=False) + "\n", "--out")
+
+    total = sum(len(tasks(g.game)) for g in todo)
+    try:
+        with analysis_view.progress(total, enabled=not as_json or out is not None) as tick:
+            analyse_games(
+                todo, budget, workers=jobs, cluster=client, on_analysis=on_analysis, on_piece=lambda _p: tick(),
+                on_wait=lambda note: typer.echo(f"lobo-hint: {note}", err=True),
+            )  # fmt: skip
+    except KeyboardInterrupt:
+        interrupted("; finished games are in --out (rerun with --resume)" if out else "")
+    except OutputError as e:
+        close_out(sink)
+        fail(f"{e}; the games before are in it (rerun with --resume when there is room)", code=1)
+    finally:
+        close_out(sink)
+        if client is not None:
+            client.close()
+    if out is None:
+        a = results[0]
+        if plot is not None:
+            try:
+                write_plot(a, plot)
+            except (OSError, ValueError) as e:
+                fail(f"--plot: cannot write {plot}: {getattr(e, 'strerror', None) or e}", code=1)
+        if as_json:
+            emit_json(a.to_json())
+        else:
+            console().print(analysis_view.view(a))
+            if plot is not None:
+                console().print(f"plot: {plot}")
+    else:
+        if as_json:
+            emit_json(
+                {
+                    "games": len(results),
+                    "skipped": len(games) - len(todo),
+                    "out": out,
+                    "summaries": [_summary_line(a) for a in results],
+                    "invalid": [str(e) for e in bad],
+                }
+            )
+        else:
+            console().print(analysis_view.games_view(results))
+            note = f" ({len(games) - len(todo)} already in it)" if len(games) > len(todo) else ""
+            console().print(f"{len(results)} game(s) analysed into {out}{note}")
+    for line in bad[:5]:
+        typer.echo(f"lobo-hint: invalid: {line}", err=True)
+    if len(bad) > 5:
+        typer.echo(f"lobo-hint: and {len(bad) - 5} more line(s) that are not games", err=True)
+    if bad:
+        raise typer.Exit(EXIT_INPUT)
+
+
+def _key(index: int | None, where: str) -> str:
+    """What a game is known by in --out: its number, or where it was read (a save has none)."""
+    return f"game {index}" if index is not None else where
+
+
+def _done(out: str, fmt: str) -> set[str]:
+    from solver.core import jsonio
+
+    p = Path(out)
+    if not p.exists():
+        return set()
+    keys: set[str] = set()
+    try:
+        with p.open(encoding="utf-8", errors="backslashreplace") as f:
+            for text in f:
+                try:
+                    r = jsonio.loads(text)
+                except (ValueError, RecursionError):
+                    continue
+                if isinstance(r, dict) and r.get("format") == fmt:
+                    keys.add(_key(r.get("game"), str(r.get("source", ""))))
+    except OSError as e:
+        fail(f"--out: cannot read {out}: {e.strerror or e}")
+    if p.stat().st_size and not keys:
+        fail(f"--out: {out} holds no game analyses: resume into a file this command wrote, or choose another")
+    return keys
+
+
+def _summary_line(a: Any) -> dict[str, Any]:
+    return {"game": a.index, "source": a.source, **a.summary()}
+
+
+for _name, _hidden in (("analyse", False), ("analyze", True)):
+    app.command(_name, epilog=EXAMPLES, hidden=_hidden)(analyse)

@@ -1,0 +1,120 @@
+"""The analysis of a game on the terminal: the decisions with their marks, the luck of the cards,
+and the summary (rich tables); one line a game for many games. Rendering only: the numbers are
+solver/play/analysis.py's."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from rich.console import Console, Group
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from solver.play.analysis import Analysis, Chance
+
+MARK_STYLE = {"??": "bold red", "?": "red", "?!": "yellow"}
+
+
+def _pct(c: Chance) -> str:
+    text = f"{100 * c.value:.1f}%"
+    if c.exact:
+        return text
+    return f"{text} ({100 * c.low:.0f}–{100 * c.high:.0f})"
+
+
+def view(a: Analysis) -> Group:
+    setup = a.game.tables[0].setup
+    s = a.summary()
+    name = f"Game {a.index}" if a.index is not None else "The game"
+    who = f", played by {a.policy}" if a.policy else ""
+    head = Text(f"{name} ({setup.game}, {setup.difficulty}{who}): {s['result'] or 'not finished'}", style="bold")
+    decisions = Table(title="Decisions", title_justify="left", show_edge=False)
+    for col, just in (("step", "right"), ("round", "right"), ("played", "left"), ("chance", "right"),
+                      ("best", "left"), ("chance", "right"), ("loss", "right"), ("", "left")):  # fmt: skip
+        decisions.add_column(col, justify=just)  # type: ignore[arg-type]
+    for d in a.decisions:
+        same = d.played == d.best
+        decisions.add_row(
+            str(d.step), str(d.round), d.played, _pct(d.chance_played), "=" if same else d.best,
+            "" if same else _pct(d.chance_best), "" if same else f"{d.loss:.1f}",
+            Text(d.mark or ("≈" if not same and not d.apart else ""), style=MARK_STYLE.get(d.mark or "", "dim")),
+        )  # fmt: skip
+    luck = Table(title="Luck: what the cards did to the chance to win", title_justify="left", show_edge=False)
+    luck.add_column("step", justify="right")
+    luck.add_column("cards")
+    luck.add_column("before", justify="right")
+    luck.add_column("after", justify="right")
+    luck.add_column("swing", justify="right")
+    for x in a.luck:
+        style = "green" if x.swing >= 5 else "magenta" if x.swing <= -5 else ""
+        luck.add_row(str(x.step), x.text, f"{100 * x.before:.1f}%", f"{100 * x.after:.1f}%",
+                     Text(f"{x.swing:+.1f}", style=style))  # fmt: skip
+    return Group(head, decisions, luck, summary_view(a))
+
+
+def summary_view(a: Analysis) -> Table:
+    s = a.summary()
+    t = Table(title="Summary", title_justify="left", show_header=False, show_edge=False)
+    t.add_column("")
+    t.add_column("")
+    start = s["start_chance"]
+    t.add_row("chance to win at the start", "—" if start is None else f"{100 * start:.1f}%")
+    t.add_row("lost by decisions", f"{s['total_loss']:.1f} points over {s['decisions']} decisions "
+              f"({s['exact_decisions']} valued exactly)")  # fmt: skip
+    t.add_row("error rate", f"{s['error_rate']:.2f} points a decision")
+    t.add_row("luck", f"{s['total_luck']:+.1f} points")
+    marks = s["marks"]
+    t.add_row("marks", ", ".join(f"{n} {m}" for m, n in marks.items()) + "  (?! over 2 points, ? over 5, ?? over 10)")
+    d: dict[str, Any] | None = s["decisive"]
+    if d is not None:
+        what = "decision" if d["kind"] == "decision" else "luck"
+        t.add_row("the decisive moment", f"step {d['step']}, {what}: {d['text']} ({d['points']:+.1f} points)")
+    t.add_row("budget", _budget(a))
+    return t
+
+
+def _budget(a: Analysis) -> str:
+    b = a.budget
+    parts = []
+    if b.time_limit is not None:
+        parts.append(f"{b.time_limit:g} s")
+    if b.max_states is not None:
+        parts.append(f"{b.max_states} states")
+    if b.samples is not None:
+        parts.append(f"{b.samples} samples")
+    return " / ".join(parts) + " a decision"
+
+
+def games_view(rows: list[Analysis]) -> Table:
+    t = Table(title="Games analysed", title_justify="left", show_edge=False)
+    for col in ("game", "result", "start", "lost", "luck", "??", "?", "?!", "error rate"):
+        t.add_column(col, justify="left" if col in ("game", "result") else "right")
+    for a in rows:
+        s = a.summary()
+        m = s["marks"]
+        start = s["start_chance"]
+        t.add_row(
+            str(a.index) if a.index is not None else (a.source or ""), s["result"] or "—",
+            "—" if start is None else f"{100 * start:.1f}%", f"{s['total_loss']:.1f}", f"{s['total_luck']:+.1f}",
+            str(m["??"]), str(m["?"]), str(m["?!"]), f"{s['error_rate']:.2f}",
+        )  # fmt: skip
+    return t
+
+
+@contextmanager
+def progress(total: int, enabled: bool = True) -> Iterator[Callable[[], None]]:
+    """Tables valued / total, and the time left, on stderr when it is a terminal."""
+    if not enabled or not sys.stderr.isatty():
+        yield lambda: None
+        return
+    columns = (
+        TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("left"),
+        TimeRemainingColumn(),
+    )  # fmt: skip
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("tables", total=total)
+        yield lambda: bar.advance(task)

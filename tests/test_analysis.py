@@ -1,0 +1,297 @@
+"""The analysis of a played game (solver/play/analysis.py, `lobo-hint analyse`): its values against
+the plain reference of the whole game (tests/reference/game.py) where the rest of the game can be
+searched, a game played by the hint shows no marks at the hint's own budget, a random player's
+games lose more, and the command reads every kind of game file, writes its forms and refuses
+bad input in one line."""
+
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from conftest import sample_sizes
+from gen import random_game_position
+from reference.expectimax import State as RefState
+from reference.game import GameRound, game_values
+from reference.legal import play_key
+from reference.test_reference_examples import normalize
+from solver.core.position import parse_position
+from solver.core.rounds import rewards
+from solver.core.rules import legal_plays
+from solver.play import analysis as A
+from solver.play.companion import Settings, save_json, start, take_step
+from solver.play.driver import (
+    DEAL,
+    DRAW,
+    PLAY,
+    REWARD,
+    Draw,
+    GameError,
+    Move,
+    Setup,
+    Table,
+    Take,
+    advance,
+    table_from_position,
+)
+from solver.play.policies import GreedyPolicy
+from solver.play.registry import make_policy
+from solver.play.simulate import GameRecord, play_game, replay_record
+
+runner = CliRunner()
+BUDGET = A.DecisionBudget(None, 1500, 32)  # the hint policy's budget in these games: the same answers every run
+EXACT = A.DecisionBudget(None, 10**6, None)
+
+
+# ---- against the reference --------------------------------------------------------------------
+
+
+def _ref_round(table: Table) -> GameRound:
+    """The reference's whole-game search, set up for the table's rules (its position is a stand-in:
+    only next_deal is asked, and it reads the state it is given)."""
+    stand_in = {
+        "game": "vanguard", "difficulty": table.setup.difficulty, "player": [], "wolf": [1], "reserve": [],
+        "discard": [], "draw_pile": {"size": 0, "top": []}, "rules": table.setup.rules.to_json(), "final": True,
+    }  # fmt: skip
+    return GameRound(normalize(stand_in, objective="game"))
+
+
+def _ref_deal(table: Table, reserve: tuple[int, ...], active: int) -> Fraction:
+    """The reference chance to win from the next deal dealt from the table's pile."""
+    unseen = (0, *table.unseen, *([0] * (10 - len(table.unseen))))
+    s = RefState((), reserve, (), (), 0, table.pile_top, table.pile_size, unseen, False)
+    return _ref_round(table).next_deal(s, tuple(sorted(reserve)), active)
+
+
+def _draw(t: Table, rng: random.Random) -> Table:
+    """The table after the cards it waits for, drawn at random from the unseen ones."""
+    while t.phase == DRAW:
+        _, n = t.owed()
+        pool = [v for v, c in enumerate(t.unseen, start=1) for _ in range(c)]
+        t = advance(t, Draw(tuple(t.pile_top[:n]) if t.pile_top else tuple(rng.sample(pool, n))))
+    return t
+
+
+@sample_sizes(400, 4000)
+def test_decisions_rewards_and_deals_agree_with_the_reference(n: int) -> None:
+    rng = random.Random("analysis-reference")
+    checked = {"play": 0, "reward": 0, "deal": 0, "lossy": 0}
+    for _ in range(n):
+        raw = random_game_position(rng, final=rng.choice([False, False, None]))
+        try:
+            table = table_from_position(parse_position(raw))
+        except GameError:  # a pile that lost cards unseen: no game goes on from it
+            continue
+        if table.phase != PLAY:
+            continue
+        assert table.round is not None
+        play = rng.choice(legal_plays(table.round))
+        d = A.value_task(0, table, Move(play), EXACT)
+        assert isinstance(d, A.Decision)
+        best, values = game_values(normalize(table.position().to_json(), objective="game"))
+        assert d.chance_played.exact and d.chance_best.exact, raw
+        assert d.chance_played.value == pytest.approx(float(values[play_key(play.to_json())]), abs=1e-9), raw
+        assert d.chance_best.value == pytest.approx(float(best), abs=1e-9), raw
+        assert d.loss >= -1e-7
+        assert (d.mark is None) == (d.loss <= 2 + 1e-7 or d.played == d.best), (raw, d)
+        checked["play"] += 1
+        checked["lossy"] += d.loss > 2
+        t = _draw(advance(table, Move(play)), rng)
+        if t.phase == REWARD:
+            assert t.round is not None
+            offered = rewards(t.round.hand, t.round.party)
+            taken = rng.choice(offered)
+            r = A.value_task(1, t, Take(taken), EXACT)
+            assert isinstance(r, A.Decision) and r.chance_played.exact and r.chance_best.exact
+
+            def ref(x: object, t: Table = t) -> Fraction:
+                assert t.round is not None
+                if x.kind == "reserve":  # type: ignore[attr-defined]
+                    return _ref_deal(t, (*t.round.reserve, x.value), len(t.round.party))  # type: ignore[attr-defined]
+                return _ref_deal(t, t.round.reserve, len(t.round.party) + 1)
+
+            assert r.chance_played.value == pytest.approx(float(ref(taken)), abs=1e-9), raw
+            assert r.chance_best.value == pytest.approx(float(max(ref(x) for x in offered)), abs=1e-9), raw
+            checked["reward"] += 1
+            t = advance(t, Take(taken))
+        if t.phase == DEAL:
+            c = A.deal_chance(t)
+            assert c.exact
+            assert c.value == pytest.approx(float(_ref_deal(t, t.reserve, len(t.party))), abs=1e-9), raw
+            checked["deal"] += 1
+    # Enough of each, and decisions that lose, for the comparison to mean something.
+    assert checked["play"] >= n // 4 and checked["reward"] >= n // 80, checked
+    assert checked["deal"] >= n // 20 and checked["lossy"] >= n // 20, checked
+
+
+# ---- whole games ------------------------------------------------------------------------------
+
+
+@cache
+def _records(policy: str, game: str, n: int) -> tuple[GameRecord, ...]:
+    setup = Setup(game, "standard")
+    return tuple(play_game(setup, make_policy(policy, BUDGET.samples, None, BUDGET.max_states), 5, i) for i in range(n))
+
+
+@cache
+def _analysed(policy: str, game: str, n: int) -> tuple[A.Analysis, ...]:
+    out = []
+    for r in _records(policy, game, n):
+        g = replay_record(r)
+        out.append(A.assemble(g, [A.value_task(*t, BUDGET) for t in A.tasks(g)], BUDGET, index=r.index))
+    return tuple(out)
+
+
+@pytest.mark.parametrize(("game", "n"), [("vanguard", 4), ("lobo", 1)])
+def test_the_hints_own_games_show_no_marks(game: str, n: int) -> None:
+    for record, a in zip(_records("hint", game, n), _analysed("hint", game, n), strict=True):
+        assert a.decisions, "a game has decisions"
+        assert all(d.played == d.best and d.loss == 0 and d.mark is None for d in a.decisions)
+        predicted = dict(record.predicted)
+        plays = [d for d in a.decisions if d.kind == "play"]
+        assert plays and all(d.chance_best.value == pytest.approx(predicted[d.step], abs=1e-6) for d in plays)
+
+
+def test_a_random_player_loses_more_and_no_loss_is_negative() -> None:
+    hint = _analysed("hint", "vanguard", 4)
+    rand = _analysed("random", "vanguard", 4)
+    assert sum(a.total_loss for a in rand) > sum(a.total_loss for a in hint) + 50
+    assert sum(sum(a.marks().values()) for a in rand) >= 2
+    assert all(d.loss > -2 for a in hint + rand for d in a.decisions)
+
+
+def test_luck_is_the_move_of_the_chance_across_the_cards() -> None:
+    for a in _analysed("random", "vanguard", 4) + _analysed("hint", "vanguard", 4):
+        assert a.chances[0] is not None and a.chances[-1] == (1.0 if a.game.table.result == "won" else 0.0)
+        for x in a.luck:
+            assert x.before == a.chances[x.step]
+            after = next(c for c in a.chances[x.step + 1 :] if c is not None)
+            assert x.after == after
+        # Every deal and draw is counted once, and only those.
+        counted = [k for x in a.luck for k in x.steps]
+        chance_steps = [i for i, s in enumerate(a.game.steps) if type(s).__name__ in ("Deal", "Draw")]
+        assert counted == chance_steps
+        # Two exact values with no card between them agree: a play's value is the next decision's.
+        by_step = {d.step: d for d in a.decisions}
+        for d in a.decisions:
+            nxt = by_step.get(d.step + 1)
+            if nxt is not None and d.chance_played.exact and nxt.chance_best.exact:
+                assert nxt.chance_best.value == pytest.approx(d.chance_played.value, abs=1e-9)
+
+
+def test_json_form_and_summary() -> None:
+    a = _analysed("random", "vanguard", 4)[1]
+    j = a.to_json()
+    assert j["format"] == A.FORMAT and j["game"] == 1
+    for d in j["decisions"]:
+        assert {"step", "kind", "played", "best", "chance_played", "chance_best", "loss", "mark"} <= set(d)
+        assert d["kind"] in ("play", "reward") and 0 <= d["chance_played"] <= 1
+    for x in j["luck"]:
+        assert {"step", "cards", "swing"} <= set(x)
+    s = j["summary"]
+    assert {"start_chance", "total_loss", "total_luck", "marks"} <= set(s)
+    assert s["total_loss"] == pytest.approx(sum(d["loss"] for d in j["decisions"]), abs=1e-3)
+    assert s["total_luck"] == pytest.approx(sum(x["swing"] for x in j["luck"]), abs=1e-3)
+    assert sum(s["marks"].values()) == sum(d["mark"] is not None for d in j["decisions"])
+    json.dumps(j)
+
+
+# ---- the command ------------------------------------------------------------------------------
+
+
+def _write_records(path: Path, records: tuple[GameRecord, ...]) -> None:
+    path.write_text("".join(json.dumps(r.to_json()) + "\n" for r in records))
+
+
+def test_cli_record_json_and_plots(tmp_path: Path) -> None:
+    games = tmp_path / "games.jsonl"
+    _write_records(games, _records("random", "vanguard", 4))
+    args = ["--max-states", "1500", "--samples", "32", "--jobs", "1"]
+    r = runner.invoke(app, ["analyse", str(games), "--game", "2", "--json", *args, "-o", str(tmp_path / "g.png")])
+    assert r.exit_code == 0, r.output
+    j = json.loads(r.stdout)
+    assert j["game"] == 2 and j["decisions"] and j["summary"]["start_chance"] > 0
+    assert (tmp_path / "g.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    r = runner.invoke(app, ["analyze", str(games), "--game", "2", *args, "-o", str(tmp_path / "g.svg")])
+    assert r.exit_code == 0, r.output
+    assert "Decisions" in r.stdout and "Summary" in r.stdout
+    assert (tmp_path / "g.svg").read_text().lstrip().startswith("<?xml")
+
+
+def test_cli_batch_resume_and_bad_lines(tmp_path: Path) -> None:
+    games = tmp_path / "games.jsonl"
+    records = _records("random", "vanguard", 4)
+    _write_records(games, records[:2])
+    out = tmp_path / "analysis.jsonl"
+    args = ["--max-states", "1500", "--samples", "32", "--jobs", "2"]
+    r = runner.invoke(app, ["analyse", str(games), "--out", str(out), *args])
+    assert r.exit_code == 0, r.output
+    assert [json.loads(line)["game"] for line in out.read_text().splitlines()] == [0, 1]
+    # Two more games and a line that is not one: the first two are not done again, the bad line
+    # is named and the status is 2, and every good game is in the file.
+    with games.open("a") as f:
+        f.write(json.dumps(records[2].to_json()) + "\n{not json\n" + json.dumps(records[3].to_json()) + "\n")
+    r = runner.invoke(app, ["analyse", str(games), "--out", str(out), "--resume", "--json", *args])
+    assert r.exit_code == 2, r.output
+    assert [json.loads(line)["game"] for line in out.read_text().splitlines()] == [0, 1, 2, 3]
+    assert json.loads(r.stdout)["skipped"] == 2
+    assert "games.jsonl:4: not valid JSON" in r.stderr
+    # Many games and no --out: which one?
+    r = runner.invoke(app, ["analyse", str(games), *args])
+    assert r.exit_code == 2 and "pick one with --game N" in r.stderr
+
+
+def test_cli_companion_save(tmp_path: Path) -> None:
+    # A few steps of a virtual game, the greedy play each time: the game so far is analysed.
+    s = start(Setup("vanguard", "standard"), seed=4, settings=Settings()).session
+    for _ in range(4):
+        t = s.table
+        if t.phase == PLAY:
+            s = take_step(s, Move(GreedyPolicy().play(t, random.Random(0)))).session
+        elif t.phase == REWARD:
+            s = take_step(s, Take(GreedyPolicy().reward(t, random.Random(0)))).session
+    save = tmp_path / "game.json"
+    save.write_text(json.dumps(save_json(s)))
+    r = runner.invoke(app, ["analyse", str(save), "--json", "--max-states", "1500", "--samples", "32", "--jobs", "1"])
+    assert r.exit_code == 0, r.output
+    j = json.loads(r.stdout)
+    assert j["source"].endswith("game.json") and j["result"] is None
+    assert [d["kind"] for d in j["decisions"]] and all(d["kind"] == "play" for d in j["decisions"])
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        ('{"player": [1], "wolf": [2]}', "a position, not a game"),
+        ('{"format": "lobo-hint companion game", "version": 9}', "version 9"),
+        ('{"setup": {}, "steps": [{"step": "play", "play": "9=9"}]}', "step 1"),
+        ('{"setup": {', "not valid JSON"),
+        ("[1, 2]", "not a game"),
+    ],
+)
+def test_cli_bad_files(tmp_path: Path, content: str, says: str) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(content)
+    r = runner.invoke(app, ["analyse", str(bad)])
+    assert r.exit_code == 2, r.output
+    assert says in r.stderr and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.output
+
+
+def test_cli_bad_options(tmp_path: Path) -> None:
+    games = tmp_path / "games.jsonl"
+    _write_records(games, _records("random", "vanguard", 4)[:1])
+    for args, says in (
+        (["-o", str(tmp_path / "x.gif")], "--plot"),
+        (["--resume"], "--resume needs --out"),
+        (["--time-limit", "0"], "--time-limit"),
+        (["--game", "7"], "no game 7"),
+    ):
+        r = runner.invoke(app, ["analyse", str(games), *args])
+        assert r.exit_code == 2 and says in r.stderr, (args, r.output)

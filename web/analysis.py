@@ -1,0 +1,94 @@
+"""The analysis of a game as the page shows it: the summary, the plot (SVG text), each decision
+with the table as it was and the hint that would have been given, in words. Made once, where the
+analysis ran (web/hints.py's worker), and kept with the game by the store."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from solver.core.games import game
+from solver.play.analysis import Analysis, Chance, Decision
+from solver.play.analysis_plot import figure
+from solver.play.driver import Table, step_to_json
+
+FORMAT = "lobo-hint page analysis"
+PHONE_PLOT = (6.0, 4.5)  # inches: a phone's width shows the labels at a readable size
+
+
+def _pct(c: Chance) -> str:
+    text = f"{100 * c.value:.1f}%"
+    return text if c.exact else f"{text} ({100 * c.low:.0f}–{100 * c.high:.0f}%)"
+
+
+def _cards(values: tuple[int, ...]) -> str:
+    return " ".join("A" if v == 1 else str(v) for v in values) or "—"
+
+
+def _table_text(t: Table) -> str:
+    parts = [f"you {_cards(t.hand)}"]
+    if t.reserve:
+        parts.append(f"reserve {_cards(t.reserve)}")
+    if t.phase != "reward":
+        parts.append(f"the Wolf {_cards(t.wolf)}")
+    if game(t.setup.game).has_party:
+        parts.append(f"party {' '.join(t.party) or '—'}")
+    parts.append(f"pile {t.pile_size}")
+    return " · ".join(parts)
+
+
+def _decision(d: Decision, t: Table) -> dict[str, Any]:
+    what = "took" if d.kind == "reward" else "played"
+    if d.played == d.best:
+        verdict = f"You {what} {d.played} ({_pct(d.chance_played)}), the hint's choice too."
+    else:
+        verdict = (
+            f"You {what} {d.played} ({_pct(d.chance_played)}); the hint: {d.best} ({_pct(d.chance_best)}), "
+            f"{d.loss:.1f} points more" + ("" if d.apart else ", within the estimates' uncertainty") + "."
+        )
+    return {
+        **d.to_json(),
+        "table": {
+            "hand": list(t.hand),
+            "wolf": list(t.wolf),
+            "reserve": list(t.reserve),
+            "party": list(t.party),
+            "pile": t.pile_size,
+        },
+        "table_text": _table_text(t),
+        "verdict": verdict,
+        "played_text": _pct(d.chance_played),
+        "best_text": _pct(d.chance_best),
+    }
+
+
+def page_analysis(a: Analysis) -> dict[str, Any]:
+    """Everything the page shows of an analysis, JSON-ready (the SVG as text)."""
+    svg = io.BytesIO()
+    figure(a, PHONE_PLOT).savefig(svg, format="svg")
+    s = a.summary()
+    start = s["start_chance"]
+    lines = [
+        f"Chance to win at the start: {'—' if start is None else f'{100 * start:.1f}%'}",
+        f"Lost by decisions: {s['total_loss']:.1f} points over {s['decisions']} decisions "
+        f"(error rate {s['error_rate']:.2f} a decision)",
+        f"Luck of the cards: {s['total_luck']:+.1f} points",
+        "Marks: " + ", ".join(f"{n} {m}" for m, n in s["marks"].items()),
+    ]
+    if s["decisive"] is not None:
+        d = s["decisive"]
+        lines.append(f"The decisive moment: step {d['step']}, {d['text']} ({d['points']:+.1f} points)")
+    return {
+        "format": FORMAT,
+        "at": len(a.game.steps),
+        "steps": [step_to_json(x) for x in a.game.steps],
+        "seconds": a.budget.time_limit,
+        "summary": s,
+        "summary_lines": lines,
+        "decisions": [_decision(d, a.game.tables[d.step]) for d in a.decisions],
+        "luck": [x.to_json() for x in a.luck],
+        "svg": svg.getvalue().decode("utf-8"),
+    }
+
+
+__all__ = ["FORMAT", "page_analysis"]
