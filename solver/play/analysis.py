@@ -48,6 +48,7 @@ from solver.play.driver import (
     Take,
     step_text,
 )
+from solver.play.hint_policy import hint_samples
 
 FORMAT = "lobo-hint game analysis"
 VERSION = 1
@@ -79,6 +80,8 @@ class DecisionBudget:
     def __post_init__(self) -> None:
         if self.time_limit is None and self.max_states is None:
             raise ValueError("an analysis needs a time limit or a state budget")
+        # The hint policy's samples under a state budget: its own games are analysed at its budget.
+        object.__setattr__(self, "samples", hint_samples(self.max_states, self.samples))
 
     def to_json(self) -> dict[str, Any]:
         return {"time_limit": self.time_limit, "max_states": self.max_states, "samples": self.samples}

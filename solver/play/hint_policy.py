@@ -24,6 +24,12 @@ HINT_SAMPLES = 1000  # deals a play under a state budget (`--max-states`) when n
 # fewer make the best play's chance lean high (the best of several noisy averages; bench/README.md)
 
 
+def hint_samples(max_states: int | None, samples: int | None) -> int | None:
+    """The samples a play the hint is given: under a state budget HINT_SAMPLES unless told, so that
+    every play is estimated (and a bounds-only answer never picks by its bounds' middle)."""
+    return (samples or HINT_SAMPLES) if max_states is not None else samples
+
+
 def game_chance(result: HintResult) -> float | None:
     """The chance to win the game that an answer gives its best play: its value under `game`; in a
     vanguard final round (valued by its score) the chance to win the round, which is the game's."""
@@ -71,4 +77,4 @@ class HintPolicy:
         return best
 
 
-__all__ = ["HINT_SAMPLES", "THINK", "HintPolicy", "game_chance"]
+__all__ = ["HINT_SAMPLES", "THINK", "HintPolicy", "game_chance", "hint_samples"]

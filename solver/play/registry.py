@@ -29,10 +29,10 @@ def make_policy(
     decision, `max_states` its state budget. With `max_states` and no `think` the hint thinks by
     its budgets alone: a seeded game plays the same on any machine, under any load."""
     if name == "hint":
-        from solver.play.hint_policy import HINT_SAMPLES, THINK, HintPolicy
+        from solver.play.hint_policy import THINK, HintPolicy, hint_samples
 
         if max_states is not None:
-            return HintPolicy(think, max_states, samples or HINT_SAMPLES)
+            return HintPolicy(think, max_states, hint_samples(max_states, samples))
         return HintPolicy(think or THINK, samples=samples)
     if name == "best":
         return BestPolicy(samples or BEST_SAMPLES)
