@@ -14,7 +14,7 @@ import pytest
 from solver.core.plays import parse_play
 from solver.core.position import Rules, parse_position
 from solver.core.rounds import Reward
-from solver.core.rules import final_score
+from solver.core.rules import final_score, legal_plays
 from solver.play.companion import (
     HINT_ROWS,
     CompanionError,
@@ -37,7 +37,21 @@ from solver.play.companion import (
     summary_lines,
     write_atomic,
 )
-from solver.play.driver import DEAL, DRAW, GAME_OVER, PLAY, REWARD, Deal, Draw, Move, SeededDeck, Setup, Take
+from solver.play.driver import (
+    DEAL,
+    DRAW,
+    GAME_OVER,
+    PLAY,
+    REWARD,
+    Deal,
+    Draw,
+    GameError,
+    Move,
+    Playthrough,
+    SeededDeck,
+    Setup,
+    Take,
+)
 from solver.play.policies import GreedyPolicy
 from solver.play.simulate import GameRecord, play_game
 from solver.search.hint import HintResult, MoveResult
@@ -385,6 +399,58 @@ def test_edited_save_files_are_refused(edit: object, words: str) -> None:
     with pytest.raises(CompanionError) as e:
         load_json(json.loads(json.dumps(raw)))
     assert words in str(e.value) and "\n" not in str(e.value)
+
+
+def _replayed_end(raw: dict[str, object]) -> None:
+    """Set a save's `end` to where its (edited) steps end, as an editor covering their tracks would."""
+    game = Playthrough.from_json(raw)
+    t = game.table
+    raw["end"] = {"steps": len(game.steps), "round": t.rounds, "phase": t.phase}
+
+
+def _other_play(raw: dict[str, object]) -> None:
+    """The last play changed for another legal one after which every later step still replays (the
+    same cards drawn from the deck), the end set to match."""
+    steps = raw["steps"]
+    assert isinstance(steps, list)
+    k = max(i for i, x in enumerate(steps) if x["step"] == "play")
+    before = Playthrough.from_json({**raw, "steps": steps[:k]}).table
+    assert before.round is not None
+    for p in legal_plays(before.round):
+        if str(p) == steps[k]["play"]:
+            continue
+        edited = {**raw, "steps": [*steps[:k], {"step": "play", "play": str(p)}, *steps[k + 1 :]]}
+        edited.pop("checksum")
+        try:
+            _replayed_end(edited)
+            load_json(edited)
+        except (CompanionError, GameError):
+            continue
+        raw.update(steps=edited["steps"], end=edited["end"])
+        return
+    raise AssertionError("no other play replays")  # pragma: no cover - the position below has several
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        _other_play,
+        lambda r: (r.update(steps=r["steps"][:-2]), _replayed_end(r)),
+        lambda r: r.update(mode="physical", seed=None),
+        lambda r: r["setup"]["rules"].update(reserve_scores=True),
+    ],
+    ids=["a play changed", "the last steps dropped, the end lowered", "virtual made physical", "a ruling turned on"],
+)
+def test_an_edit_that_still_replays_is_told_by_the_checksum(edit: object) -> None:
+    s = run(start(VANGUARD, seed=3).session, "9=2+7", "9=2+7", "8=3+5")
+    raw = json.loads(json.dumps(save_json(s)))
+    edit(raw)  # type: ignore[operator]
+    with pytest.raises(CompanionError) as e:
+        load_json(json.loads(json.dumps(raw)))
+    assert "changed after it was saved" in str(e.value) and "checksum" in str(e.value)
+    # Deleting the checksum loads the file as it is now (as a save from before checksums loads).
+    del raw["checksum"]
+    assert load_json(raw).game.steps
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ the position in play exported in the FORMAT.md form, and files written whole or 
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -38,9 +39,10 @@ SAVE_VERSION = 1
 
 
 def save_json(session: Session) -> dict[str, Any]:
-    """The whole game: settings and every step; the end is repeated so a cut list is noticed."""
+    """The whole game: settings and every step; the end is repeated so a cut list is noticed, and
+    a checksum of it all is kept so that an edited file is noticed too."""
     t = session.table
-    return {
+    out: dict[str, Any] = {
         "format": SAVE_FORMAT,
         "version": SAVE_VERSION,
         "setup": session.setup.to_json(),
@@ -49,9 +51,20 @@ def save_json(session: Session) -> dict[str, Any]:
         "steps": [step_to_json(s) for s in session.game.steps],
         "end": {"steps": len(session.game.steps), "round": t.rounds, "phase": t.phase},
     }
+    out["checksum"] = checksum(out)
+    return out
 
 
-SAVE_KEYS = {"format", "version", "setup", "mode", "seed", "steps", "end"}
+SAVE_KEYS = {"format", "version", "setup", "mode", "seed", "steps", "end", "checksum"}
+CHECKED = ("setup", "mode", "seed", "steps", "end")  # what a save's checksum covers
+
+
+def checksum(raw: dict[str, Any]) -> str:
+    """SHA-256 of what decides the game (setup, mode, seed, steps, end), as canonical JSON: a play
+    changed for another that draws the same cards, steps dropped with the end lowered to match, the
+    mode or a ruling changed all change it."""
+    canonical = json.dumps({k: raw.get(k) for k in CHECKED}, sort_keys=True, separators=(",", ":"), default=str)
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def load_json(raw: Any, settings: Settings | None = None) -> Session:
@@ -64,6 +77,7 @@ def load_json(raw: Any, settings: Settings | None = None) -> Session:
         raise CompanionError(f"unknown key {unknown[0]!r}")
     if raw.get("version") != SAVE_VERSION:
         raise CompanionError(f"version {raw.get('version')!r} is not one this lobo-hint reads ({SAVE_VERSION})")
+
     mode, seed = raw.get("mode"), raw.get("seed")
     if mode not in ("virtual", "physical"):
         raise CompanionError('mode: must be "virtual" or "physical"')
@@ -99,6 +113,14 @@ def load_json(raw: Any, settings: Settings | None = None) -> Session:
     got = {"steps": len(steps), "round": t.rounds, "phase": t.phase}
     if any(end.get(k) != v for k, v in got.items()):
         raise CompanionError(f"the steps end at {got}, but the file says {end}: the step list was cut or edited")
+    # Last: an edit that still replays (a play changed for another that draws the same cards,
+    # steps dropped with the end lowered to match, the mode or a ruling changed) is told by the
+    # checksum. A save from before checksums has none, and loads.
+    if "checksum" in raw and raw["checksum"] != checksum(raw):
+        raise CompanionError(
+            "the file was changed after it was saved (its checksum does not match its setup and steps); "
+            'to load it as it is now, delete its "checksum" line'
+        )
     session = replace(session, game=game, saved_at=len(steps))
     session, _ = deck_steps(session)  # an older save may stop before a deal
     return session
