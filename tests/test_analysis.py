@@ -295,3 +295,26 @@ def test_cli_bad_options(tmp_path: Path) -> None:
     ):
         r = runner.invoke(app, ["analyse", str(games), *args])
         assert r.exit_code == 2 and says in r.stderr, (args, r.output)
+
+
+def test_a_dask_cluster_gives_the_same_analyses_as_one_process() -> None:
+    from distributed import Client, LocalCluster
+
+    games = [A.PlayedGame(replay_record(r), f"game {r.index}", r.index) for r in _records("random", "vanguard", 4)[:2]]
+    one: list[A.Analysis] = []
+    A.analyse_games(games, BUDGET, workers=1, on_analysis=one.append)
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
+        many: list[A.Analysis] = []
+        A.analyse_games(games, BUDGET, cluster=client, on_analysis=many.append)
+
+    def strip(a: A.Analysis) -> dict[str, object]:
+        j = a.to_json()
+        j.pop("seconds")
+        for d in j["decisions"]:
+            d.pop("seconds")
+        return j
+
+    assert [strip(a) for a in one] == [strip(a) for a in many] and len(many) == 2
