@@ -36,10 +36,12 @@ from .common import (
     OutputError,
     PositionArg,
     close_out,
+    command_began,
     emit_json,
     fail,
     input_errors,
     interrupted,
+    positive,
     use_memory,
     write_out,
 )
@@ -443,6 +445,14 @@ def reward(
     cluster: ClusterOpt = None,
     max_memory: MemoryOpt = None,
     as_json: JsonOpt = False,
+    time_limit: Annotated[
+        float,
+        typer.Option(
+            "--time-limit",
+            "-t",
+            help="seconds for the game values: a next final deal too big to enumerate by then is sampled (exact: false)",
+        ),
+    ] = 2.0,
 ) -> None:
     """Rank the rewards after a won round by the chance to win the game.
 
@@ -452,6 +462,8 @@ def reward(
     difference is not significant."""
     from solver.play.reward import GAME_VALUES, advise_reward
 
+    began = command_began()
+    positive(time_limit, "--time-limit")
     _choice(policy, (GAME_VALUES, *POLICIES), "--policy")
     _checks(None, jobs, budget, samples_flag="--budget")  # best's samples a move, in the continuations
     use_memory(max_memory)
@@ -466,7 +478,8 @@ def reward(
     with _bar("continuations", max(1, offered * samples), not as_json) as update:
         try:
             advice = advise_reward(pos, policy=policy, samples=samples, seed=seed, budget=budget, workers=jobs,
-                                   cluster=cluster, progress=lambda d, _t: update(d, ""))  # fmt: skip
+                                   cluster=cluster, progress=lambda d, _t: update(d, ""),
+                                   deadline=began + time_limit)  # fmt: skip
         except GameError as e:
             fail(f"{path}: {e}")
         except (OSError, RuntimeError) as e:

@@ -103,3 +103,45 @@ def test_a_budget_spent_while_tracing_the_known_line_gives_no_line_not_an_error(
 
     s = state(player=[9, 3], wolf=[4, 5, 2], draw_pile=[1, 2, 3, 4], final=False)
     assert principal_line(Spent(), s, parse_play("9=4+5")) is None  # type: ignore[arg-type]
+
+
+def test_reward_keeps_its_time_limit_where_the_next_deal_is_too_big_to_enumerate(tmp_path: Path) -> None:
+    """hand_size 16: the next deal is surely final but has astronomically many pairs of hands, and
+    one cover can take a second; under --time-limit the rewards are valued over sampled deals,
+    and the answer says so (exact: false, its method, an interval)."""
+    pos = tmp_path / "won.json"
+    pos.write_text(
+        json.dumps({"player": [9, 3], "wolf": [], "party": ["J", "Q"], "phase": "reward", "rules": {"hand_size": 16}})
+    )
+    t0 = time.perf_counter()
+    r = subprocess.run(
+        [sys.executable, "-c", "import sys; from cli.main import run; sys.argv[0] = 'lobo-hint'; run()",
+         "reward", str(pos), "--time-limit", "2", "--json"],
+        capture_output=True, text=True, timeout=60, cwd=ROOT,
+    )  # fmt: skip
+    took = time.perf_counter() - t0
+    assert r.returncode == 0, r.stderr
+    assert took < 2 + 3, took  # the limit, and a finisher call's overrun and the interpreter's exit
+    rewards = json.loads(r.stdout)["rewards"]
+    assert {x["text"] for x in rewards} == {"reserve 9", "reserve 3", "revive K"}
+    for x in rewards:
+        assert x["exact"] is False and "sampled deals of the final round" in x["method"]
+        lo, hi = x["win_probability_95"]
+        assert 0 <= lo <= x["win_probability"] <= hi <= 1
+
+
+def test_sampled_reward_values_hold_the_exact_ones() -> None:
+    """Where the enumeration is small, the sampled values (the same seeded deals for every reward)
+    sit within their error of the exact ones."""
+    from solver.core.position import Rules
+    from solver.core.rules import WON, State
+    from solver.search.round_end import reward_values, sampled_reward_values
+
+    unseen = (2, 2, 1, 2, 1, 2, 1, 1, 2)  # 14 cards, the pile's: the next deal is the final round
+    s = State("vanguard", (2, 6, 7), (), (1,), ("J", "Q"), 14, (), unseen, False, Rules(), outcome=WON)
+    exact = dict(reward_values(s))
+    sampled = sampled_reward_values(s, time.perf_counter() + 3.0, seed=5)
+    assert sampled and all(v.samples >= 20 for _, v in sampled)
+    for r, v in sampled:
+        assert exact[r].exact and not v.exact
+        assert abs(v.value - exact[r].value) <= 4 * v.error + 1e-9, (r, v, exact[r])

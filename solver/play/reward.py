@@ -46,15 +46,17 @@ def advise_reward(
     workers: int | None = 1,
     cluster: Any = None,
     progress: Callable[[int, int], None] | None = None,
+    deadline: float | None = None,
 ) -> RewardAdvice:
     """Every reward of a `"phase": "reward"` position, ranked by the chance to win the game: by the
     game values the hint uses (policy "game": solver/search/round_end.py, exact where the next deal
     is surely final, the evaluator's estimate beyond), or by the win rate of continuations played
-    out by a simulator policy."""
+    out by a simulator policy. deadline (a time.perf_counter() reading): by the game values, a next
+    final deal too big to enumerate by then is sampled until then."""
     if pos.phase != "reward":
         raise GameError('reward advice needs a position with "phase": "reward" (a round just won)')
     if policy == GAME_VALUES:
-        return by_game_values(pos, seed)
+        return by_game_values(pos, seed, deadline)
     if samples < 2:
         raise GameError(f"--samples: at least 2 continuations are needed, not {samples}")
     from solver.search.estimate import paired

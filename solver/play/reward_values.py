@@ -14,6 +14,7 @@ from solver.core.position import Position
 from solver.core.rounds import Reward
 from solver.core.rules import State
 from solver.play.driver import REWARD, GameError, table_from_position
+from solver.search.round_end import SAMPLED
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,13 @@ class RewardAdvice:
         ties = [str(v.reward) for v in self.ranked[1:] if not v.significant]
         if self.policy == GAME_VALUES:
             exact = all(v.exact for v in self.ranked)
-            how = "exact" if exact else f"the next round played out {self.samples} times"
+            sampled = self.best.method is not None and SAMPLED in self.best.method
+            how = (
+                "exact" if exact
+                else self.best.method if sampled
+                else f"the next round played out {self.samples} times" if self.samples
+                else self.best.method or "estimated"
+            )  # fmt: skip
             if not ties:
                 return f"take {self.best.reward}: the best chance to win the game ({how})"
             return f"{self.best.reward} is best by the game values, but {', '.join(ties)} " + (
@@ -105,29 +112,30 @@ class RewardAdvice:
 GAME_VALUES = "game"
 
 
-def by_game_values(pos: Position, seed: int) -> RewardAdvice:
+def by_game_values(pos: Position, seed: int, deadline: float | None = None) -> RewardAdvice:
     start = table_from_position(pos)
     if start.phase != REWARD or start.round is None:
         raise GameError("no reward to choose here: the hand is empty and the whole party is face up")
-    ranked = game_value_ranking(start.round)
+    ranked = game_value_ranking(start.round, deadline, seed)
     return RewardAdvice(tuple(ranked), GAME_VALUES, ranked[0].samples, seed)
 
 
-def game_value_ranking(s: State) -> list[RewardValue]:
+def game_value_ranking(s: State, deadline: float | None = None, seed: int = 0) -> list[RewardValue]:
     """Every reward on offer after a regular vanguard round won in s, best first, by the chance to
     win the game, as the hint policy chooses (solver/play/hint_policy.py). Where the next deal is
     surely the final round, the exact values (round_end.reward_values). Beyond, the evaluator's
     table knows the reserve only by its size, so the next round is played out instead, the same
     deals for every reward (estimate.rewards_rolled_out), and each reward is compared with the
-    best deal by deal."""
+    best deal by deal. With a deadline, a next final deal too big to enumerate is sampled instead
+    (round_end.sampled_reward_values), the same deals for every reward."""
     from solver.search import bias
     from solver.search.estimate import EVALUATED, evaluated, rewards_rolled_out
     from solver.search.round_end import reward_values
 
-    values = [(r, v) for r, v in reward_values(s) if r is not None]
+    values = [(r, v) for r, v in reward_values(s, deadline, seed) if r is not None]
     if not values:
         raise GameError("no reward to choose here: the hand is empty and the whole party is face up")
-    if not values[0][1].exact and len(values) > 1:
+    if not values[0][1].exact and values[0][1].method is None and len(values) > 1:
         out = []
         for i, e in enumerate(rewards_rolled_out(s)):
             assert e.reward is not None
@@ -151,8 +159,11 @@ def game_value_ranking(s: State) -> list[RewardValue]:
         d = v.value - top
         half = 0.0 if v.exact else (band[1] - band[0]) / 2
         worse = i > 0 and d < -1e-9 - 2 * half
-        method = None if v.exact else EVALUATED
-        out.append(RewardValue(r, 0, 0, band, d, (d - 2 * half, d + 2 * half), worse, v.value, v.exact, method))
+        method = None if v.exact else v.method or EVALUATED
+        wins = round(v.value * v.samples)
+        out.append(
+            RewardValue(r, wins, v.samples, band, d, (d - 2 * half, d + 2 * half), worse, v.value, v.exact, method)
+        )
     return out
 
 

@@ -22,8 +22,17 @@ from solver.search import expectimax as x
 @dataclass(frozen=True)
 class RoundEndValue:
     value: float  # the chance to win the game from here
-    exact: bool  # False: the evaluator's estimate
-    error: float = 0.0  # then the largest standard error of the evaluator's values it was made of
+    exact: bool  # False: an estimate (the evaluator's, or sampled deals: `method`)
+    error: float = 0.0  # then its standard error (the evaluator's: the largest of the values it read)
+    method: str | None = None  # how an estimate that is not the evaluator's was made
+    samples: int = 0  # the deals it was sampled over
+
+
+# Under a clock, a next deal with more pairs of hands than this is sampled rather than enumerated:
+# with big hands (rules.hand_size 16) the enumeration is astronomically long and a single cover
+# can take a second or more (measured: up to 1.8 s), so only a sample can keep a time limit.
+SAMPLE_ABOVE = 200_000
+SAMPLED = "sampled deals of the final round"  # the method of such an estimate
 
 
 def _memos() -> tuple[Any, ...]:
@@ -36,11 +45,14 @@ def exact_horizon(s: State) -> bool:
     return next_deal_final(s.pile_size, s.rules)
 
 
-def reward_values(s: State) -> list[tuple[Reward | None, RoundEndValue]]:
+def reward_values(s: State, deadline: float | None = None, seed: int = 0) -> list[tuple[Reward | None, RoundEndValue]]:
     """After a regular vanguard round won in s: each reward on offer (None: there is none) and the
-    chance to win the game when it is taken, best first (RULES.md §4, §7)."""
+    chance to win the game when it is taken, best first (RULES.md §4, §7). With a deadline (a
+    time.perf_counter() reading) a next final deal too big to enumerate is sampled until then."""
     if not game(s.game).has_rewards or s.outcome != WON or s.final:
         raise ValueError("rewards follow a regular vanguard round that was just won")
+    if deadline is not None and exact_horizon(s) and deal_pairs(s) > SAMPLE_ABOVE:
+        return sampled_reward_values(s, deadline, seed)
     st = vector(s)
     ev = evaluator.table() if not exact_horizon(s) else [0.0]
     mk, mv, dk, dv, ctr = _memos()
@@ -57,6 +69,70 @@ def reward_values(s: State) -> list[tuple[Reward | None, RoundEndValue]]:
         else:
             v = x.next_deal(st, act + 1, 0, mk, mv, dk, dv, ev, ctr)
         out.append((r, RoundEndValue(float(v), ctr[x.ESTIMATED] == before, ctr[x.ERROR] / 1e6)))
+    out.sort(key=lambda rv: -rv[1].value)
+    return out
+
+
+def deal_pairs(s: State) -> int:
+    """How many (Player's hand, Wolf's hand) pairs by value the next deal from s's pile can give, at
+    most: what an exact enumeration of it goes through."""
+    n, h = s.pile_size, s.rules.hand_size
+    dealt = kernel.dealt(n, h)
+    unknown = range(len(s.pile_top), dealt)
+    to_player = sum(kernel.to_the_player(j, n, h) for j in unknown)
+    return _multisets(s.unseen, to_player) * _multisets(s.unseen, len(unknown) - to_player)
+
+
+def _multisets(counts: tuple[int, ...], k: int) -> int:
+    """Distinct multisets of k cards drawn from these counts by value."""
+    ways = [1] + [0] * k
+    for c in counts:
+        ways = [sum(ways[j - t] for t in range(min(c, j) + 1)) for j in range(k + 1)]
+    return ways[k]
+
+
+def sampled_reward_values(s: State, deadline: float, seed: int = 0) -> list[tuple[Reward | None, RoundEndValue]]:
+    """Each reward valued over seeded random deals of the next (final) round, the same deals for
+    every reward, until the deadline: a final round is won when its Wolf cards can all be covered
+    (the finisher, CP-SAT, §4). The share of deals won, with its standard error."""
+    import math
+    import random
+    import time
+
+    from solver.core.rounds import apply_reward, deal
+    from solver.core.status import FinishStatus
+    from solver.finish.finisher import solve_finish
+
+    offered: list[Reward | None] = [*rewards(s.hand, s.party)] or [None]
+    after = [apply_reward(r, s.hand, s.reserve, s.party) for r in offered]
+    pool = [v for v, c in enumerate(s.unseen, start=1) for _ in range(c)]
+    rng = random.Random(seed)
+    won = [0] * len(offered)
+    n = 0
+    while time.perf_counter() < deadline:
+        order = list(s.pile_top) + rng.sample(pool, s.pile_size - len(s.pile_top))
+        player, wolf, rest = deal(order, s.rules.hand_size)
+        outcomes = []
+        for reserve, party in after:
+            final = s._replace(hand=player, wolf=wolf, reserve=reserve, party=party, pile_size=len(rest),
+                               pile_top=(), final=True, outcome=None)  # fmt: skip
+            left = deadline - time.perf_counter()
+            if not wolf:
+                outcomes.append(True)
+                continue
+            f = solve_finish(final, time_limit=max(0.01, left))
+            if not f.exact:
+                break  # out of time inside this deal: it does not count
+            outcomes.append(f.status == FinishStatus.WIN)
+        if len(outcomes) < len(offered):
+            break
+        n += 1
+        won = [w + o for w, o in zip(won, outcomes, strict=True)]
+    out = []
+    for r, w in zip(offered, won, strict=True):
+        p = w / n if n else 0.5
+        error = math.sqrt(max(p * (1 - p), 1 / (4 * n)) / n) if n else 0.5
+        out.append((r, RoundEndValue(p, False, error, f"{n} {SAMPLED}", n)))
     out.sort(key=lambda rv: -rv[1].value)
     return out
 
@@ -98,4 +174,14 @@ def deal_value(s: State, scores: tuple[int, int] = (0, 0), target: int = 100) ->
     return RoundEndValue(float(v), ctr[x.ESTIMATED] == 0, ctr[x.ERROR] / 1e6)
 
 
-__all__ = ["RoundEndValue", "deal_value", "exact_horizon", "reward_values", "round_end_value"]
+__all__ = [
+    "SAMPLED",
+    "SAMPLE_ABOVE",
+    "RoundEndValue",
+    "deal_pairs",
+    "deal_value",
+    "exact_horizon",
+    "reward_values",
+    "round_end_value",
+    "sampled_reward_values",
+]

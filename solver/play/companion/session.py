@@ -6,6 +6,7 @@ show, and what to show. The rules are driver.py's and rules.py's; the words are 
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -261,7 +262,9 @@ def ask_reward(session: Session, policy: str, samples: int) -> Reply:
     from solver.play.reward import advise_reward
 
     try:
-        advice = advise_reward(pos, policy=policy, samples=samples, seed=1, workers=1)
+        # The hint's seconds bound the game values too (a next deal too big to enumerate is sampled).
+        deadline = time.perf_counter() + session.settings.hint_seconds
+        advice = advise_reward(pos, policy=policy, samples=samples, seed=1, workers=1, deadline=deadline)
     except GameError as e:  # pragma: no cover - a table in phase reward always has a reward
         raise CompanionError(str(e)) from None
     note = HintNote(len(session.game.steps), pos, advice=advice)
