@@ -85,6 +85,8 @@ def analyse(
         fail(f"--jobs: must be at least 1, not {jobs}")
     if resume and out is None:
         fail("--resume needs --out (the file whose games are skipped)")
+    if out is not None and Path(out).exists() and Path(path).exists() and Path(out).samefile(path):
+        fail(f"--out: {out} is the file of games itself: write the analyses to another file")
     if plot is not None:
         if out is not None:
             fail("--plot draws one game: leave out --out, or pick the game with --game and no --out")
@@ -92,6 +94,9 @@ def analyse(
             plot_format(plot)
         except ValueError as e:
             fail(f"--plot: {e}")
+        folder = Path(plot).parent
+        if not folder.is_dir():
+            fail(f"--plot: cannot write {plot}: no folder {folder}")  # said before the analysis, not after
     budget = DecisionBudget(
         time_limit if time_limit is not None or max_states is not None else 2.0, max_states, samples
     )
@@ -110,6 +115,10 @@ def analyse(
             fail(f"{path}: no game {game} in this file" + (f" ({len(bad)} line(s) could not be read)" if bad else ""))
         bad = []
     if out is None:
+        if len(games) > 1 and game is not None:
+            fail(
+                f"{path} holds {len(games)} games numbered {game} (files joined?): analyse them all with --out FILE.jsonl"
+            )
         if len(games) > 1:
             fail(f"{path} holds {len(games)} games: pick one with --game N, or analyse them all with --out FILE.jsonl")
         if bad:
@@ -196,8 +205,9 @@ def analyse(
 
 
 def _key(index: int | None, where: str) -> str:
-    """What a game is known by in --out: its number, or where it was read (a save has none)."""
-    return f"game {index}" if index is not None else where
+    """What a game is known by in --out: where it was read (file:line; two joined files may both
+    have a game 0), with its number."""
+    return f"{where} game {index}"
 
 
 def _done(out: str, fmt: str) -> set[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -178,6 +179,15 @@ def test_luck_is_the_move_of_the_chance_across_the_cards() -> None:
         counted = [k for x in a.luck for k in x.steps]
         chance_steps = [i for i, s in enumerate(a.game.steps) if type(s).__name__ in ("Deal", "Draw")]
         assert counted == chance_steps
+        # Right after a choice, before any card, the table is worth the choice made (so a deal's
+        # luck after a reward is measured from the reward's value, not from another estimate).
+        for d in a.decisions:
+            if a.game.tables[d.step + 1].phase in (DRAW, DEAL, "reshuffle"):
+                assert a.chances[d.step + 1] == d.chance_played.value
+        for d in a.decisions:
+            for c in (d.chance_played, d.chance_best):
+                assert c.low - 1e-12 <= c.value <= c.high + 1e-12 and (not c.exact or c.low == c.high), d
+            assert not (d.apart and d.played == d.best)
         # Two exact values with no card between them agree: a play's value is the next decision's.
         by_step = {d.step: d for d in a.decisions}
         for d in a.decisions:
@@ -246,6 +256,43 @@ def test_cli_batch_resume_and_bad_lines(tmp_path: Path) -> None:
     # Many games and no --out: which one?
     r = runner.invoke(app, ["analyse", str(games), *args])
     assert r.exit_code == 2 and "pick one with --game N" in r.stderr
+    # The file of games is never its own --out.
+    r = runner.invoke(app, ["analyse", str(games), "--out", str(games), *args])
+    assert r.exit_code == 2 and "is the file of games itself" in r.stderr and "{not json" in games.read_text()
+
+
+def test_cli_joined_files_and_a_line_that_is_not_text(tmp_path: Path) -> None:
+    # Two simulate files joined: two games 0 and two games 1. Resume tells them apart by line, and a
+    # line of bytes that are not UTF-8 is named while every other game is analysed.
+    records = _records("random", "vanguard", 4)[:2]
+    games = tmp_path / "joined.jsonl"
+    lines = [json.dumps(r.to_json()).encode() for r in records]
+    games.write_bytes(b"\n".join([*lines, b"\xff\xfe", *lines]) + b"\n")
+    out = tmp_path / "a.jsonl"
+    args = ["--max-states", "1500", "--samples", "32", "--jobs", "1"]
+    r = runner.invoke(app, ["analyse", str(games), "--out", str(out), *args])
+    assert r.exit_code == 2 and "joined.jsonl:3: not UTF-8 text" in r.stderr, r.output
+    assert len(out.read_text().splitlines()) == 4
+    out.write_text("".join(out.read_text().splitlines(keepends=True)[:3]))
+    r = runner.invoke(app, ["analyse", str(games), "--out", str(out), "--resume", "--json", *args])
+    got = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(x["source"].rsplit(":", 1)[1], x["game"]) for x in got] == [("1", 0), ("2", 1), ("4", 0), ("5", 1)]
+    assert json.loads(r.stdout)["skipped"] == 3
+    r = runner.invoke(app, ["analyse", str(games), "--game", "0", *args])
+    assert r.exit_code == 2 and "2 games numbered 0" in r.stderr
+
+
+def test_a_deal_too_big_to_enumerate_keeps_the_time_limit(tmp_path: Path) -> None:
+    # hand_size 16: every deal is surely the final round, and astronomically many: sampled.
+    game = tmp_path / "big.json"
+    rules = {"hand_size": 16, "final_threshold": 8, "reserve_scores": False, "top_card_visible": False}
+    game.write_text(json.dumps({"setup": {"game": "vanguard", "difficulty": "standard", "rules": rules}, "steps": []}))
+    t0 = time.perf_counter()
+    r = runner.invoke(app, ["analyse", str(game), "--time-limit", "0.5", "--json", "--jobs", "1"])
+    assert r.exit_code == 0, r.output
+    assert time.perf_counter() - t0 < 10
+    j = json.loads(r.stdout)
+    assert j["decisions"] == [] and j["chances"][0]["step"] == 0 and 0 <= j["summary"]["start_chance"] <= 1
 
 
 def test_cli_companion_save(tmp_path: Path) -> None:
@@ -289,6 +336,7 @@ def test_cli_bad_options(tmp_path: Path) -> None:
     _write_records(games, _records("random", "vanguard", 4)[:1])
     for args, says in (
         (["-o", str(tmp_path / "x.gif")], "--plot"),
+        (["-o", str(tmp_path / "nowhere" / "x.png")], "no folder"),
         (["--resume"], "--resume needs --out"),
         (["--time-limit", "0"], "--time-limit"),
         (["--game", "7"], "no game 7"),

@@ -145,3 +145,9 @@ def test_sampled_reward_values_hold_the_exact_ones() -> None:
     for r, v in sampled:
         assert exact[r].exact and not v.exact
         assert abs(v.value - exact[r].value) <= 4 * v.error + 1e-9, (r, v, exact[r])
+
+
+def test_a_time_limit_far_beyond_any_clock_is_no_error() -> None:
+    # 1e308 s: the table sized for the states such a clock allows overflowed (OverflowError).
+    r = hint(parse_position(ROUND_START), time_limit=1e308, max_states=300)
+    assert r.best is not None and not r.exact

@@ -43,6 +43,7 @@ from solver.play.driver import (
     GameError,
     Move,
     Playthrough,
+    Reshuffle,
     Step,
     Table,
     Take,
@@ -296,6 +297,8 @@ def tasks(game: Playthrough) -> list[Task]:
     out: list[Task] = []
     for i, t in enumerate(game.tables):
         step = game.steps[i] if i < len(game.steps) else None
+        if t.phase in (DEAL, RESHUFFLE) and i > 0 and isinstance(game.steps[i - 1], (Move, Take, Reshuffle)):
+            continue  # valued by the choice made just before it (or the table before the reshuffle)
         if t.phase in (PLAY, REWARD, DEAL, RESHUFFLE):
             out.append((i, t, step))
     return out
@@ -307,9 +310,9 @@ def value_task(index: int, table: Table, step: Step | None, budget: DecisionBudg
     if table.phase == PLAY:
         piece: Piece = _play(index, table, step, budget)
     elif table.phase == REWARD:
-        piece = _reward(index, table, step)
+        piece = _reward(index, table, step, budget)
     elif table.phase in (DEAL, RESHUFFLE):
-        piece = TableValue(index, deal_chance(table))
+        piece = TableValue(index, deal_chance(table, budget))
     else:
         raise GameError(f"step {index}: a table waiting for a {table.phase} is not valued on its own")
     if isinstance(piece, Decision):
@@ -317,7 +320,15 @@ def value_task(index: int, table: Table, step: Step | None, budget: DecisionBudg
     return piece
 
 
-def deal_chance(table: Table) -> Chance:
+def _deadline(budget: DecisionBudget) -> tuple[float | None, int | None]:
+    """A next final deal too big to enumerate is sampled: for the time limit, or (a state budget
+    alone) over the budget's samples, so that the analysis stays the same every run."""
+    if budget.time_limit is not None:
+        return time.perf_counter() + budget.time_limit, None
+    return None, budget.samples
+
+
+def deal_chance(table: Table, budget: DecisionBudget | None = None) -> Chance:
     from solver.search.estimate import evaluated
     from solver.search.round_end import deal_value
 
@@ -325,12 +336,13 @@ def deal_chance(table: Table) -> Chance:
         table.setup.game, (), (), table.reserve, table.party, table.pile_size, table.pile_top, table.unseen, False,
         table.setup.rules,
     )  # fmt: skip
-    v = deal_value(between, table.points, table.setup.target)
+    deadline, deals = _deadline(budget) if budget is not None else (None, None)
+    v = deal_value(between, table.points, table.setup.target, deadline, deals)
     if v.exact:
         return Chance.known(v.value)
     e = evaluated(v.value, v.error)
     lo, hi = e.interval or (v.value, v.value)
-    return Chance(v.value, lo, hi, False, e.method)
+    return Chance(v.value, lo, hi, False, v.method or e.method)
 
 
 def _play(index: int, table: Table, step: Step | None, budget: DecisionBudget) -> Piece:
@@ -350,7 +362,8 @@ def _play(index: int, table: Table, step: Step | None, budget: DecisionBudget) -
             return Chance(_p(m.value), _p(lo), _p(hi), m.bounds is None and m.interval is None, m.method)
         # A vanguard final round, by its finish: won (a finish found is its proof) or not.
         won = (m.win_probability or 0.0) >= 1.0
-        return Chance(1.0 if won else 0.0, 1.0 if won else 0.0, 0.0 if r.exact or won else 1.0, won or r.exact)
+        known = won or r.exact  # a finish found is its own proof; "none found" is one only when exact
+        return Chance(1.0 if won else 0.0, 1.0 if won else 0.0, 1.0 if won or not known else 0.0, known)
 
     by_play = {m.play: m for m in result.moves}
     best = by_play[result.best]
@@ -370,7 +383,7 @@ def _play(index: int, table: Table, step: Step | None, budget: DecisionBudget) -
     if result.objective == "game":
         apart = made.play != best.play and not made.tied
     else:
-        apart = made_chance.high < best_chance.low - EPS
+        apart = made.play != best.play and made_chance.high < best_chance.low - EPS
     return Decision(
         index,
         "play",
@@ -389,11 +402,12 @@ def _p(x: float) -> float:
     return min(1.0, max(0.0, x)) + 0.0
 
 
-def _reward(index: int, table: Table, step: Step | None) -> Piece:
+def _reward(index: int, table: Table, step: Step | None, budget: DecisionBudget) -> Piece:
     from solver.play.reward_values import RewardValue, game_value_ranking
 
     assert table.round is not None
-    ranked = game_value_ranking(table.round)
+    deadline, deals = _deadline(budget)
+    ranked = game_value_ranking(table.round, deadline, 0, deals)
 
     def chance(v: RewardValue) -> Chance:
         lo, hi = v.interval
@@ -432,16 +446,21 @@ def assemble(
     decisions: list[Decision] = []
     for i, t in enumerate(game.tables):
         p = at.get(i)
+        before = at.get(i - 1)
         if isinstance(p, Decision):
             decisions.append(p)
             chances.append(p.chance_best.value)
-        elif isinstance(p, TableValue):
-            chances.append(p.chance.value)
         elif t.phase == GAME_OVER:
             chances.append(1.0 if t.result == "won" else 0.0)
-        elif t.phase == DRAW and i > 0 and isinstance(game.steps[i - 1], Move):
-            before = at.get(i - 1)
-            chances.append(before.chance_played.value if isinstance(before, Decision) else None)
+        elif t.phase in (DRAW, DEAL, RESHUFFLE) and isinstance(before, Decision):
+            # Right after a choice, before any card: the value of the choice made, which is what
+            # the cards to come are expected to bring (the next deal's own estimate may differ:
+            # the luck of those cards is measured from what the choice was worth).
+            chances.append(before.chance_played.value)
+        elif isinstance(p, TableValue):
+            chances.append(p.chance.value)
+        elif t.phase == DEAL and i > 0 and isinstance(game.steps[i - 1], Reshuffle):
+            chances.append(chances[i - 1])  # a reshuffle brings no card into view
         else:
             chances.append(None)
     return Analysis(

@@ -55,9 +55,9 @@ def read_games(path: str) -> Iterator[PlayedGame | GameFileError]:
     try:
         text: str | None = read_text(path)
     except Unreadable as e:
-        if not str(e).startswith("larger than"):
+        if not str(e).startswith(("larger than", "not UTF-8")):
             raise GameFileError(f"{shown}: cannot read: {e}") from None
-        text = None  # too big for one document: a file of many games
+        text = None  # too big for one document, or a line that is not text: a file of many games
     if text is not None:
         try:
             raw = jsonio.loads(text)
@@ -94,20 +94,21 @@ def _one(raw: Any, where: str) -> PlayedGame | GameFileError:
 
 def _lines(path: str, shown: str) -> Iterator[PlayedGame | GameFileError]:
     try:
-        handle = open(path, encoding="utf-8", errors="strict")  # noqa: SIM115 - closed by the with below
+        handle = open(path, "rb")  # noqa: SIM115 - closed by the with below; each line decoded alone
     except OSError as e:
         raise GameFileError(f"{shown}: cannot read: {e.strerror or e}") from None
     with handle:
         n = 0
         while True:
             n += 1
-            try:
-                line = handle.readline(BIG_FILE)
-            except UnicodeDecodeError:
-                yield GameFileError(f"{shown}:{n}: not UTF-8 text")
-                return  # where the next line starts is lost with the decoder's place
-            if not line:
+            data = handle.readline(BIG_FILE)
+            if not data:
                 return
+            try:
+                line = data.decode("utf-8")
+            except UnicodeDecodeError as e:
+                yield GameFileError(f"{shown}:{n}: not UTF-8 text (byte {e.start})")
+                continue
             if not line.strip():
                 continue
             try:

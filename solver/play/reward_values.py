@@ -120,7 +120,9 @@ def by_game_values(pos: Position, seed: int, deadline: float | None = None) -> R
     return RewardAdvice(tuple(ranked), GAME_VALUES, ranked[0].samples, seed)
 
 
-def game_value_ranking(s: State, deadline: float | None = None, seed: int = 0) -> list[RewardValue]:
+def game_value_ranking(
+    s: State, deadline: float | None = None, seed: int = 0, deals: int | None = None
+) -> list[RewardValue]:
     """Every reward on offer after a regular vanguard round won in s, best first, by the chance to
     win the game, as the hint policy chooses (solver/play/hint_policy.py). Where the next deal is
     surely the final round, the exact values (round_end.reward_values). Beyond, the evaluator's
@@ -132,7 +134,7 @@ def game_value_ranking(s: State, deadline: float | None = None, seed: int = 0) -
     from solver.search.estimate import EVALUATED, evaluated, rewards_rolled_out
     from solver.search.round_end import reward_values
 
-    values = [(r, v) for r, v in reward_values(s, deadline, seed) if r is not None]
+    values = [(r, v) for r, v in reward_values(s, deadline, seed, deals) if r is not None]
     if not values:
         raise GameError("no reward to choose here: the hand is empty and the whole party is face up")
     if not values[0][1].exact and values[0][1].method is None and len(values) > 1:

@@ -187,7 +187,8 @@ class Search:
             if self.deadline is not None and math.isfinite(self.deadline):
                 # A short clock searches few states (some millions a second at most): a table for
                 # twice that many is enough, and its pages are not all touched for nothing.
-                reach = STATES_A_SECOND * max(0.0, self.deadline - time.perf_counter())
+                # (capped: a limit of 1e308 s is no clock, and its states would overflow the log)
+                reach = min(1e15, STATES_A_SECOND * max(0.0, self.deadline - time.perf_counter()))
                 want = min(want, max(16, math.ceil(math.log2(max(2.0, 2 * reach)))))
             if self.max_states is not None:
                 want = min(want, max(16, math.ceil(math.log2(max(2, 2 * self.max_states)))))

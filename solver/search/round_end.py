@@ -8,12 +8,15 @@ estimate beyond (solver/search/evaluator.py), and each says which.
 
 from __future__ import annotations
 
+import math
+import random
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from solver.core import kernel
 from solver.core.games import game
-from solver.core.rounds import Reward, next_deal_final, rewards
+from solver.core.rounds import Reward, apply_reward, deal, next_deal_final, rewards
 from solver.core.rules import WON, State, vector
 from solver.search import evaluator
 from solver.search import expectimax as x
@@ -33,6 +36,7 @@ class RoundEndValue:
 # can take a second or more (measured: up to 1.8 s), so only a sample can keep a time limit.
 SAMPLE_ABOVE = 200_000
 SAMPLED = "sampled deals of the final round"  # the method of such an estimate
+FINISH_LIMIT = 10.0  # seconds a sampled final round's finisher may take without a clock
 
 
 def _memos() -> tuple[Any, ...]:
@@ -45,14 +49,17 @@ def exact_horizon(s: State) -> bool:
     return next_deal_final(s.pile_size, s.rules)
 
 
-def reward_values(s: State, deadline: float | None = None, seed: int = 0) -> list[tuple[Reward | None, RoundEndValue]]:
+def reward_values(
+    s: State, deadline: float | None = None, seed: int = 0, deals: int | None = None
+) -> list[tuple[Reward | None, RoundEndValue]]:
     """After a regular vanguard round won in s: each reward on offer (None: there is none) and the
     chance to win the game when it is taken, best first (RULES.md §4, §7). With a deadline (a
-    time.perf_counter() reading) a next final deal too big to enumerate is sampled until then."""
+    time.perf_counter() reading) or a number of deals, a next final deal too big to enumerate is
+    sampled until then."""
     if not game(s.game).has_rewards or s.outcome != WON or s.final:
         raise ValueError("rewards follow a regular vanguard round that was just won")
-    if deadline is not None and exact_horizon(s) and deal_pairs(s) > SAMPLE_ABOVE:
-        return sampled_reward_values(s, deadline, seed)
+    if (deadline is not None or deals is not None) and exact_horizon(s) and deal_pairs(s) > SAMPLE_ABOVE:
+        return sampled_reward_values(s, deadline, seed, deals)
     st = vector(s)
     ev = evaluator.table() if not exact_horizon(s) else [0.0]
     mk, mv, dk, dv, ctr = _memos()
@@ -91,50 +98,62 @@ def _multisets(counts: tuple[int, ...], k: int) -> int:
     return ways[k]
 
 
-def sampled_reward_values(s: State, deadline: float, seed: int = 0) -> list[tuple[Reward | None, RoundEndValue]]:
+def sampled_reward_values(
+    s: State, deadline: float | None, seed: int = 0, deals: int | None = None
+) -> list[tuple[Reward | None, RoundEndValue]]:
     """Each reward valued over seeded random deals of the next (final) round, the same deals for
-    every reward, until the deadline: a final round is won when its Wolf cards can all be covered
-    (the finisher, CP-SAT, §4). The share of deals won, with its standard error."""
-    import math
-    import random
-    import time
+    every reward, until the deadline or `deals` deals: the share of deals won, with its error."""
+    offered: list[Reward | None] = [*rewards(s.hand, s.party)] or [None]
+    after = [apply_reward(r, s.hand, s.reserve, s.party) for r in offered]
+    won, n = _sampled_finals(s, after, deadline, seed, deals)
+    out = [(r, _share(w, n)) for r, w in zip(offered, won, strict=True)]
+    out.sort(key=lambda rv: -rv[1].value)
+    return out
 
-    from solver.core.rounds import apply_reward, deal
+
+def _share(won: int, n: int) -> RoundEndValue:
+    p = won / n if n else 0.5
+    error = math.sqrt(max(p * (1 - p), 1 / (4 * n)) / n) if n else 0.5
+    return RoundEndValue(p, False, error, f"{n} {SAMPLED}", n)
+
+
+def _sampled_finals(
+    s: State,
+    sides: list[tuple[tuple[int, ...], tuple[str, ...]]],
+    deadline: float | None,
+    seed: int,
+    deals: int | None,
+) -> tuple[list[int], int]:
+    """Seeded random deals of the next round, surely the final one, from s's pile, until the
+    deadline or `deals` of them: for each (reserve, party), how many of the deals are won (every
+    Wolf card covered: the finisher, CP-SAT, §4), and how many deals counted."""
     from solver.core.status import FinishStatus
     from solver.finish.finisher import solve_finish
 
-    offered: list[Reward | None] = [*rewards(s.hand, s.party)] or [None]
-    after = [apply_reward(r, s.hand, s.reserve, s.party) for r in offered]
     pool = [v for v, c in enumerate(s.unseen, start=1) for _ in range(c)]
     rng = random.Random(seed)
-    won = [0] * len(offered)
+    won = [0] * len(sides)
     n = 0
-    while time.perf_counter() < deadline:
+    while (deadline is None or time.perf_counter() < deadline) and (deals is None or n < deals):
         order = list(s.pile_top) + rng.sample(pool, s.pile_size - len(s.pile_top))
         player, wolf, rest = deal(order, s.rules.hand_size)
         outcomes = []
-        for reserve, party in after:
-            final = s._replace(hand=player, wolf=wolf, reserve=reserve, party=party, pile_size=len(rest),
-                               pile_top=(), final=True, outcome=None)  # fmt: skip
-            left = deadline - time.perf_counter()
+        for reserve, party in sides:
             if not wolf:
                 outcomes.append(True)
                 continue
-            f = solve_finish(final, time_limit=max(0.01, left))
+            final = s._replace(hand=player, wolf=wolf, reserve=reserve, party=party, pile_size=len(rest),
+                               pile_top=(), final=True, outcome=None)  # fmt: skip
+            left = FINISH_LIMIT if deadline is None else max(0.01, deadline - time.perf_counter())
+            f = solve_finish(final, time_limit=left)
             if not f.exact:
                 break  # out of time inside this deal: it does not count
             outcomes.append(f.status == FinishStatus.WIN)
-        if len(outcomes) < len(offered):
+        if len(outcomes) < len(sides):
             break
         n += 1
         won = [w + o for w, o in zip(won, outcomes, strict=True)]
-    out = []
-    for r, w in zip(offered, won, strict=True):
-        p = w / n if n else 0.5
-        error = math.sqrt(max(p * (1 - p), 1 / (4 * n)) / n) if n else 0.5
-        out.append((r, RoundEndValue(p, False, error, f"{n} {SAMPLED}", n)))
-    out.sort(key=lambda rv: -rv[1].value)
-    return out
+    return won, n
 
 
 def round_end_value(s: State, scores: tuple[int, int] = (0, 0), target: int = 100) -> RoundEndValue:
@@ -153,11 +172,19 @@ def round_end_value(s: State, scores: tuple[int, int] = (0, 0), target: int = 10
     return RoundEndValue(float(v), ctr[x.ESTIMATED] == 0, ctr[x.ERROR] / 1e6)
 
 
-def deal_value(s: State, scores: tuple[int, int] = (0, 0), target: int = 100) -> RoundEndValue:
+def deal_value(
+    s: State,
+    scores: tuple[int, int] = (0, 0),
+    target: int = 100,
+    deadline: float | None = None,
+    deals: int | None = None,
+    seed: int = 0,
+) -> RoundEndValue:
     """The chance to win the game from the next deal, between two rounds (or before the first):
     the pile, reserve and party are s's (its hands are ignored: they are out of play), lobo's
     race stands at `scores`. Exact where the next deal is surely the final round (vanguard);
-    the evaluator's estimate beyond (RULES.md §7)."""
+    the evaluator's estimate beyond (RULES.md §7). With a deadline or a number of deals, a final
+    deal too big to enumerate is sampled (sampled_reward_values)."""
     ev = evaluator.table()
     ctr = [0] * x.COUNTERS
     if game(s.game).is_race:
@@ -168,6 +195,9 @@ def deal_value(s: State, scores: tuple[int, int] = (0, 0), target: int = 100) ->
         return RoundEndValue(float(v), False, ctr[x.ERROR] / 1e6)
     if not s.party:
         return RoundEndValue(0.0, True)
+    if (deadline is not None or deals is not None) and exact_horizon(s) and deal_pairs(s) > SAMPLE_ABOVE:
+        won, n = _sampled_finals(s, [(s.reserve, s.party)], deadline, seed, deals)
+        return _share(won[0], n)
     between = s._replace(hand=(), wolf=(), owed_player=0, owed_wolf=0, reveal=False, outcome=None)
     mk, mv, dk, dv, ctr = _memos()
     v = x.next_deal(vector(between), len(s.party), 0, mk, mv, dk, dv, ev, ctr)
