@@ -290,7 +290,7 @@ def test_a_deal_too_big_to_enumerate_keeps_the_time_limit(tmp_path: Path) -> Non
     t0 = time.perf_counter()
     r = runner.invoke(app, ["analyse", str(game), "--time-limit", "0.5", "--json", "--jobs", "1"])
     assert r.exit_code == 0, r.output
-    assert time.perf_counter() - t0 < 10
+    assert time.perf_counter() - t0 < 30  # room for a busy machine: it hung whatever the budget before
     j = json.loads(r.stdout)
     assert j["decisions"] == [] and j["chances"][0]["step"] == 0 and 0 <= j["summary"]["start_chance"] <= 1
 
