@@ -87,15 +87,8 @@ def deal_pairs(s: State) -> int:
     dealt = kernel.dealt(n, h)
     unknown = range(len(s.pile_top), dealt)
     to_player = sum(kernel.to_the_player(j, n, h) for j in unknown)
-    return _multisets(s.unseen, to_player) * _multisets(s.unseen, len(unknown) - to_player)
-
-
-def _multisets(counts: tuple[int, ...], k: int) -> int:
-    """Distinct multisets of k cards drawn from these counts by value."""
-    ways = [1] + [0] * k
-    for c in counts:
-        ways = [sum(ways[j - t] for t in range(min(c, j) + 1)) for j in range(k + 1)]
-    return ways[k]
+    counts = [*s.unseen, *[0] * (10 - len(s.unseen))]  # the kernel's layout: ten values
+    return kernel.draw_count(counts, 0, to_player) * kernel.draw_count(counts, 0, len(unknown) - to_player)
 
 
 def sampled_reward_values(
