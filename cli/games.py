@@ -25,7 +25,20 @@ from solver.core.games import game as game_of
 from solver.core.position import load_position
 from solver.core.rounds import rewards
 from solver.core.status import WON
-from solver.play.driver import DRAW, PLAY, Deal, Draw, GameError, Move, Playthrough, Reshuffle, Setup, Take, step_text
+from solver.play.driver import (
+    DRAW,
+    MAX_SEED,
+    PLAY,
+    Deal,
+    Draw,
+    GameError,
+    Move,
+    Playthrough,
+    Reshuffle,
+    Setup,
+    Take,
+    step_text,
+)
 from solver.play.policies import BEST_RULE, BEST_SAMPLES, GREEDY_RULE
 from solver.play.registry import CLAIRVOYANT_RULE, HINT_RULE, POLICIES
 
@@ -56,7 +69,10 @@ GameOpt = Annotated[str, typer.Option("--game", "-g", help="vanguard or lobo")]
 DifficultyOpt = Annotated[str, typer.Option("--difficulty", "-d", help="easy, standard or hard")]
 GamesOpt = Annotated[int, typer.Option("--games", "-n", help="how many games")]
 SeedOpt = Annotated[
-    int, typer.Option("--seed", "-s", min=0, help="the same seed deals the same games to every policy (0 or more)")
+    int,
+    typer.Option(
+        "--seed", "-s", min=0, max=MAX_SEED, help="the same seed deals the same games to every policy (0 or more)"
+    ),
 ]
 JobsOpt = Annotated[int | None, typer.Option("--jobs", "-j", help="processes (default: all cores)")]
 ClusterOpt = Annotated[str | None, typer.Option("--cluster", help="a Dask scheduler, tcp://HOST:PORT")]

@@ -53,7 +53,7 @@ def play(
     from solver.core.games import GAMES, LOBO_TARGET
     from solver.core.games import game as game_of
     from solver.play.companion import REWARD_POLICIES, CompanionError, Reply, Settings, load_file, start
-    from solver.play.driver import GameError, Setup
+    from solver.play.driver import GameError, Setup, seed_from_json
 
     from .table_view import run_session, stream_reader, terminal_reader
 
@@ -78,6 +78,11 @@ def play(
     else:
         if seed is not None and not virtual:
             fail("--seed: only a virtual game has a seed; add --virtual")
+        if seed is not None:
+            try:
+                seed_from_json(seed, "--seed")
+            except GameError as e:
+                fail(str(e))
         if seed is not None and seed < 0:
             fail(f"--seed: must be 0 or more, not {seed}")
         game = game or "vanguard"

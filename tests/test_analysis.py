@@ -203,6 +203,11 @@ def test_json_form_and_summary() -> None:
     for d in j["decisions"]:
         assert {"step", "kind", "played", "best", "chance_played", "chance_best", "loss", "mark"} <= set(d)
         assert d["kind"] in ("play", "reward") and 0 <= d["chance_played"] <= 1
+        # The hint's whole table: every option once, the best first, the one played among them.
+        options = [c["option"] for c in d["choices"]]
+        assert len(options) == len(set(options)) == d["options"] and options[0] == d["best"]
+        played = next(c for c in d["choices"] if c["option"] == d["played"])
+        assert played["chance"] == d["chance_played"] and d["choices"][0]["chance"] == d["chance_best"]
     for x in j["luck"]:
         assert {"step", "cards", "swing"} <= set(x)
     s = j["summary"]
@@ -321,6 +326,9 @@ def test_cli_companion_save(tmp_path: Path) -> None:
         ('{"setup": {}, "steps": [{"step": "play", "play": "9=9"}]}', "step 1"),
         ('{"setup": {', "not valid JSON"),
         ("[1, 2]", "not a game"),
+        ('{"game": 0, "seed": 1' + "0" * 400 + ', "setup": {}, "result": "won", "steps": []}', "seed: a whole number"),
+        ('{"game": -1, "seed": 1, "setup": {}, "result": "won", "steps": []}', "game: a whole number"),
+        ('{"format": "lobo-hint companion game", "version": 1, "mode": "virtual", "seed": true}', "seed: a whole"),
     ],
 )
 def test_cli_bad_files(tmp_path: Path, content: str, says: str) -> None:

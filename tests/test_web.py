@@ -538,6 +538,12 @@ def test_an_analysis_runs_in_the_background_and_is_kept_with_the_game(folder: Pa
         assert [d["kind"] for d in a["decisions"]] == ["play"] * 4 + ["reward", "play"]
         assert [d["played"] for d in a["decisions"]] == SCRIPT[:6]
         assert all(d["table_text"].startswith("you ") and d["verdict"] for d in a["decisions"])
+        # Each with the hint that would have been given: its best options, and the one played.
+        for d in a["decisions"]:
+            rows = d["hint_rows"]
+            assert rows[0]["best"] and rows[0]["option"] == d["best"] and rows[0]["chance_text"] == d["best_text"]
+            assert [r["option"] for r in rows if r["played"]] == [d["played"]]
+            assert len(rows) <= 7 and [r["rank"] for r in rows] == sorted(r["rank"] for r in rows)
         assert a["svg"].lstrip().startswith("<?xml") and a["current"]
         assert (folder / f"{gid}.analysis").exists()
         # A step later the analysis is still the game's (of its first steps); a restart keeps it.
@@ -548,6 +554,9 @@ def test_an_analysis_runs_in_the_background_and_is_kept_with_the_game(folder: Pa
         assert api.get(gid)["analysis"]["at"] == at
         # Two steps taken back and another play made: the analysis was of another game, and goes.
         assert api.post(gid, "undo", count=2).status_code == 200
+        r = c.get(f"/api/games/{gid}/analysis")
+        assert r.status_code == 404 and "taken back: analyse the game again" in r.json()["error"], r.text
+        assert api.get(gid)["analysis_outdated"]
         other = next(p for p in api.get(gid)["board"]["plays"] if p["text"] != SCRIPT[5])["text"]
         assert api.step(gid, other)["analysis"] is None
         assert c.get(f"/api/games/{gid}/analysis").status_code == 404

@@ -7,7 +7,8 @@ stopped while it thinks, an undo, the reward advice and the reward, the final ro
 the final score, both compared with `lobo-hint play` on the same steps; a second window on the
 same game sees the same table; the Hint button, the keypad and the hinted play in reach without
 scrolling, the page healing after the network is taken away, and axe-core finding no serious
-accessibility fault. Screenshots at 390×844 (and one at a desktop size) are written
+accessibility fault; the same at 360×740 and at a desktop's width; a hint asked again by itself
+when the server is killed and started while it runs. Screenshots at each size are written
 under the test's tmp path and copied to LOBO_WEB_SCREENSHOTS (default /tmp/lobo-hint-web-screenshots).
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -40,6 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 PHONE = (390, 844)
+SMALL_PHONE = (360, 740)
 DESKTOP = (1280, 900)
 TOKEN = "browser-test-token-0123"
 TYPED = 5  # the script's play typed in the text field, not tapped
@@ -57,21 +60,24 @@ FLAGS = [
 ]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    games = tmp_path_factory.mktemp("games")
+def start_server(games: Path, port: int = 0) -> tuple[subprocess.Popen[str], str]:
+    """The real `lobo-hint serve` on the folder of games: the process and the address it printed."""
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from cli.main import main; main()", "serve", "--port", "0", "--games", str(games),
+        [sys.executable, "-c", "from cli.main import main; main()", "serve", "--port", str(port), "--games", str(games),
          "--token", TOKEN],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
     )  # fmt: skip
     assert proc.stdout is not None
-    url = None
-    while url is None:
+    while True:
         line = proc.stdout.readline()
         assert line, proc.stderr.read() if proc.stderr else "the server ended"
         if m := re.search(r"open (http://127\.0\.0\.1:\d+/\?token=\S+)", line):
-            url = m.group(1)
+            return proc, m.group(1)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    proc, url = start_server(tmp_path_factory.mktemp("games"))
     yield url
     proc.terminate()
     proc.wait(10)
@@ -123,12 +129,22 @@ def browser() -> Iterator[WebDriver]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def phone(d: WebDriver) -> None:
+def phone(d: WebDriver, size: tuple[int, int] = PHONE) -> None:
+    d.set_window_size(*size)
     d.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
-        {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True},
+        {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": True},
     )
     d.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+
+
+def desktop(d: WebDriver) -> None:
+    d.set_window_size(*DESKTOP)
+    d.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+    d.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": DESKTOP[0], "height": DESKTOP[1], "deviceScaleFactor": 1, "mobile": False},
+    )
 
 
 def wait(d: WebDriver, what: Callable[[WebDriver], Any], seconds: float = 15) -> Any:
@@ -206,8 +222,8 @@ def shoot(d: WebDriver, tmp: Path, name: str) -> Path:
 def fits_the_screen(d: WebDriver) -> None:
     """Nothing wider than the screen (no sideways scrolling), every button big enough for a thumb (the
     radio buttons are hidden: their labels are what is tapped)."""
-    width = d.execute_script("return document.documentElement.scrollWidth")
-    assert width <= PHONE[0], f"the page is {width} px wide on a {PHONE[0]} px screen"
+    width, screen = d.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width <= screen, f"the page is {width} px wide on a {screen} px screen"
     small = d.execute_script(
         "return [...document.querySelectorAll('button, a, select, input:not([type=radio]), .choice label > span')]"
         ".filter(e => e.offsetParent !== null)"
@@ -370,12 +386,10 @@ def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Pa
                 "window.scrollBy(0, document.getElementById('hint-best').getBoundingClientRect().top - 70)"
             )
             shoot(d, tmp_path, "phone-390x844-hint.png")
-            d.set_window_size(*DESKTOP)
-            d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-            d.execute_cdp_cmd(
-                "Emulation.setDeviceMetricsOverride",
-                {"width": DESKTOP[0], "height": DESKTOP[1], "deviceScaleFactor": 1, "mobile": False},
-            )
+            desktop(d)
+            in_reach(d, "#hint")
+            in_reach(d, "#hint-table")
+            fits_the_screen(d)
             shoot(d, tmp_path, "desktop-1280x900-hint.png")
             phone(d)
         if i == TYPED:
@@ -407,6 +421,8 @@ def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Pa
     decisions[1].click()
     detail = text(d, "#analysis-detail")
     assert detail.startswith("Step 3, round 1: you ") and "You played 9=2+7" in detail, detail
+    yours = d.find_elements(By.CSS_SELECTOR, "#analysis-detail table.hint-rows tr.played")
+    assert len(yours) == 1 and "9=2+7 (yours)" in yours[0].text, detail
     assert d.find_element(By.ID, "analysis-plot").get_attribute("naturalWidth") not in (None, "0")
     fits_the_screen(d)
     accessible(d, axe, "the analysis")
@@ -447,8 +463,74 @@ def lobo_game_with_its_target(d: WebDriver, server: str) -> None:
     assert "Party" not in table and "Reserve" not in table and "Final round" not in table
 
 
-def test_the_page_at_a_table(server: str, browser: WebDriver, tmp_path: Path, axe: str) -> None:
+def small_phone(d: WebDriver, server: str, tmp_path: Path) -> None:
+    """At 360×740, the smallest phone in common use: the keypad, Confirm and Hint in reach; a
+    hint's table within the screen, and its play one tap; Hint still in reach after it."""
+    phone(d, SMALL_PHONE)
+    try:
+        d.get(server)
+        tap(d, "input[value=physical] + span")
+        after(d, lambda: tap(d, "#start"))
+        in_reach(d, "#hint")
+        in_reach(d, "#confirm")
+        for v in (6, 8, 9, 9, 2, 2, 7, 7):
+            press(d, f'.key[data-key="{v}"]')
+        fits_the_screen(d)
+        shoot(d, tmp_path, "phone-360x740-keypad.png")
+        after(d, lambda: press(d, "#confirm"))
+        in_reach(d, "#hint")
+        Select(d.find_element(By.ID, "seconds")).select_by_value("2")
+        press(d, "#hint")
+        wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#hint-table"), 30)
+        wide, screen = d.execute_script(
+            "return [document.getElementById('hint-table').getBoundingClientRect().width, window.innerWidth]"
+        )
+        assert wide <= screen - 20, f"the hint's table is {wide} px wide on a {screen} px screen"
+        fits_the_screen(d)
+        shoot(d, tmp_path, "phone-360x740-hint.png")
+        after(d, lambda: press(d, "#play-best"))  # the hinted play: one tap
+        in_reach(d, "#hint")
+        in_reach(d, "#confirm")  # the Wolf's draw next, on the keypad in reach
+        fits_the_screen(d)
+    finally:
+        phone(d)
+
+
+def hint_across_a_server_restart(d: WebDriver, games: Path, tmp_path: Path) -> None:
+    """The server killed while a hint runs, and started again: the page says it is reconnecting,
+    then asks the hint again by itself, and its answer comes without a reload."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc, url = start_server(games, port)
+    try:
+        d.get(url)
+        tap(d, "input[value=virtual] + span")
+        wait(d, lambda d: d.find_element(By.NAME, "seed")).send_keys(str(SEED))
+        after(d, lambda: tap(d, "#start"))
+        Select(d.find_element(By.ID, "seconds")).select_by_value("5")
+        press(d, "#hint")
+        wait(d, lambda d: "thinking…" in text(d, "#job-text"), 60)
+        proc.kill()
+        proc.wait(10)
+        wait(d, lambda d: d.find_element(By.ID, "offline").is_displayed(), 15)
+        proc, _ = start_server(games, port)
+        wait(d, lambda d: "the server restarted: asked again" in text(d, "#job-text"), 30)
+        wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#hint-table"), 60)
+        assert not d.find_element(By.ID, "offline").is_displayed()
+        assert not d.find_element(By.ID, "error").is_displayed()
+        in_reach(d, "#play-best")
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
+def test_the_page_at_a_table(
+    server: str, browser: WebDriver, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, axe: str
+) -> None:
     # One test, so a parallel run never starts a second Chromium for this module.
     physical_game_on_the_keypad(browser, server, tmp_path, axe)
     whole_game_with_hint_undo_and_reward(browser, server, tmp_path, axe)
     lobo_game_with_its_target(browser, server)
+    small_phone(browser, server, tmp_path)
+    hint_across_a_server_restart(browser, tmp_path_factory.mktemp("restart"), tmp_path)

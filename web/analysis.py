@@ -14,6 +14,7 @@ from solver.play.driver import Table, step_to_json
 
 FORMAT = "lobo-hint page analysis"
 PHONE_PLOT = (6.0, 4.5)  # inches: a phone's width shows the labels at a readable size
+HINT_ROWS = 6  # the hint's best options shown on a tap (and the one played, if lower)
 
 
 def _pct(c: Chance) -> str:
@@ -59,7 +60,18 @@ def _decision(d: Decision, t: Table) -> dict[str, Any]:
         "verdict": verdict,
         "played_text": _pct(d.chance_played),
         "best_text": _pct(d.chance_best),
+        "hint_rows": _hint_rows(d),
     }
+
+
+def _hint_rows(d: Decision) -> list[dict[str, Any]]:
+    """The hint as it would have been given: its best options with their chances, best first,
+    and the option played wherever it ranked."""
+    return [
+        {"rank": i + 1, "option": text, "chance_text": _pct(c), "played": text == d.played, "best": i == 0}
+        for i, (text, c) in enumerate(d.choices)
+        if i < HINT_ROWS or text == d.played
+    ]
 
 
 def page_analysis(a: Analysis) -> dict[str, Any]:

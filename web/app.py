@@ -34,7 +34,7 @@ from solver.core.cards import DIFFICULTIES
 from solver.core.games import GAMES, LOBO_TARGET
 from solver.core.games import game as game_of
 from solver.core.jsonio import MAX_DIGITS
-from solver.play.driver import MAX_TARGET, PLAY, REWARD, GameError, Setup, waiting_for
+from solver.play.driver import MAX_TARGET, PLAY, REWARD, GameError, Setup, seed_from_json, waiting_for
 from web.hints import ANALYSIS, DONE, HintService
 from web.store import Entry, Store, WebError, save_text
 from web.views import game_view, summary_view
@@ -43,7 +43,6 @@ STATIC = Path(__file__).parent / "static"
 COOKIE = "lobo_token"
 HEADER = "x-lobo-token"
 MAX_BODY = 2 * 1024 * 1024  # a save file of thousands of steps is some 100 KB
-MAX_SEED = 2**63 - 1
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]", "testserver")
 REFUSED = (
     '<!doctype html><html lang="en"><meta charset="utf-8">'
@@ -183,8 +182,10 @@ def create_app(
         if mode == "virtual":
             if seed is None:
                 seed = secrets.randbelow(1_000_000)
-            if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-                raise WebError(400, f"seed: a whole number from 0 to {MAX_SEED}")
+            try:
+                seed = seed_from_json(seed)
+            except GameError as e:
+                raise WebError(400, str(e)) from None
         target = data.get("target")
         if target is not None and not game_of(game).is_race:
             raise WebError(400, "target: only lobo is a race to a score")
@@ -259,6 +260,8 @@ def create_app(
         entry = store.get(request.path_params["game_id"])
         view(entry)  # a finished analysis joins the game first
         if entry.analysis is None:
+            if entry.analysis_outdated:
+                raise WebError(404, "a step the analysis covered was taken back: analyse the game again")
             raise WebError(404, "this game has not been analysed yet")
         return JSONResponse({**entry.analysis, "current": entry.analysis["at"] == len(entry.session.game.steps)})
 

@@ -58,6 +58,7 @@ class Entry:
     notes: tuple[Note, ...] = ()  # what the last change said, for every page that shows the game
     updated: float = field(default_factory=time.time)
     analysis: dict[str, Any] | None = None  # the last analysis of the game (web/analysis.py's form)
+    analysis_outdated: bool = False  # an analysis was dropped: steps it covered were taken back
 
     def analysis_fits(self) -> bool:
         """Whether the kept analysis is of this game: its steps are the game's first steps."""
@@ -100,8 +101,8 @@ class Store:
             t = session.table
             note = Note("info", f"resumed: round {t.rounds}, {len(session.game.steps)} steps; next: {waiting_for(t)}")
             entry = Entry(path.stem, session, (note,), path.stat().st_mtime, self._read_analysis(path.stem))
-            if not entry.analysis_fits():
-                entry.analysis = None
+            if entry.analysis is not None and not entry.analysis_fits():
+                entry.analysis, entry.analysis_outdated = None, True
             self._games[path.stem] = entry
 
     # -- reading -------------------------------------------------------------------------------
@@ -152,8 +153,11 @@ class Store:
             ) from None
         before = self._games.get(game_id)
         entry = Entry(game_id, session, notes, analysis=before.analysis if before is not None else None)
-        if not entry.analysis_fits():
-            entry.analysis = None  # a step taken back and another taken: the analysis was of another game
+        if entry.analysis is not None and not entry.analysis_fits():
+            entry.analysis = None  # a step taken back: the analysis was of another game
+            entry.analysis_outdated = True
+        elif before is not None and entry.analysis is None:
+            entry.analysis_outdated = before.analysis_outdated
         self._games[game_id] = entry
         return entry
 
@@ -240,6 +244,7 @@ class Store:
             if not entry.analysis_fits():
                 entry.analysis = kept
                 return
+            entry.analysis_outdated = False
             with contextlib.suppress(OSError):  # a failed write only costs an analysis made again
                 write_atomic(self.analysis_path(game_id), json.dumps(analysis) + "\n")
 

@@ -49,6 +49,7 @@ def game_view(entry: Entry, job: HintJob | None, whole: bool = False) -> dict[st
         "hint": hint_view(entry, whole),
         "job": None if job is None else job.to_json(),
         "analysis": analysis_stub(entry),
+        "analysis_outdated": entry.analysis_outdated,
     }
 
 

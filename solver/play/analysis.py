@@ -127,6 +127,7 @@ class Decision:
     options: int
     apart: bool  # the two can be told apart (for estimates: beyond their uncertainty)
     seconds: float = 0.0
+    choices: tuple[tuple[str, Chance], ...] = ()  # every option with its chance, the best first
 
     @property
     def loss(self) -> float:
@@ -156,6 +157,7 @@ class Decision:
             "told_apart": self.apart,
             "options": self.options,
             "seconds": round(self.seconds, 3),
+            "choices": [{"option": text, **c.to_json()} for text, c in self.choices],
         }
 
 
@@ -384,6 +386,7 @@ def _play(index: int, table: Table, step: Step | None, budget: DecisionBudget) -
         apart = made.play != best.play and not made.tied
     else:
         apart = made.play != best.play and made_chance.high < best_chance.low - EPS
+    others = sorted((m for m in result.moves if m is not best), key=lambda m: -chance(result, m).value)
     return Decision(
         index,
         "play",
@@ -394,6 +397,7 @@ def _play(index: int, table: Table, step: Step | None, budget: DecisionBudget) -
         best_chance,
         len(result.moves),
         apart,
+        choices=tuple((str(m.play), chance(result, m)) for m in (best, *others)),
     )
 
 
@@ -423,6 +427,7 @@ def _reward(index: int, table: Table, step: Step | None, budget: DecisionBudget)
     return Decision(
         index, "reward", table.rounds, str(step.reward), str(ranked[0].reward),
         chance(made), chance(ranked[0]), len(ranked), made is not ranked[0] and made.significant,
+        choices=tuple((str(v.reward), chance(v)) for v in ranked),
     )  # fmt: skip
 
 

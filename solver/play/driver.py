@@ -50,6 +50,16 @@ class GameError(ValueError):
     """A step that does not fit the table: the message says why, in one sentence."""
 
 
+MAX_SEED = 2**63 - 1  # a deck's seed: any whole number numpy's generator takes, up to a 64-bit signed int
+
+
+def seed_from_json(raw: object, key: str = "seed") -> int:
+    """A seed (or a game's index) read from a file: a whole number from 0 to MAX_SEED."""
+    if not isinstance(raw, int) or isinstance(raw, bool) or not 0 <= raw <= MAX_SEED:
+        raise GameError(f"{key}: a whole number from 0 to {MAX_SEED}")
+    return raw
+
+
 MAX_TARGET = 10_000  # lobo's race: a target past this would be thousands of rounds, no game
 
 

@@ -41,6 +41,7 @@ from solver.play.driver import (
     Take,
     advance,
     new_table,
+    seed_from_json,
     step_from_json,
     step_to_json,
 )
@@ -129,8 +130,8 @@ class GameRecord:
                 (i, float(s["predicted"])) for i, s in enumerate(raw["steps"]) if s.get("predicted") is not None
             )
             return GameRecord(
-                int(raw["game"]),
-                int(raw["seed"]),
+                seed_from_json(raw.get("game"), "game"),
+                seed_from_json(raw.get("seed")),
                 setup,
                 str(raw.get("policy", "")),
                 steps,
@@ -145,6 +146,8 @@ class GameRecord:
                 float(raw.get("seconds", 0.0)),
                 predicted,
             )
+        except GameError:
+            raise
         except (KeyError, TypeError, ValueError) as e:
             raise GameError(f"not a game record: {type(e).__name__} {e}") from None
 

@@ -175,6 +175,7 @@ async function act(path, extra) {
 const step = (line) => act("step", { line });
 
 function show(g) {
+  const was = S.game && S.game.id === g.id ? S.game : null;
   S.game = g;
   const b = g.board;
   if (S.padRev !== b.revision) {
@@ -197,6 +198,13 @@ function show(g) {
     $("history").replaceChildren(...b.history.map((line) => h("li", {}, line)));
     $("undo").disabled = b.steps === 0;
   }
+  // A job the server lost while it ran (it restarted): asked again, for the same table, once.
+  const lost = was && was.job && was.job.state === "running" && !g.job && was.board.revision === b.revision;
+  if (lost && !S.reasked) {
+    S.reasked = true;
+    if (was.job.kind === "analysis") S.wantAnalysis = true;
+    setTimeout(() => act(was.job.kind === "analysis" ? "analyse" : "hint", { seconds: was.job.seconds }), 0);
+  } else if (!g.job || g.job.state !== "running") S.reasked = false;
   drawJob(g.job);
   drawAnalyse(g);
   roomForDock();
@@ -425,10 +433,10 @@ function drawJob(job) {
     : job.kind === "analysis" && job.total ? job.done / job.total : null;
   $("bar").style.width = frac === null ? "100%" : `${Math.round(100 * frac)}%`;
   $("bar").className = frac === null ? "busy" : "";
-  $("job-text").textContent = !started ? "loading the engine…"
+  $("job-text").textContent = (S.reasked ? "the server restarted: asked again; " : "") + (!started ? "loading the engine…"
     : job.kind === "hint" ? `thinking… ${job.elapsed.toFixed(1)} s of at most ${job.seconds} s`
       : job.kind === "analysis" ? `analysing… ${job.done} of ${job.total || "?"} moments, ${job.elapsed.toFixed(0)} s`
-        : `weighing the rewards… ${job.elapsed.toFixed(1)} s`;
+        : `weighing the rewards… ${job.elapsed.toFixed(1)} s`);
 }
 
 // The hint's best play (or reward) as one button in the dock: a hinted play is one tap.
@@ -505,7 +513,8 @@ function drawAnalyse(g) {
   const running = job && job.state === "running";
   const a = g.analysis;
   btn.disabled = running || g.board.steps === 0;
-  btn.textContent = a && a.current ? "Show the analysis" : a ? `Analyse again (the last one stops at step ${a.at})` : "Analyse the game";
+  btn.textContent = a && a.current ? "Show the analysis" : a ? `Analyse again (the last one stops at step ${a.at})`
+    : g.analysis_outdated ? "Analyse again (steps were taken back)" : "Analyse the game";
   // An analysis asked on this page opens when it is done.
   if (S.wantAnalysis && job && job.kind === "analysis" && job.state !== "running") {
     S.wantAnalysis = false;
@@ -529,11 +538,16 @@ async function openAnalysis() {
 }
 
 function drawAnalysis(a) {
-  const detail = h("p", { id: "analysis-detail", class: "detail", "aria-live": "polite" }, "Tap a decision to see the table as it was and the hint.");
+  const detail = h("div", { id: "analysis-detail", class: "detail", "aria-live": "polite" }, "Tap a decision to see the table as it was and the hint.");
+  const hintTable = (d) => h("table", { class: "hint-rows" },
+    h("caption", {}, `The hint then (${d.options} options)`),
+    h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, d.kind === "reward" ? "reward" : "play"), h("th", { scope: "col" }, "chance to win")),
+    d.hint_rows.map((r) => h("tr", { class: r.played ? "played" : "" },
+      h("td", {}, String(r.rank)), h("td", {}, r.option + (r.played ? " (yours)" : "")), h("td", {}, r.chance_text))));
   const marked = (d) => d.mark ? ` ${d.mark}` : d.played !== d.best && !d.told_apart ? " ≈" : "";
   const items = a.decisions.map((d) => h("li", {},
     h("button", { class: "decision" + (d.mark ? " marked" : ""), "data-step": d.step, "data-played": d.played, onclick: () => {
-      detail.replaceChildren(h("b", {}, `Step ${d.step}, round ${d.round}: `), d.table_text, h("br"), d.verdict);
+      detail.replaceChildren(h("p", {}, h("b", {}, `Step ${d.step}, round ${d.round}: `), d.table_text), h("p", {}, d.verdict), hintTable(d));
     } }, `${d.step}. ${d.played}${marked(d)}`, h("span", { class: "quiet" }, ` ${d.played_text}`))));
   const plot = h("img", { id: "analysis-plot", alt: "The chance to win over the game, the marked decisions and the big swings of luck labelled",
     src: "data:image/svg+xml;charset=utf-8," + encodeURIComponent(a.svg) });

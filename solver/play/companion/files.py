@@ -25,6 +25,7 @@ from solver.play.driver import (
     Setup,
     Table,
     new_table,
+    seed_from_json,
     step_from_json,
     step_text,
     step_to_json,
@@ -81,8 +82,11 @@ def load_json(raw: Any, settings: Settings | None = None) -> Session:
     mode, seed = raw.get("mode"), raw.get("seed")
     if mode not in ("virtual", "physical"):
         raise CompanionError('mode: must be "virtual" or "physical"')
-    if mode == "virtual" and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
-        raise CompanionError("seed: a virtual game needs its seed, a whole number ≥ 0")
+    if mode == "virtual":
+        try:
+            seed_from_json(seed)
+        except GameError as e:
+            raise CompanionError(f"{e} (a virtual game needs its seed)") from None
     if mode == "physical" and seed is not None:
         raise CompanionError("seed: a physical game has no seed (null)")
     steps_raw, end = raw.get("steps"), raw.get("end")
