@@ -47,6 +47,42 @@ def sample_sizes(everyday: int, full: int) -> pytest.MarkDecorator:
 
 
 @pytest.hookimpl(optionalhook=True)
+@pytest.fixture(autouse=True, scope="session")
+def _one_click_command_per_app() -> Generator[None, None, None]:
+    """Typer's CliRunner builds the whole Click command tree again on every invoke (some 50 ms for
+    this app's 48 commands, 15 s of the suite); the installed script builds it once a process, and
+    so do the tests: one tree per app, reused by every invoke."""
+    import typer.testing
+
+    build = typer.testing._get_command
+    built: dict[int, Any] = {}
+
+    def cached(app: Any) -> Any:
+        if id(app) not in built:
+            built[id(app)] = (app, build(app))  # the app kept alive, so its id is never reused
+        return built[id(app)][1]
+
+    typer.testing._get_command = cached  # type: ignore[assignment]
+    yield
+    typer.testing._get_command = build  # type: ignore[assignment]
+
+
+@pytest.fixture
+def quick_clairvoyant(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The clairvoyant policy on a small budget a decision, for tests of a report's or a summary's
+    plumbing, not its strength (its full budget is most of a minute a game; its own tests are
+    tests/test_clairvoyant.py)."""
+    from solver.play import simulate
+    from solver.play.clairvoyant import ClairvoyantPolicy
+
+    made = simulate.make_policy
+    monkeypatch.setattr(
+        simulate,
+        "make_policy",
+        lambda name, *args: ClairvoyantPolicy(budget=200) if name == "clairvoyant" else made(name, *args),
+    )
+
+
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """One worker per core this process may use for the whole suite, but none (the tests run in
     this process) when the command line names the tests to run: a few tests never pay back the

@@ -174,6 +174,7 @@ def test_batch_keys_are_documented(tmp_path: Path) -> None:
             assert_documented(rec["kind"], keys(rec["answer"]))
 
 
+@pytest.mark.usefixtures("quick_clairvoyant")
 def test_whole_game_keys_are_documented(tmp_path: Path) -> None:
     found: set[str] = set()
     for game in ("vanguard", "lobo"):
@@ -184,7 +185,22 @@ def test_whole_game_keys_are_documented(tmp_path: Path) -> None:
         for line in games.read_text().splitlines():
             found |= keys(json.loads(line))
         found |= keys(answer("replay", str(games), "--game", "0", "--json"))
-    report = answer("report", "--games", "1", "--game", "vanguard", "--jobs", "1", "-o", str(tmp_path / "r"), "--json")
+    report = answer(
+        "report",
+        "--games",
+        "1",
+        "--game",
+        "vanguard",
+        "--samples",
+        "2",
+        "--max-states",
+        "200",
+        "--jobs",
+        "1",
+        "-o",
+        str(tmp_path / "r"),
+        "--json",
+    )
     found |= keys(report, ("results[].rewards",))
     reward = {"phase": "reward", "player": [2, 8], "wolf": [], "party": ["Q", "K"], "discard": [1, 1, 3, 3]}
     path = write(tmp_path, reward, "reward.json")

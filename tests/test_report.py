@@ -43,18 +43,8 @@ def png_size(path: Path) -> tuple[int, int]:
     return width, height
 
 
-def test_report_runs_end_to_end_and_writes_its_plots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The report's plumbing, not the policies' strength: the clairvoyant searches a small budget a
-    # decision (its full one is most of a minute here; its own tests are tests/test_clairvoyant.py).
-    from solver.play import simulate
-    from solver.play.clairvoyant import ClairvoyantPolicy
-
-    made = simulate.make_policy
-    monkeypatch.setattr(
-        simulate,
-        "make_policy",
-        lambda name, *args: ClairvoyantPolicy(budget=2_000) if name == "clairvoyant" else made(name, *args),
-    )
+@pytest.mark.usefixtures("quick_clairvoyant")
+def test_report_runs_end_to_end_and_writes_its_plots(tmp_path: Path) -> None:
     out = tmp_path / "report"
     r = CliRunner().invoke(
         app, ["report", "--games", "2", "--samples", "2", "--max-states", "200", "-o", str(out), "-j", "1", "--json"]
