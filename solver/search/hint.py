@@ -240,6 +240,8 @@ def _final_round(state: State, objective: str, time_limit: float | None, t0: flo
         best_value = 1.0 if won else 0.0
     if not won:
         best = next(m.play for m in ordered if m.play.kind == "fold")
+    # The finisher's play (or Fold) can share its value with plays listed before it: it goes first.
+    ordered = (*[m for m in ordered if m.play == best], *[m for m in ordered if m.play != best])
     status = (
         HintStatus.PROVEN_WON if won and root.exact
         else HintStatus.PROVEN_LOST if root.status == FinishStatus.LOST
