@@ -238,8 +238,9 @@ def test_made_up_ids_and_paths_are_refused(api: Api, folder: Path) -> None:
         ({"mode": "virtual", "seed": -1}, "seed"),
         ({"mode": "virtual", "seed": "3"}, "seed"),
         ({"target": 50}, "only lobo"),
-        ({"game": "lobo", "target": 0}, "target score must be from 1 to 10000"),
-        ({"game": "lobo", "target": 10**20}, "target score must be from 1 to 10000"),
+        ({"game": "lobo", "target": 0}, "target score must be from 1 to 1000"),
+        ({"game": "lobo", "target": 10**20}, "target score must be from 1 to 1000"),
+        ({"game": "lobo", "target": 1001}, "target score must be from 1 to 1000"),
         ({"mode": "virtual", "seed": 10**19}, "seed: a whole number from 0 to"),
     ],
 )
