@@ -32,7 +32,10 @@ def game_from_json(raw: Any, where: str) -> PlayedGame:
         if raw.get("format") == SAVE_FORMAT:
             return PlayedGame(load_json(raw).game, where)
         if "player" in raw or "wolf" in raw:
-            raise GameError("a position, not a game: `lobo-hint POSITION.json` gives its best play")
+            raise GameError(
+                "a position, not a game (the kind `export` writes): `lobo-hint POSITION.json` gives its best play;"
+                " to analyse a game, `save` it in `play` (or download it from the phone page) and analyse that"
+            )
         if "deal_seed" in raw or {"game", "seed", "result"} <= set(raw):
             record = GameRecord.from_json(raw)
             return PlayedGame(replay_record(record), where, record.index, record.policy or None)
