@@ -1,7 +1,7 @@
 """Are the hint's numbers what they say? (issue 23)
 
     python bench/estimates.py coverage [--count 30] [--seed 21] [--unknown 10-13] [--objective game]
-    python bench/estimates.py calibration GAMES.jsonl [GAMES.jsonl ...]
+    python bench/estimates.py calibration GAMES.jsonl [GAMES.jsonl ...] [--split-unknown 14]
 
 coverage: rounds whose exact values can be searched (vanguard decisions of seeded greedy games,
 and 4-against-4 rounds with the whole party dealt at random, half each, with the asked number of
@@ -12,7 +12,9 @@ the win probability's interval); and how much the recommended play loses against
 
 calibration: the `predicted` chances of `simulate --policy hint --games-out` records against the
 games' outcomes: the mean predicted chance against the share of those decisions' games won, by
-band of prediction, and the Brier score against always predicting the observed share.
+band of prediction, and the Brier score against always predicting the observed share; with
+--split-unknown N, the same tables for the decisions with at most N unknown cards in the pile and
+for those with more (each game replayed to count them).
 """
 
 from __future__ import annotations
@@ -23,13 +25,17 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solver.core.intervals import wilson
 from solver.core.position import Position, parse_position
 from solver.core.rules import initial_state
+from solver.play.driver import PLAY
+from solver.play.simulate import GameRecord, replay_record
 from solver.search.engine import evaluate_moves, prepare
 from solver.search.hint import MIDPOINT, hint
 from solver.train.rollout_bias import decisions
@@ -129,18 +135,42 @@ def coverage(args: argparse.Namespace) -> None:
         print("  missed:", m)
 
 
+def _unknown_at_steps(raw: dict[str, Any]) -> dict[int, int]:
+    """The unknown cards in the pile at each play step of a record (its game replayed)."""
+    game = replay_record(GameRecord.from_json(raw))
+    out: dict[int, int] = {}
+    for i, t in enumerate(game.tables[:-1]):
+        if t.phase == PLAY and t.round is not None:
+            out[i] = initial_state(t.position()).unknown_draws
+    return out
+
+
 def calibration(args: argparse.Namespace) -> None:
+    records = [json.loads(line) for path in args.files for line in Path(path).read_text(encoding="utf-8").splitlines()]
+    if args.split_unknown is None:
+        _calibration_tables(records, None)
+        return
+    edge = args.split_unknown
+    unknown = [_unknown_at_steps(raw) for raw in records]
+    print(f"## at most {edge} unknown cards in the pile")
+    _calibration_tables(records, lambda g, i: unknown[g][i] <= edge)
+    print(f"\n## more than {edge} unknown cards in the pile")
+    _calibration_tables(records, lambda g, i: unknown[g][i] > edge)
+
+
+def _calibration_tables(records: list[dict[str, Any]], keep: Callable[[int, int], bool] | None) -> None:
     pairs: list[tuple[float, bool]] = []
     first: list[tuple[float, bool]] = []  # each game's first decision
-    games = 0
-    for path in args.files:
-        for line in Path(path).read_text(encoding="utf-8").splitlines():
-            raw = json.loads(line)
-            games += 1
-            won = raw["result"] == "won"
-            found = [(s["predicted"], won) for s in raw["steps"] if s.get("predicted") is not None]
-            pairs += found
-            first += found[:1]
+    games = len(records)
+    for g, raw in enumerate(records):
+        won = raw["result"] == "won"
+        found = [
+            (s["predicted"], won)
+            for i, s in enumerate(raw["steps"])
+            if s.get("predicted") is not None and (keep is None or keep(g, i))
+        ]
+        pairs += found
+        first += found[:1]
     n = len(pairs)
     mean = sum(p for p, _ in pairs) / n
     rate = sum(w for _, w in pairs) / n
@@ -185,6 +215,7 @@ def main() -> None:
     c.add_argument("--show-misses", type=int, default=0)
     k = sub.add_parser("calibration")
     k.add_argument("files", nargs="+")
+    k.add_argument("--split-unknown", type=int, default=None, help="tables apart for at most / more unknown cards")
     args = ap.parse_args()
     {"coverage": coverage, "calibration": calibration}[args.what](args)
 
