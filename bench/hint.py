@@ -4,6 +4,7 @@ of budget-limited answers at round start.
     python bench/hint.py exact [--piles 8,10] [--seeds 3] [--python]
     python bench/hint.py exact --piles 12 --seeds 5 --no-plain [--values FILE]
     python bench/hint.py start [--count 50] [--budget 2] [--difficulty standard]
+    python bench/hint.py frontier [--count 20] [--budget 2] [--seed 3]
 
 exact: 4 v 4 standard hands, full party, no reserve, a pile of N unseen cards (everything else
 discarded), objective win. Prints per pile: states and seconds of the plain search and of the
@@ -12,6 +13,10 @@ engine, and the ratio plain/engine (above 1: the engine is faster). Values must 
 start: round-start positions (4 v 4 dealt from a full deck), a time budget per position; prints
 how many are exact, how often the best play is proven best (its lower bound at least every other
 play's upper bound), and the width of the best play's bounds.
+
+frontier: positions drawn as bench/strength.py's frontier draws them, with 13 or 14 unknown cards
+(objective `game`, 4 v 4, a random party): how many answers at --budget seconds are exact, and
+of the rest, which search stopped (the game values', the round's win probabilities', or both).
 
 --no-plain: the engine alone (the plain search takes minutes a position from 12 cards on), with its
 CPU time split into user and system (a fresh table's pages are the system's); --values FILE writes
@@ -178,6 +183,34 @@ def start(args: argparse.Namespace) -> None:
     )
 
 
+def frontier(args: argparse.Namespace) -> None:
+    rng = random.Random(args.seed)
+    done = exact_n = values_open = wins_open = 0
+    states = []
+    while done < args.count:
+        deck = [v for v in range(1, 10) for _ in range(4)]
+        rng.shuffle(deck)
+        unknown = rng.randint(13, 14)
+        raw = {
+            "player": deck[:4], "wolf": deck[4:8], "discard": deck[8 + unknown :], "draw_pile": {"size": unknown},
+            "final": False, "party": rng.sample(["J", "Q", "K"], rng.randint(1, 3)),
+        }  # fmt: skip
+        pos = parse_position(raw)
+        if initial_state(pos).outcome is not None:
+            continue
+        h = hint(pos, time_limit=args.budget)
+        done += 1
+        exact_n += h.exact
+        values_open += any(m.bounds is not None for m in h.moves)
+        wins_open += any(m.win_interval is not None for m in h.moves)
+        states.append(int(h.stats.get("states", 0)))
+    print(
+        f"{args.count} frontier positions (13-14 unknown), {args.budget} s each: exact {exact_n}; "
+        f"game values open in {values_open}, win probabilities open in {wins_open}; "
+        f"states searched median {statistics.median(states):,.0f}"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
@@ -191,11 +224,15 @@ def main() -> None:
     s.add_argument("--count", type=int, default=50)
     s.add_argument("--budget", type=float, default=2.0)
     s.add_argument("--difficulty", default="standard")
+    f = sub.add_parser("frontier")
+    f.add_argument("--count", type=int, default=20)
+    f.add_argument("--budget", type=float, default=2.0)
+    f.add_argument("--seed", type=int, default=3)
     args = ap.parse_args()
     if args.what == "exact":
         engine_only(args) if args.no_plain else exact(args)
     else:
-        start(args)
+        {"start": start, "frontier": frontier}[args.what](args)
 
 
 if __name__ == "__main__":

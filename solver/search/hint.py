@@ -54,6 +54,10 @@ WIN_SHARE = 0.5  # under `party`, of what is left, for the exact win search; the
 SHORT_CLOCK = 0.25
 SHORT_SEARCH_SHARE = 0.35
 SHORT_WIN_SHARE = 0.25
+# Where a value network values the open plays (milliseconds, nothing sampled), the searches keep
+# almost all of a clock that is not short: the game values', then the round win's.
+NETWORK_SEARCH_SHARE = 0.9
+NETWORK_WIN_SHARE = 0.85
 MIDPOINT = "middle of the sound bounds"  # a state budget only: nothing was sampled
 
 
@@ -306,8 +310,10 @@ def _search(
     # With a time limit, keep a share of it for sampled estimates in case the exact search fails.
     # Measured for `game` (bench/README.md); a sample budget is kept as asked.
     short = time_limit is not None and time_limit < SHORT_CLOCK and samples is None and pos.objective == "game"
+    networked = objective in ("game", "win") and compiled_for(state) and value_net.for_round(state) is not None
     left = None if deadline is None else max(0.001, deadline - time.perf_counter())
-    exact_limit = None if left is None else (SHORT_SEARCH_SHARE if short else SEARCH_SHARE) * left
+    search_share = SHORT_SEARCH_SHARE if short else NETWORK_SEARCH_SHARE if networked else SEARCH_SHARE
+    exact_limit = None if left is None else search_share * left
     values, search = evaluate_moves(
         state, objective, max_states=max_states, time_limit=exact_limit, progress=progress, scores=pos.scores
     )
@@ -321,7 +327,7 @@ def _search(
     wins: dict[Play, MoveValue] = {}
     if g.win_probability or apart:
         if apart:
-            share = SHORT_WIN_SHARE if short else WIN_SHARE
+            share = SHORT_WIN_SHARE if short else NETWORK_WIN_SHARE if networked else WIN_SHARE
             remaining = None if deadline is None else max(0.001, share * (deadline - time.perf_counter()))
             wv, _ = evaluate_moves(state, "win", max_states=max_states, time_limit=remaining)
             wins = {m.play: m for m in wv}
