@@ -147,7 +147,7 @@ class GameRecord:
                 predicted,
             )
         except GameError:
-            raise
+            raise  # a ValueError too, but already says what is wrong (a seed out of range)
         except (KeyError, TypeError, ValueError) as e:
             raise GameError(f"not a game record: {type(e).__name__} {e}") from None
 
