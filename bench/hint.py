@@ -6,6 +6,9 @@ of budget-limited answers at round start.
     python bench/hint.py start [--count 50] [--budget 2] [--difficulty standard]
     python bench/hint.py frontier [--count 20] [--budget 2] [--seed 3]
 
+Each takes --threads N (default: as many as `lobo-hint` answers with, at most 2); exact and
+frontier run every position on one thread too, as the baseline.
+
 exact: 4 v 4 standard hands, full party, no reserve, a pile of N unseen cards (everything else
 discarded), objective win. Prints per pile: states and seconds of the plain search and of the
 engine, and the ratio plain/engine (above 1: the engine is faster). Values must agree.
@@ -38,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solver.core.position import parse_position
 from solver.core.rules import WON, State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays
+from solver.search.engine import cores
 from solver.search.hint import hint
 
 
@@ -79,8 +83,9 @@ def plain_values(root: State) -> tuple[dict[str, float], int]:
 
 
 def engine_only(args: argparse.Namespace) -> None:
-    """The engine alone on the class positions: wall, user and system seconds, states; values
-    recorded in or checked against --values."""
+    """The engine alone on the class positions: wall, user and system seconds, states, on one
+    thread (the baseline) and on --threads, one after the other; values recorded in or checked
+    against --values, and the two runs' values against each other."""
     import json
     import resource
 
@@ -89,22 +94,30 @@ def engine_only(args: argparse.Namespace) -> None:
     warm_up()
     known = json.loads(Path(args.values).read_text()) if args.values and Path(args.values).exists() else None
     found: dict[str, dict[str, float]] = {}
-    walls = []
-    print(f"{'pile':>4} {'seed':>4} {'wall s':>7} {'user s':>7} {'sys s':>6} {'states':>9} exact")
+    runs = sorted({1, args.threads})
+    walls: dict[int, list[float]] = {n: [] for n in runs}
+    print(f"{'pile':>4} {'seed':>4} {'threads':>7} {'wall s':>7} {'user s':>7} {'sys s':>6} {'states':>9} exact")
     for pile in (int(x) for x in args.piles.split(",")):
         for seed in range(args.seeds):
             pos = parse_position(class_position(seed, pile))
-            r0, t = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
-            h = hint(pos)
-            wall, r1 = time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF)
-            walls.append(wall)
-            found[f"{pile}/{seed}"] = {str(m.play): float(m.value or 0.0) for m in h.moves}
-            print(
-                f"{pile:>4} {seed:>4} {wall:>7.2f} {r1.ru_utime - r0.ru_utime:>7.2f} {r1.ru_stime - r0.ru_stime:>6.2f} "
-                f"{h.stats['states']:>9} {h.exact}",
-                flush=True,
-            )
-    print(f"engine seconds median {statistics.median(walls):.2f}, max {max(walls):.2f}")
+            for n in runs:
+                r0, t = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
+                h = hint(pos, threads=n)
+                wall, r1 = time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF)
+                walls[n].append(wall)
+                values = {str(m.play): float(m.value or 0.0) for m in h.moves}
+                first = found.setdefault(f"{pile}/{seed}", values)
+                assert all(abs(first[p] - v) < 1e-12 for p, v in values.items()), (pile, seed, n)
+                print(
+                    f"{pile:>4} {seed:>4} {n:>7} {wall:>7.2f} {r1.ru_utime - r0.ru_utime:>7.2f} "
+                    f"{r1.ru_stime - r0.ru_stime:>6.2f} {h.stats['states']:>9} {h.exact}",
+                    flush=True,
+                )
+    for n in runs:
+        print(f"{n} thread(s): engine seconds median {statistics.median(walls[n]):.2f}, max {max(walls[n]):.2f}")
+    if len(runs) > 1:
+        ratios = [a / b for a, b in zip(walls[1], walls[runs[-1]], strict=True)]
+        print(f"one thread / {runs[-1]}: median {statistics.median(ratios):.2f} (lowest {min(ratios):.2f})")
     if known is None and args.values:
         Path(args.values).write_text(json.dumps(found))
         print(f"values written to {args.values}")
@@ -169,7 +182,7 @@ def start(args: argparse.Namespace) -> None:
         deck = [v for v in range(1, top + 1) for _ in range(4)]
         rng.shuffle(deck)
         pos = parse_position({"difficulty": args.difficulty, "player": deck[:4], "wolf": deck[4:8], "final": False})
-        h = hint(pos, time_limit=args.budget)
+        h = hint(pos, time_limit=args.budget, threads=args.threads)
         exact_n += h.exact
         bounds = {m.play: (m.bounds or (m.value or 0.0, m.value or 0.0)) for m in h.moves}
         assert h.best is not None
@@ -184,9 +197,14 @@ def start(args: argparse.Namespace) -> None:
 
 
 def frontier(args: argparse.Namespace) -> None:
+    """Each position answered on one thread (the baseline), then on --threads, one after the other."""
     rng = random.Random(args.seed)
-    done = exact_n = values_open = wins_open = 0
-    states = []
+    runs = sorted({1, args.threads})
+    done = 0
+    exact_n = dict.fromkeys(runs, 0)
+    values_open = dict.fromkeys(runs, 0)
+    wins_open = dict.fromkeys(runs, 0)
+    states: dict[int, list[int]] = {n: [] for n in runs}
     while done < args.count:
         deck = [v for v in range(1, 10) for _ in range(4)]
         rng.shuffle(deck)
@@ -198,17 +216,19 @@ def frontier(args: argparse.Namespace) -> None:
         pos = parse_position(raw)
         if initial_state(pos).outcome is not None:
             continue
-        h = hint(pos, time_limit=args.budget)
         done += 1
-        exact_n += h.exact
-        values_open += any(m.bounds is not None for m in h.moves)
-        wins_open += any(m.win_interval is not None for m in h.moves)
-        states.append(int(h.stats.get("states", 0)))
-    print(
-        f"{args.count} frontier positions (13-14 unknown), {args.budget} s each: exact {exact_n}; "
-        f"game values open in {values_open}, win probabilities open in {wins_open}; "
-        f"states searched median {statistics.median(states):,.0f}"
-    )
+        for n in runs:
+            h = hint(pos, time_limit=args.budget, threads=n)
+            exact_n[n] += h.exact
+            values_open[n] += any(m.bounds is not None for m in h.moves)
+            wins_open[n] += any(m.win_interval is not None for m in h.moves)
+            states[n].append(int(h.stats.get("states", 0)))
+    for n in runs:
+        print(
+            f"{args.count} frontier positions (13-14 unknown), {args.budget} s each, {n} thread(s): exact "
+            f"{exact_n[n]}; game values open in {values_open[n]}, win probabilities open in {wins_open[n]}; "
+            f"states searched median {statistics.median(states[n]):,.0f}"
+        )
 
 
 def main() -> None:
@@ -228,6 +248,10 @@ def main() -> None:
     f.add_argument("--count", type=int, default=20)
     f.add_argument("--budget", type=float, default=2.0)
     f.add_argument("--seed", type=int, default=3)
+    for p in (e, s, f):
+        p.add_argument(
+            "--threads", type=int, default=cores(), help="threads to compare with one (default: as lobo-hint answers)"
+        )
     args = ap.parse_args()
     if args.what == "exact":
         engine_only(args) if args.no_plain else exact(args)

@@ -56,6 +56,7 @@ def hint(
     Plays are ranked by the chance to win the whole game (objective game) outside a vanguard
     final round; the answer comes within --time-limit (2 s by default)."""
     from solver.finish.verify import verify_hint
+    from solver.search.engine import cores
     from solver.search.hint import hint as solve_hint
     from solver.words.hint import explain
 
@@ -67,7 +68,13 @@ def hint(
     use_memory(max_memory)
     with render.progress(enabled=not as_json) as report:
         result = solve_hint(
-            pos, time_limit=time_limit, max_states=max_states, samples=samples, progress=report, started=began
+            pos,
+            time_limit=time_limit,
+            max_states=max_states,
+            samples=samples,
+            progress=report,
+            started=began,
+            threads=cores(),
         )
     problems = verify_hint(pos, result) if verify else None
     if as_json:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+import threading
 
 import numpy as np
+from numba import njit
 
 from solver.search.hashtable import FULL_EIGHTHS, GROW_EIGHTHS, grown, new_table, put, tt_get, wants_growth
 
@@ -81,3 +83,58 @@ def test_a_fixed_table_replaces_entries_and_never_answers_a_wrong_value() -> Non
     assert newest_found > 0.7 * 20_000  # a full table still takes most new entries
     occupied = int((keys[:, WORDS - 1] != 0).sum())  # a free slot: 0 in its last key word
     assert occupied == ctr[FILLED] == 48
+
+
+@njit(nogil=True)
+def _store_and_check(keys: np.ndarray, vals: np.ndarray, order: np.ndarray, ctr: np.ndarray) -> int:  # pragma: no cover
+    """Store every key of `order` (keys (k, k % 7, 1), values (k, -k)) and read one stored a little
+    earlier back; the count of reads that found a wrong value (or lost a key)."""
+    kb = np.empty(WORDS, np.int64)
+    wrong = 0
+    for t in range(order.shape[0]):
+        k = order[t]
+        kb[0], kb[1], kb[2] = k, k % 7, 1
+        put(keys, vals, kb, float(k), float(-k), ctr, FILLED, GROW, FIXED)
+        j = order[max(0, t - 5)]
+        kb[0], kb[1] = j, j % 7
+        found, x, y = tt_get(keys, vals, kb)
+        if not found or x != float(j) or y != float(-j):
+            wrong += 1
+    return wrong
+
+
+def test_two_threads_storing_at_once_never_lose_a_key_nor_mix_two() -> None:
+    """Two searches share a table (engine.py, two cores): each thread stores keys, most of which
+    the other stores too at about the same time, and reads them back while the other writes. No
+    read may see a wrong value or miss a key stored, and every key takes exactly one slot (a slot
+    is claimed atomically: two threads never write one slot for two keys, nor two for one)."""
+    n = 200_000
+    keys, vals = new_table(1 << 19, WORDS)  # filled to about half
+    rng = np.random.default_rng(7)
+    both = rng.permutation(n)
+    # The same keys in the same order: the threads race for the same slot all the time (and, the
+    # table filling up, for slots of keys that share a probe); then keys the other never stores.
+    orders = [
+        np.concatenate([both, np.arange(n, n + n // 4)]),
+        np.concatenate([both, np.arange(2 * n, 2 * n + n // 4)]),
+    ]
+    ctrs = [np.zeros(3, np.int64) for _ in orders]
+    _store_and_check(keys, vals, orders[0][:10], ctrs[0])  # compiled before the threads start
+    wrong = [0, 0]
+
+    def run(i: int) -> None:
+        wrong[i] = _store_and_check(keys, vals, orders[i], ctrs[i])
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert wrong == [0, 0]
+    distinct = set(orders[0].tolist()) | set(orders[1].tolist())
+    occupied = int((keys[:, WORDS - 1] != 0).sum())
+    assert occupied == len(distinct) == int(ctrs[0][FILLED] + ctrs[1][FILLED])
+    kb = np.empty(WORDS, np.int64)
+    for k in list(distinct)[::97]:
+        kb[0], kb[1], kb[2] = k, k % 7, 1
+        assert tt_get(keys, vals, kb) == (True, float(k), float(-k))

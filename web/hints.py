@@ -76,9 +76,10 @@ def _run(saved: dict[str, Any], settings: dict[str, Any], seconds: float, starte
     """The companion's hint on the game of a save file's JSON (a few bytes a step through the
     socket, where the session with every table on the way would be far more)."""
     from solver.play.companion import CompanionError, Settings, ask_hint, load_json
+    from solver.search.engine import cores
 
     try:
-        reply = ask_hint(load_json(saved, Settings(**settings)), seconds, started)
+        reply = ask_hint(load_json(saved, Settings(**settings)), seconds, started, threads=cores())
     except CompanionError as e:
         return FAILED, str(e)
     except Exception as e:  # pragma: no cover - a bug in the engine: said, not fatal to the server

@@ -40,8 +40,9 @@ def _jit(heap: bool = False, **options: Any) -> Any:
     or only stack() ones) is compiled without numba's reference counts: with them every array a
     function is given costs two atomic operations a call (measured: bench/README.md, session 15).
     Such a function must not call one that returns a heap array (that array would never be freed);
-    one that makes heap arrays says heap=True (numba refuses to compile it otherwise)."""
-    return _njit(cache=True, _nrt=heap, **options)
+    one that makes heap arrays says heap=True (numba refuses to compile it otherwise). Without
+    the interpreter's lock: two threads may search at once (engine.py's shared-table search)."""
+    return _njit(cache=True, _nrt=heap, nogil=True, **options)
 
 
 @numba.njit(cache=True)

@@ -147,6 +147,12 @@ class Search:
     # lobo under `game`: the points each side has scored so far, and the target of the race.
     scores: tuple[int, int] = (0, 0)
     target: int = 100
+    # Compiled only: a table shared with a search in another thread (shared_table.py), and
+    # whether this search tries a node's plays last first (expectimax.P_REVERSED).
+    shared: Any = None
+    reversed_order: bool = False
+    # How many threads will search this root's table: it is sized for their states.
+    threads: int = 1
 
     def __post_init__(self) -> None:
         self.goal: Objective = searched(self.objective)
@@ -188,11 +194,14 @@ class Search:
                 # A short clock searches few states (some millions a second at most): a table for
                 # twice that many is enough, and its pages are not all touched for nothing.
                 # (capped: a limit of 1e308 s is no clock, and its states would overflow the log)
-                reach = min(1e15, STATES_A_SECOND * max(0.0, self.deadline - time.perf_counter()))
+                reach = min(1e15, self.threads * STATES_A_SECOND * max(0.0, self.deadline - time.perf_counter()))
                 want = min(want, max(16, math.ceil(math.log2(max(2.0, 2 * reach)))))
             if self.max_states is not None:
                 want = min(want, max(16, math.ceil(math.log2(max(2, 2 * self.max_states)))))
-            self.tk, self.tv = hashtable.new_table(_affordable(1 << want, room // 4, self.words), self.words)
+            if self.shared is not None:
+                self.tk, self.tv = self.shared.keys, self.shared.vals
+            else:
+                self.tk, self.tv = hashtable.new_table(_affordable(1 << want, room // 4, self.words), self.words)
             self.ev = evaluator.array() if self.goal.code == GAME_CODE else np.zeros(1, np.float64)
             self.max_entries = self.tk.shape[0]
         # The cover memo and the next deals' table hold pure functions of their keys: one pair a
@@ -208,6 +217,7 @@ class Search:
         self.par[plain.P_WORDS] = self.words
         self.par[plain.P_SCORE_P], self.par[plain.P_SCORE_W] = self.scores
         self.par[plain.P_TARGET] = self.target
+        self.par[plain.P_REVERSED] = int(self.reversed_order)
         # How rollouts from this root play (the estimates' and the rewards': solver/search/rollout_policy.py).
         self.policy: tuple[float, ...] = rollout_policy.weights(self.root, self.objective)
         self._seen = (0, 0, 0, 0)
@@ -264,7 +274,7 @@ class Search:
             return
         c[plain.GROW] = 0
         c[plain.MEMO_GROW] = 0
-        if wants_growth(int(c[plain.FILLED]), self.tk.shape[0]) and not c[plain.FIXED]:
+        if self.shared is None and wants_growth(int(c[plain.FILLED]), self.tk.shape[0]) and not c[plain.FIXED]:
             bigger = _doubled(self.tk, self.tv)
             if bigger is None:
                 c[plain.FIXED] = 1
@@ -286,6 +296,33 @@ class Search:
             else:
                 self.dk, self.dv = bigger
 
+    def _enter_shared(self) -> tuple[int, int]:
+        """Before a chunk of a search that shares its table: the table as it is now, and the
+        count of its entries set so that the chunk stores no more than its share; (start, share)."""
+        if self.shared is None:
+            return 0, 0
+        c = self.ctr
+        got = self.shared.enter()
+        if got is None:  # the table is fixed: its owner's search goes on alone
+            self.stop("memory")
+        self.tk, self.tv, start, share, fixed = got
+        c[plain.FILLED], c[plain.FIXED] = start, fixed
+        self.max_entries = self.tk.shape[0]
+        return start, share
+
+    def _leave_shared(self, got: tuple[int, int]) -> None:
+        """After such a chunk: its new entries counted, the table doubled if it asked (_grow then
+        leaves the table to the shared one, and grows only the thread's memos)."""
+        if self.shared is None:
+            return
+        c = self.ctr
+        start, share = got
+        wants_more = bool(c[plain.GROW])
+        c[plain.GROW] = 0
+        self.shared.leave(int(c[plain.FILLED]) - start, share, wants_more)
+        self.tk, self.tv = self.shared.keys, self.shared.vals
+        self.max_entries = self.tk.shape[0]
+
     def _grow_arena(self) -> None:
         """Make the arena twice what a big node asked for (expectimax.ARENA_I), within the memory
         budget; the search then goes on from where that node stopped it."""
@@ -294,6 +331,8 @@ class Search:
         c[plain.NEED_I] = c[plain.NEED_F] = 0
         ih, fh = self._arena
         words_i, words_f = max(len(ih), 2 * need_i), max(len(fh), 2 * need_f)
+        from solver.search.shared_table import SPARE
+
         if memory.room() < 8 * (words_i + words_f) + SPARE:
             self.stop("memory")
         import numpy as np  # compiled mode only: the plain arena is never short of room
@@ -341,7 +380,7 @@ class Search:
         """Whether the memory budget stopped this search's transposition table from growing (it
         then replaces entries). The memos are the thread's, not the search's: they may have been
         fixed by an earlier search, or by their own cap (MEMO_SLOTS)."""
-        return bool(self.ctr[plain.FIXED])
+        return bool(self.shared.fixed if self.shared is not None else self.ctr[plain.FIXED])
 
     @property
     def table_bytes(self) -> int:
@@ -522,8 +561,11 @@ class Search:
             return self.terminal(s)
         st = self._vec(s)
         c = self.ctr
-        chunked = self.deadline is not None  # chunks while a clock runs, so that it is looked at
         while True:
+            # Chunks while a clock runs, so that it is looked at, and while a table is shared, so
+            # that it can grow between chunks (not once it is fixed: the search then runs alone,
+            # and a chunk's partial results could be replaced before the next chunk uses them).
+            chunked = self.deadline is not None or (self.shared is not None and not self.shared.fixed)
             if self.deadline is not None and (self._late_for == self.deadline or time.perf_counter() > self.deadline):
                 # Checked before a chunk too: a caller past its deadline gets an answer at once,
                 # not after another chunk of states (the graph asks once for each of its nodes).
@@ -542,6 +584,7 @@ class Search:
             c[plain.ARENA_I] = c[plain.ARENA_F] = 0
             began = time.perf_counter()
             self._enter()
+            share = self._enter_shared()
             try:
                 v = self.x.search(st, a, b, self.par, self.fpar, *self._tables(), *self._arena)
             except (MemoryError, SystemError) as e:
@@ -550,9 +593,11 @@ class Search:
                 # at a time limit. A SystemError is that only when memory is nearly gone (memory.py).
                 if isinstance(e, SystemError) and not memory.nearly_exhausted():
                     raise
+                self._leave_shared(share)
                 self._count()
                 self._after()
                 self.stop("memory")
+            self._leave_shared(share)
             self._count()
             if c[plain.NEED_I] or c[plain.NEED_F]:
                 self._grow_arena()
@@ -627,25 +672,68 @@ def _affordable(capacity: int, nbytes: int, words: int) -> int:
     return capacity
 
 
-# A table's room to spare beyond its own size, when it doubles: what the search allocates besides.
-SPARE = 32 * 1024**2
-
-
 def _doubled(keys: Any, vals: Any) -> tuple[Any, Any] | None:
-    """The table twice the size, or None when the memory budget has no room for it."""
-    from solver.search.hashtable import grown, table_bytes
+    from solver.search.shared_table import doubled
 
-    if memory.room() < table_bytes(2 * keys.shape[0], keys.shape[1]) + SPARE:
-        return None
-    try:
-        return grown(keys, vals)
-    except MemoryError:  # an address-space cap met before the budget: the same answer
-        return None
+    return doubled(keys, vals)
 
 
 def ordered(plays: list[Play]) -> list[Play]:
     """Plays that empty or shrink the Wolf's hand without giving it cards come first; Fold last."""
     return sorted(plays, key=lambda p: (SEARCH_RANK[p.kind], (p.mine[0] - p.wolf[0]) if p.kind == "over" else 0))
+
+
+class _Helping:
+    """The second thread of a search on two cores: it values the root's plays in the other order,
+    trying every node's plays last first, over the table the first thread's search shares, until
+    the values are all in or it is ended. Its values join the first thread's (a value is exact
+    whichever thread found it); its counts join the stats when it ends."""
+
+    def __init__(
+        self,
+        first: Search,
+        deadline: float | None,
+        plays: list[Play],
+        children: dict[Play, State],
+        values: dict[Play, float],
+    ) -> None:
+        self.first, self.deadline, self.plays, self.children, self.values = first, deadline, plays, children, values
+        self.search: Search | None = None
+        self.ended = False
+        self._thread = threading.Thread(target=self._run, name="lobo-hint search", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        f = self.first
+        try:
+            s = Search(
+                f.root, f.objective, None, self.deadline, scores=f.scores, target=f.target,
+                shared=f.shared, reversed_order=True,
+            )  # fmt: skip
+            self.search = s
+            for play in self.plays:
+                if self.ended:
+                    break
+                if play not in self.values:
+                    self.values.setdefault(play, s.value(self.children[play]))
+        except Budget:
+            pass  # its deadline, or ended: what it found is in the table
+        except Exception as e:  # pragma: no cover - the first thread's answer stands without it
+            logging.getLogger("lobo_hint").debug(f"lobo-hint: the second search thread stopped: {e!r}")
+
+    def end(self, stats: Stats) -> None:
+        """Stop it at its next chunk, wait for it, and count its work in stats."""
+        self.ended = True
+        s = self.search
+        if s is not None:
+            s.deadline = 0.0  # its next chunk stops at once (Search.value)
+        self._thread.join()
+        s = self.search
+        if s is not None:
+            stats.states += s.stats.states
+            stats.tt_hits += s.stats.tt_hits
+            stats.chance_nodes += s.stats.chance_nodes
+            stats.cutoffs += s.stats.cutoffs
 
 
 @dataclass(frozen=True)
@@ -671,6 +759,16 @@ def _may_hand_over(root: State, max_states: int | None) -> bool:
     )
 
 
+def cores() -> int:
+    """The threads a single answer may search with: the cores this process may run on, at most two
+    (a batch or a simulation uses its cores its own way, one search a process)."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        n = os.cpu_count() or 1
+    return max(1, min(2, n))
+
+
 def evaluate_moves(
     root: State,
     objective: str,
@@ -679,22 +777,25 @@ def evaluate_moves(
     time_limit: float | None = None,
     progress: Callable[[int, int], None] | None = None,
     scores: tuple[int, int] = (0, 0),
+    threads: int = 1,
 ) -> tuple[list[MoveValue], Search]:
     """The value of every legal play at a decision node: exact, or sound bounds where a budget cut
     the search short. With a time limit, a first pass gives each play a fair share of the time
     (so one huge Over cannot starve the rest), a second pass spends what is left; the transposition
     table keeps every finished subtree between the passes. A small search runs plain; one that
-    outgrows HANDOVER states starts again compiled (the plain states are a few tenths of a second)."""
+    outgrows HANDOVER states starts again compiled (the plain states are a few tenths of a second).
+    With threads=2 and no state budget, a compiled search runs on two threads over one table
+    (its states then depend on the threads' timing, its values never do)."""
     t0 = time.perf_counter()
     if not _may_hand_over(root, max_states):
-        return _evaluate(root, objective, max_states, time_limit, progress, scores)
-    out, search = _evaluate(root, objective, HANDOVER, time_limit, progress, scores)
+        return _evaluate(root, objective, max_states, time_limit, progress, scores, threads)
+    out, search = _evaluate(root, objective, HANDOVER, time_limit, progress, scores, 1)
     # The time limit goes on from where the plain search stopped: the loading (once a process)
     # is not the search's, as prepare()'s is not; a caller's own deadline bounds what follows.
     left = None if time_limit is None else max(0.001, time_limit - (time.perf_counter() - t0))
     if all(m.exact for m in out) or search.stats.stopped != "states" or _compiled_module() is None:
         return out, search
-    return _evaluate(root, objective, max_states, left, progress, scores)
+    return _evaluate(root, objective, max_states, left, progress, scores, threads)
 
 
 def _evaluate(
@@ -704,30 +805,44 @@ def _evaluate(
     time_limit: float | None,
     progress: Callable[[int, int], None] | None,
     scores: tuple[int, int],
+    threads: int,
 ) -> tuple[list[MoveValue], Search]:
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
-    search = Search(root, objective, max_states, deadline, scores=scores)
+    two = threads > 1 and max_states is None and _wants_compiled(root) and _compiled_module() is not None
+    search = Search(root, objective, max_states, deadline, scores=scores, threads=2 if two else 1)
     plays = ordered(legal_plays(root))
     children = {p: apply(root, p) for p in plays}
     values: dict[Play, float] = {}
-    for sweep in (0, 1):
-        pending = [p for p in plays if p not in values]
-        for i, play in enumerate(pending):
-            if deadline is not None:
-                now = time.perf_counter()
-                share = (deadline - now) / (len(pending) - i) if sweep == 0 else deadline - now
-                search.deadline = min(deadline, now + share)
-            try:
-                values[play] = search.value(children[play])
-            except Budget:
-                if max_states is not None and search.stats.states > max_states:
-                    break
-                continue
-            if progress:
-                progress(len(values), len(plays))
-        if deadline is None or len(values) == len(plays):
-            break
+    helper = None
+    if two:
+        from solver.search.shared_table import SharedTable
+
+        search.shared = SharedTable(search.tk, search.tv)
+        helper = _Helping(search, deadline, plays[::-1], children, values)
+    try:
+        for sweep in (0, 1):
+            pending = [p for p in plays if p not in values]
+            for i, play in enumerate(pending):
+                if play in values:  # the other thread has valued it
+                    continue
+                if deadline is not None:
+                    now = time.perf_counter()
+                    share = (deadline - now) / (len(pending) - i) if sweep == 0 else deadline - now
+                    search.deadline = min(deadline, now + share)
+                try:
+                    values.setdefault(play, search.value(children[play]))
+                except Budget:
+                    if max_states is not None and search.stats.states > max_states:
+                        break
+                    continue
+                if progress:
+                    progress(len(values), len(plays))
+            if deadline is None or len(values) == len(plays):
+                break
+    finally:
+        if helper is not None:
+            helper.end(search.stats)
     search.stats.seconds = time.perf_counter() - t0
     out = []
     for play in plays:

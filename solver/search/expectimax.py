@@ -78,7 +78,10 @@ ARENA_WORDS = 1 << 20
 # and reserve are one for it, the key's words; lobo's race: the points each side has and the
 # target.
 P_OBJECTIVE, P_ROOT_ACTIVE, P_MERGE, P_WORDS, P_SCORE_P, P_SCORE_W, P_TARGET = range(7)
-PARAMS = 7
+# 1: try a decision node's plays last first (Fold still last). A second thread sharing the table
+# searches so (engine.py): the two walk the tree in different orders and meet on finished subtrees.
+P_REVERSED = 7
+PARAMS = 8
 # ... and (floats) the objective's value range.
 F_LO, F_HI = range(2)
 FPARAMS = 2
@@ -602,7 +605,9 @@ def search(
         child = K.stack(STATE)
         best = fpar[F_LO] - 1.0
         proven = fpar[F_LO]  # the best value known to be reached (not merely bounded from above)
-        for g in range(m):
+        rev = par[P_REVERSED] == 1
+        for gg in range(m):
+            g = m - 2 - gg if rev and gg < m - 1 else gg
             K.apply_move(st, buf, g * K.MOVE, child)
             low = max(a, best)
             if child[K.OUTCOME] != 0:

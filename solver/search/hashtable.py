@@ -107,6 +107,56 @@ def _prefetch_typed(typingctx: Any, keys: Any, i: Any) -> Any:
 _prefetch_row: Any = extending.intrinsic(_prefetch_typed)  # called as _prefetch_row(keys, i)
 
 
+def _word_pointer(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+    aryty = signature.args[0]
+    ary = context.make_array(aryty)(context, builder, args[0])
+    return _cg.get_item_pointer(context, builder, aryty, ary, [args[1], args[2]])
+
+
+def _claim_typed(typingctx: Any, keys: Any, i: Any, w: Any, old: Any, new: Any) -> Any:
+    """keys[i, w] := new if it holds old, atomically (LLVM's cmpxchg); whether it did."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        ptr = _word_pointer(context, builder, signature, args)
+        pair = builder.cmpxchg(ptr, args[3], args[4], "acq_rel", "acquire")
+        return builder.extract_value(pair, 1)
+
+    return types.boolean(keys, i, w, old, new), codegen
+
+
+def _load_typed(typingctx: Any, keys: Any, i: Any, w: Any) -> Any:
+    """keys[i, w], read after every write made before the store that published it (acquire)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        ptr = _word_pointer(context, builder, signature, args)
+        return builder.load_atomic(ptr, "acquire", 8)
+
+    return types.int64(keys, i, w), codegen
+
+
+def _publish_typed(typingctx: Any, keys: Any, i: Any, w: Any, x: Any) -> Any:
+    """keys[i, w] := x, after every write made before it (release)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        ptr = _word_pointer(context, builder, signature, args)
+        builder.store_atomic(args[3], ptr, "release", 8)
+        return context.get_dummy_value()
+
+    return types.void(keys, i, w, x), codegen
+
+
+# Two searches may share one table, each in its own thread (solver/search/engine.py): a free slot
+# is claimed atomically (marked CLAIMED while its key and values are written, then published with
+# its last key word), so a reader never sees a key whose words or values are half written. The
+# values of a key already there are two plain words: a reader may see one from each of two
+# writers, and both are sound bounds of the same value, so the pair is too. A fixed table's
+# replacing of entries is for one thread only (solver/search/shared_table.py).
+_claim: Any = extending.intrinsic(_claim_typed)
+_load: Any = extending.intrinsic(_load_typed)
+_publish: Any = extending.intrinsic(_publish_typed)
+CLAIMED = -1  # a slot's last word while its entry is written (stored words are never negative)
+
+
 @_uncounted(inline="always")
 def prefetch(keys: np.ndarray, kb: np.ndarray) -> None:  # pragma: no cover - compiled
     """Start fetching the key's home slot, so that a lookup soon after does not wait on memory
@@ -114,16 +164,19 @@ def prefetch(keys: np.ndarray, kb: np.ndarray) -> None:  # pragma: no cover - co
     _prefetch_row(keys, _home(keys, kb))
 
 
-@_uncounted()
-def slot(keys: np.ndarray, kb: np.ndarray) -> np.int64:  # pragma: no cover - compiled
-    """The slot holding this key, or the free slot where it would go (linear probing)."""
+@_uncounted(inline="always")
+def _find(keys: np.ndarray, kb: np.ndarray) -> tuple[np.int64, np.int64]:  # pragma: no cover - compiled
+    """The slot holding this key, or the free slot where it would go (linear probing), with the
+    last word seen there (0: free)."""
     mask = np.int64(keys.shape[0] - 1)
     last = keys.shape[1] - 1
     i = np.int64(_home(keys, kb))
     while True:
-        c = keys[i, last]
+        c = _load(keys, i, last)
+        while c == CLAIMED:  # another thread is writing this entry: a few stores
+            c = _load(keys, i, last)
         if c == 0:
-            return i
+            return i, c
         same = c == kb[last] + 1
         if same:
             for w in range(last):
@@ -131,8 +184,14 @@ def slot(keys: np.ndarray, kb: np.ndarray) -> np.int64:  # pragma: no cover - co
                     same = False
                     break
         if same:
-            return i
+            return i, c
         i = np.int64((i + np.int64(1)) & mask)
+
+
+@_uncounted()
+def slot(keys: np.ndarray, kb: np.ndarray) -> np.int64:  # pragma: no cover - compiled
+    """The slot holding this key, or the free slot where it would go (linear probing)."""
+    return _find(keys, kb)[0]
 
 
 @_uncounted()
@@ -150,12 +209,18 @@ def put(
     """Store (x, y) under the key; ctr[filled] counts the entries, ctr[grow] is set once the table
     is three quarters full (the caller then doubles it with `grown`), unless ctr[fixed] says it may
     not grow: then a new key beyond three quarters full replaces its home slot's entry."""
-    i = slot(keys, kb)
     last = keys.shape[1] - 1
-    if keys[i, last] == 0:
+    while True:
+        i, c = _find(keys, kb)
+        if c != 0 or _claim(keys, i, last, 0, CLAIMED):
+            break
+        # Another thread took the free slot first (perhaps for this very key): probe again.
+    if c == 0:
+        # A new entry, this thread's to write: its key and values before its last word.
         # A fixed table stays at three quarters (its probes stay short); one about to be doubled
         # may run on to seven eighths before its caller looks at ctr[grow].
         if 8 * ctr[filled] >= (GROW_EIGHTHS if ctr[fixed] else FULL_EIGHTHS) * keys.shape[0]:
+            _publish(keys, i, last, 0)  # the slot stays free
             if not ctr[fixed]:
                 # Too full to take more before it is doubled (a caller that stores many entries
                 # between two checks of ctr[grow] can get here): not storing loses nothing but time.
@@ -171,7 +236,10 @@ def put(
                 ctr[grow] = 1  # the caller doubles the table before the search goes on
         for w in range(last):
             keys[i, w] = kb[w]
-        keys[i, last] = kb[last] + 1
+        vals[i, 0] = x
+        vals[i, 1] = y
+        _publish(keys, i, last, kb[last] + 1)
+        return
     vals[i, 0] = x
     vals[i, 1] = y
 
@@ -179,8 +247,8 @@ def put(
 @_uncounted()
 def tt_get(keys: np.ndarray, vals: np.ndarray, kb: np.ndarray) -> tuple[bool, float, float]:  # pragma: no cover
     """(found, lo, hi) for the key."""
-    i = slot(keys, kb)
-    if keys[i, keys.shape[1] - 1] == 0:
+    i, c = _find(keys, kb)
+    if c == 0:
         return False, 0.0, 0.0
     return True, vals[i, 0], vals[i, 1]
 

@@ -188,6 +188,7 @@ def hint(
     samples: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     started: float | None = None,
+    threads: int = 1,
 ) -> HintResult:
     """Value every legal play of the position (see RULES.md §6 for the objectives).
 
@@ -195,12 +196,14 @@ def hint(
     cards (seeded: the same deals every time), until the time limit or `samples` deals a play.
     With `max_states` and `samples` and no time limit binding, the answer is the same every run.
     The time limit counts from `started` (a `time.perf_counter()` reading: when the command or the
-    request began), by default from this call; loading the compiled search is inside it."""
+    request began), by default from this call; loading the compiled search is inside it.
+    threads=2 lets a search without a state budget run on two cores (engine.cores() says how many
+    this process may use); the values are the same, more of them exact within a time limit."""
     t0 = time.perf_counter() if started is None else started
     state = initial_state(pos)
     if game(pos.game).has_final_round and state.final:
         return _final_round(state, pos.objective, time_limit, t0)
-    return _search(state, pos, time_limit, max_states, samples, progress, t0)
+    return _search(state, pos, time_limit, max_states, samples, progress, t0, threads)
 
 
 def _final_round(state: State, objective: str, time_limit: float | None, t0: float) -> HintResult:
@@ -286,6 +289,7 @@ def _search(
     samples: int | None,
     progress: Callable[[int, int], None] | None,
     t0: float,
+    threads: int,
 ) -> HintResult:
     # Loading the compiled search (once per process) is inside the time limit: it counts from t0.
     prepare(state, "win" if pos.objective == "score" else pos.objective)
@@ -315,7 +319,13 @@ def _search(
     search_share = SHORT_SEARCH_SHARE if short else NETWORK_SEARCH_SHARE if networked else SEARCH_SHARE
     exact_limit = None if left is None else search_share * left
     values, search = evaluate_moves(
-        state, objective, max_states=max_states, time_limit=exact_limit, progress=progress, scores=pos.scores
+        state,
+        objective,
+        max_states=max_states,
+        time_limit=exact_limit,
+        progress=progress,
+        scores=pos.scores,
+        threads=threads,
     )
     found = {m.play: m for m in values}
     # Where a value network was trained for rounds like this one, the plays the search leaves open
@@ -329,7 +339,7 @@ def _search(
         if apart:
             share = SHORT_WIN_SHARE if short else NETWORK_WIN_SHARE if networked else WIN_SHARE
             remaining = None if deadline is None else max(0.001, share * (deadline - time.perf_counter()))
-            wv, _ = evaluate_moves(state, "win", max_states=max_states, time_limit=remaining)
+            wv, _ = evaluate_moves(state, "win", max_states=max_states, time_limit=remaining, threads=threads)
             wins = {m.play: m for m in wv}
         else:
             wins = found

@@ -10,6 +10,7 @@ from solver.core.plays import to_text
 from solver.core.rounds import rewards
 from solver.core.rules import legal_plays
 from solver.play.driver import DEAL, DRAW, PLAY, RESHUFFLE, REWARD
+from solver.search.engine import cores
 
 from .files import export, save
 from .parse import WORDS, CompanionError, count_arg, parse_command, reward_args, seconds_arg
@@ -51,7 +52,8 @@ def execute(session: Session, line: str) -> Reply:
                 args = tuple(a for a in cmd.args if a.lower() != "all")
                 if whole and not args and current_hint(session):
                     return Reply(session, show="hint", whole=True)  # the table just computed, in full
-                reply = ask_hint(session, seconds_arg(args, session.settings.hint_seconds))
+                # A player waits on this one answer: its search may use both cores.
+                reply = ask_hint(session, seconds_arg(args, session.settings.hint_seconds), threads=cores())
                 return replace(reply, whole=whole)
             case "reward":
                 return ask_reward(

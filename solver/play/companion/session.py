@@ -233,9 +233,10 @@ def leave(session: Session) -> Reply:
 # The engine: hints and reward advice
 
 
-def ask_hint(session: Session, seconds: float, started: float | None = None) -> Reply:
+def ask_hint(session: Session, seconds: float, started: float | None = None, threads: int = 1) -> Reply:
     """The hint for the table as it is, within `seconds` counted from `started` (a
-    time.perf_counter() reading: when it was asked; by default now)."""
+    time.perf_counter() reading: when it was asked; by default now), its search on `threads`
+    cores (search.hint)."""
     t = session.table
     if t.phase == REWARD:
         s = session.settings
@@ -243,7 +244,7 @@ def ask_hint(session: Session, seconds: float, started: float | None = None) -> 
     if t.phase != PLAY:
         raise CompanionError(f"nothing to hint: {waits(t)}")
     pos = t.position()
-    result = hint(pos, time_limit=seconds, started=started)
+    result = hint(pos, time_limit=seconds, started=started, threads=threads)
     note = HintNote(len(session.game.steps), pos, result=result)
     return Reply(replace(session, last_hint=note), show="hint")
 

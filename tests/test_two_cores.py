@@ -1,0 +1,123 @@
+"""The search on two cores (engine.py's shared-table search): two threads over one table give the
+values the reference gives, and the values one thread gives, through a table that is doubled many
+times while both search, and in a table the memory budget fixes at its size."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from gen import random_position, reference_form
+from reference.expectimax import analyse
+from reference.legal import play_key
+from solver.core.position import parse_position
+from solver.core.rules import State, initial_state
+from solver.search import engine, shared_table
+from solver.search.engine import evaluate_moves
+from solver.search.hint import hint
+
+
+@pytest.fixture
+def small_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled search from the first state, its table started at 1,024 slots (so that a
+    search of some thousands of states doubles it while both threads run)."""
+    monkeypatch.setenv("LOBO_HINT_ENGINE", "compiled")
+    monkeypatch.setattr(engine, "_affordable", lambda capacity, nbytes, words: 1024)
+
+
+def _round(rng: random.Random, objective: str) -> dict[str, Any]:
+    game = "lobo" if objective == "points" else "vanguard"
+    # The reference's party search is the slowest: a pile of 4 can take it a minute.
+    pile = 3 if objective == "party" else 4
+    raw = random_position(rng, game=game, max_hand=4, max_wolf=4, max_reserve=2, max_pile=pile, final=False)
+    if game == "vanguard":
+        raw["objective"] = objective
+    return raw
+
+
+@pytest.mark.parametrize(
+    ("objective", "count"),
+    [("win", 60), ("party", 30), ("points", 30), pytest.param("win", 600, marks=pytest.mark.slow)],
+)
+def test_two_threads_give_the_references_values(small_tables: None, objective: str, count: int) -> None:
+    rng = random.Random(f"two cores {objective} {count}")
+    for _ in range(count):
+        pos = parse_position(_round(rng, objective))
+        ours = hint(pos, threads=2)
+        assert ours.exact
+        ref = {play_key(p): v for p, v in analyse(reference_form(pos))["moves"]}
+        for m in ours.moves:
+            want = ref[play_key(m.play.to_json())]
+            got = m.win_probability if objective == "win" else m.value
+            assert got is not None and want is not None and abs(got - float(want)) < 1e-9, (pos.to_json(), str(m.play))
+
+
+def _class(rng: random.Random, pile: int) -> State:
+    deck = [v for v in range(1, 10) for _ in range(4)]
+    rng.shuffle(deck)
+    party = rng.sample(["J", "Q", "K"], rng.randint(1, 3))
+    raw = {"player": deck[:4], "wolf": deck[4:8], "discard": deck[8 + pile :], "draw_pile": {"size": pile}}
+    return initial_state(parse_position({**raw, "final": False, "party": party}))
+
+
+@pytest.mark.parametrize("objective", ["win", "game"])
+def test_two_threads_give_one_threads_values_through_many_doublings(small_tables: None, objective: str) -> None:
+    """Rounds of tens of thousands of states, where both threads search for long: the table
+    grows from 1,024 slots while they do, and every value is the one-thread search's."""
+    rng = random.Random(f"two cores, doubled, {objective}")
+    grown = 0
+    for _ in range(10):
+        root = _class(rng, rng.choice([8, 9, 10]))
+        if root.outcome is not None:
+            continue
+        one, _ = evaluate_moves(root, objective)
+        two, search = evaluate_moves(root, objective, threads=2)
+        assert search.shared is not None and all(m.exact for m in two)
+        assert [m.play for m in one] == [m.play for m in two]
+        assert all(abs(a.value - b.value) < 1e-9 for a, b in zip(one, two, strict=True))
+        grown += search.tk.shape[0] > 1024
+    assert grown >= 6
+
+
+def test_a_shared_table_the_budget_fixes_still_gives_exact_values(
+    small_tables: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A shared table may not replace entries (a reader could see one key's words with another's):
+    fixed by the memory budget, it takes no new key once full, and the values stay exact."""
+    rng = random.Random("two cores, fixed")
+    monkeypatch.setattr(shared_table, "doubled", lambda keys, vals: None)
+    for _ in range(3):
+        root = _class(rng, 8)
+        if root.outcome is not None:
+            continue
+        one, _ = evaluate_moves(root, "win")
+        two, search = evaluate_moves(root, "win", threads=2)
+        assert search.fixed and search.tk.shape[0] == 1024
+        assert all(m.exact for m in two)
+        assert all(abs(a.value - b.value) < 1e-9 for a, b in zip(one, two, strict=True))
+
+
+def test_two_threads_under_a_clock_keep_sound_bounds_and_count_both_threads_states(small_tables: None) -> None:
+    """Cut short by its clock, a two-thread search leaves every play exact or with bounds that
+    hold the one-thread search's exact value, and its states are both threads'."""
+    rng = random.Random("two cores, clock")
+    root = _class(rng, 11)
+    truth, _ = evaluate_moves(root, "win")
+    values, search = evaluate_moves(root, "win", time_limit=0.2, threads=2)
+    assert search.stats.stopped == "time"
+    for m, t in zip(values, truth, strict=True):
+        assert m.lo - 1e-9 <= t.value <= m.hi + 1e-9
+    helper_states = search.stats.states - int(search.ctr[engine.plain.STATES])
+    assert helper_states > 0  # the second thread searched, and its states are counted
+
+
+def test_a_state_budget_keeps_one_thread_so_the_answer_is_the_same_every_run() -> None:
+    """--max-states answers must repeat exactly (simulate's seeded runs): such a search never
+    takes a second thread, whatever it is allowed."""
+    rng = random.Random("two cores, states")
+    root = _class(rng, 10)
+    runs = [evaluate_moves(root, "win", max_states=20_000, threads=2) for _ in range(2)]
+    assert all(s.shared is None for _, s in runs)
+    assert [(m.lo, m.hi) for m in runs[0][0]] == [(m.lo, m.hi) for m in runs[1][0]]
