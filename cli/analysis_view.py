@@ -7,14 +7,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
-from solver.play.analysis import Analysis, Chance
+if TYPE_CHECKING:  # annotations only: `lobo-hint --help` need not load the analysis and the search
+    from solver.play.analysis import Analysis, Chance
 
 MARK_STYLE = {"??": "bold red", "?": "red", "?!": "yellow"}
 
