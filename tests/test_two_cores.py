@@ -103,9 +103,9 @@ def test_two_threads_under_a_clock_keep_sound_bounds_and_count_both_threads_stat
     """Cut short by its clock, a two-thread search leaves every play exact or with bounds that
     hold the one-thread search's exact value, and its states are both threads'."""
     rng = random.Random("two cores, clock")
-    root = _class(rng, 11)
+    root = _class(rng, 12)
     truth, _ = evaluate_moves(root, "win")
-    values, search = evaluate_moves(root, "win", time_limit=0.2, threads=2)
+    values, search = evaluate_moves(root, "win", time_limit=0.3, threads=2)
     assert search.stats.stopped == "time"
     for m, t in zip(values, truth, strict=True):
         assert m.lo - 1e-9 <= t.value <= m.hi + 1e-9
