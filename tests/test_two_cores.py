@@ -44,7 +44,7 @@ def _round(rng: random.Random, objective: str, pile: int) -> dict[str, Any]:
         ("win", 60, 3),
         ("party", 20, 3),
         ("points", 30, 4),
-        pytest.param("win", 300, 3, marks=pytest.mark.slow),
+        pytest.param("win", 200, 3, marks=pytest.mark.slow),
         pytest.param("points", 300, 4, marks=pytest.mark.slow),
     ],
 )
