@@ -123,7 +123,8 @@ def test_two_threads_under_a_clock_keep_sound_bounds_and_count_both_threads_stat
     root = _class(rng, 12)
     truth, _ = evaluate_moves(root, "win")
     values, search = evaluate_moves(root, "win", time_limit=0.3, threads=2)
-    assert search.stats.stopped == "time"
+    # (1.3 s of search on two threads here: a far quicker machine might finish within the clock)
+    assert search.stats.stopped == "time" or all(m.exact for m in values)
     for m, t in zip(values, truth, strict=True):
         assert m.lo - 1e-9 <= t.value <= m.hi + 1e-9
     helper_states = search.stats.states - int(search.ctr[engine.plain.STATES])
