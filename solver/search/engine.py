@@ -190,6 +190,8 @@ class Search:
             # about 200,000 states at 12 unknown cards, three times as many per card beyond; but
             # never more than a quarter of the memory the budget leaves.
             want = min(21, max(16, 20 + 2 * (self.root.unknown_draws - 12)))
+            if self.threads > 1:  # their states, and room to share out (shared_table.py), within the cap
+                want = min(21, want + 1)
             if self.deadline is not None and math.isfinite(self.deadline):
                 # A short clock searches few states (some millions a second at most): a table for
                 # twice that many is enough, and its pages are not all touched for nothing.

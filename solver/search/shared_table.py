@@ -5,8 +5,8 @@ The table's slots are claimed atomically (solver/search/hashtable.py), so the tw
 the same time. What they must agree on is its size: each search runs in chunks, and a chunk is
 promised a share of the room left in the table (half of what the other chunk running has not
 been promised), so that the two together never fill it past its limit, and it stops when its
-share is spent. A table is doubled only between chunks, once both have stopped: the search that
-asks waits for the other's chunk to end (a chunk is some hundredths of a second).
+share is spent. A table is doubled only between chunks, while neither runs: the search that
+asks waits for the other's chunk to end (a chunk is some hundredths of a second), then asks again.
 
 A table the memory budget will not let double goes on by replacing entries, which is safe for
 one thread only (a reader could see one key's words with another's): from then on the thread
@@ -50,7 +50,6 @@ class SharedTable:
         self.filled = 0  # entries stored by chunks that have ended
         self.promised = 0  # entries promised to the chunks running now
         self.running = 0
-        self.growing = False
         self.fixed = False  # the memory budget has no room to double it: it replaces entries
         self.owner = threading.get_ident()
         self._cond = threading.Condition()
@@ -61,8 +60,6 @@ class SharedTable:
         table's limit, i.e. `share` of them. None: the table is fixed, and this thread is not its
         owner: its search stops."""
         with self._cond:
-            while self.growing:
-                self._cond.wait()
             if self.fixed:
                 if threading.get_ident() != self.owner:
                     return None
@@ -100,15 +97,10 @@ class SharedTable:
                 return
             if self._limit() - self.filled > self.keys.shape[0] // ROOM_LEFT:
                 return  # room enough for more shares
-            self.growing = True
-            try:
-                while self.running:
-                    self._cond.wait()
-                bigger = doubled(self.keys, self.vals)
-                if bigger is None:
-                    self.fixed = True
-                else:
-                    self.keys, self.vals = bigger
-            finally:
-                self.growing = False
-                self._cond.notify_all()
+            # No chunk runs, and none starts while this thread holds the lock: the table is
+            # copied whole into the doubled one.
+            bigger = doubled(self.keys, self.vals)
+            if bigger is None:
+                self.fixed = True
+            else:
+                self.keys, self.vals = bigger
