@@ -76,6 +76,13 @@ class Stats:
     # What last cut the search short: "time", "states" or "memory" (None: nothing did).
     stopped: str | None = None
 
+    def add(self, other: Stats) -> None:
+        """Count another search's work in these (the second thread's of a search on two cores)."""
+        self.states += other.states
+        self.tt_hits += other.tt_hits
+        self.chance_nodes += other.chance_nodes
+        self.cutoffs += other.cutoffs
+
     def to_json(self) -> dict[str, float | int | str]:
         out: dict[str, float | int | str] = {
             "states": self.states,
@@ -730,12 +737,8 @@ class _Helping:
         if s is not None:
             s.deadline = 0.0  # its next chunk stops at once (Search.value)
         self._thread.join()
-        s = self.search
-        if s is not None:
-            stats.states += s.stats.states
-            stats.tt_hits += s.stats.tt_hits
-            stats.chance_nodes += s.stats.chance_nodes
-            stats.cutoffs += s.stats.cutoffs
+        if self.search is not None:
+            stats.add(self.search.stats)
 
 
 @dataclass(frozen=True)
@@ -811,8 +814,9 @@ def _evaluate(
 ) -> tuple[list[MoveValue], Search]:
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
-    two = threads > 1 and max_states is None and _wants_compiled(root) and _compiled_module() is not None
+    two = threads > 1 and max_states is None
     search = Search(root, objective, max_states, deadline, scores=scores, threads=2 if two else 1)
+    two = two and search.mode == "compiled"
     plays = ordered(legal_plays(root))
     children = {p: apply(root, p) for p in plays}
     values: dict[Play, float] = {}
