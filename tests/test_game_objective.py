@@ -47,6 +47,53 @@ def test_exact_game_values_agree_with_the_reference(monkeypatch: pytest.MonkeyPa
     assert regular > n // 2  # most were regular rounds, valued by their next deal
 
 
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+@sample_sizes(150, 1000)
+def test_a_sure_loss_that_takes_the_last_member_is_worth_nothing(
+    monkeypatch: pytest.MonkeyPatch, engine: str, n: int
+) -> None:
+    """Under `game`, a round the sure-loss tests prove lost is valued 0 without a search where any
+    loss takes the last member (expectimax._lost_is_nothing): one or two members, big Wolf hands,
+    every play's value against the reference."""
+    monkeypatch.setenv("LOBO_HINT_ENGINE", engine)
+    rng = random.Random(f"loss-takes-all-{engine}")
+    checked = 0
+    while checked < n:
+        raw = random_game_position(rng, objective=None, final=False, max_wolf=6)
+        raw["party"] = rng.sample(["J", "Q", "K"], rng.randint(1, 2))
+        root = initial_state(parse_position({**raw, "objective": "win"}))
+        if root.outcome is not None:
+            continue
+        moves, _ = evaluate_moves(root, "game")
+        _, want = game_values(normalize(raw, objective="game"))
+        for m in moves:
+            assert m.exact
+            w = want[play_key(m.play.to_json())]
+            assert abs(m.value - float(w)) < 1e-9, (raw, str(m.play), m.value, w)
+        checked += 1
+
+
+def test_when_a_loss_takes_the_last_member() -> None:
+    from solver.core import kernel
+    from solver.core.rules import vector
+
+    def takes_all(party: list[str], **raw: Any) -> bool:
+        pos = parse_position({**raw, "party": party, "final": False, "objective": "win"})
+        return bool(kernel.loss_takes_all(vector(initial_state(pos))))
+
+    # Every card of 5 or less discarded, so no Split can take four Wolf cards: Ψ = 1 - 4 + 1 = -2
+    # keeps at least two cards in the Wolf's hand until the round ends.
+    low = [v for v in range(1, 6) for _ in range(4)]
+    big = {"player": [6], "wolf": [9, 9, 9, 9], "discard": low, "draw_pile": {"size": 1}}
+    assert takes_all(["Q"], **big)
+    assert takes_all(["Q", "K"], **big)
+    assert not takes_all(["J", "Q", "K"], **big)  # two Wolf cards may be left: one member stays
+    # With small cards unseen, a Split may take four of them at once: the count proves nothing.
+    assert not takes_all(["Q", "K"], player=[6], wolf=[9, 9, 9, 9], discard=[], draw_pile={"size": 1})
+    # One member: any loss takes it, whatever the counts.
+    assert takes_all(["K"], player=[9, 9, 9], wolf=[1], discard=[], draw_pile={"size": 20})
+
+
 def test_next_deals_taken_up_again_after_a_pause_give_the_same_values(monkeypatch: pytest.MonkeyPatch) -> None:
     # Under a clock a next deal's enumeration stops past its chunk's budget and goes on in the
     # next chunk (expectimax.next_deal). With chunks of 64 states the big ones are paused, some

@@ -972,6 +972,24 @@ def sure_loss(st: Vec) -> bool:
 
 
 @jit()
+def loss_takes_all(st: Vec) -> bool:
+    """True only when every way this vanguard round can still be lost turns the last active member
+    face down: one member is active, or the count argument (solver/search/bounds.py) keeps at least
+    as many cards in the Wolf's hand as there are members, until the round ends. (A final round
+    lost loses the game whatever the party.)"""
+    act = active(st)
+    if act <= 1:
+        return True
+    player = cards_in(st, HAND) + cards_in(st, RESERVE) + st[OWED_P]
+    wolf = cards_in(st, WOLF) + st[OWED_W]
+    left = st[PILE] - st[OWED_P] - st[OWED_W]
+    # The Wolf holds K = P + n - Ψ >= -Ψ cards at any moment, and Ψ never grows past its value
+    # now plus what Splits can add (sacrifices only come in the final round).
+    psi = player - wolf + left
+    return psi + act <= 0 and psi + split_gain(st, left) + act <= 0
+
+
+@jit()
 def _sums_of_two_or_more(st: Vec, base: int, also: int) -> int:
     """Bit v set: some two or more of these cards (counts at base, plus at also if also >= 0) add
     up to v (v <= 10)."""

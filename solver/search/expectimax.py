@@ -14,6 +14,8 @@ sound:
   * A decision node stops as soon as a play reaches the window's top.
   * Under `win`: Perfect and Sum alone covering the Wolf's hand is a sure win (those plays only
     ever add cards to the Player's); the sure-loss tests of solver/search/bounds.py are losses.
+    So are they under `game` in vanguard where any loss takes the last member (one active, or a
+    Wolf's hand the count argument keeps at least as big as the party).
 
 Budgets: compiled code cannot raise to its caller cheaply, so when its state budget runs out
 (ctr[LIMIT]) or a table asks to grow (ctr[GROW]) the search stops: every node on the way up
@@ -346,6 +348,15 @@ def _is_final_decision(st: Vec) -> bool:
     return (st[K.RULESET] & K.FINAL_ROUND) != 0 and st[K.FINAL] == 1 and st[K.OUTCOME] == 0 and not K.is_chance(st)
 
 
+@jit(inline="always")
+def _lost_is_nothing(st: Vec, obj: int) -> bool:
+    """Whether a round lost from st is worth the objective's least, 0: under `win` always; under
+    `game` in vanguard when any loss takes the last member (kernel.loss_takes_all; a final round
+    lost loses the game). There a round the sure-loss tests prove lost (kernel.sure_loss, dead_end)
+    is worth 0 without a search."""
+    return obj == WIN or (obj == GAME and (st[K.RULESET] & K.RACE) == 0 and K.loss_takes_all(st))
+
+
 @jit()
 def cheap(
     st: Vec, par: Vec, fpar: Vec, tk: Any, tv: Any, mk: Any, mv: Any, dk: Any, dv: Any, ev: Vec, ctr: Vec
@@ -372,13 +383,13 @@ def cheap(
     found, lo, hi = T.tt_get(tk, tv, kb)
     if found:
         return lo, hi
-    if obj == WIN:
+    if _lost_is_nothing(st, obj):
         if K.sure_loss(st):
             return 0.0, 0.0
         if not K.is_chance(st):
             if K.dead_end(st):
                 return 0.0, 0.0
-            if cover(st, 0, mk, mv, ctr) == 0:
+            if obj == WIN and cover(st, 0, mk, mv, ctr) == 0:
                 return 1.0, 1.0
     return fpar[F_LO], fpar[F_HI]
 
@@ -615,7 +626,7 @@ def search(
                 if ctr[STOPPED]:
                     T.put(tk, tv, kb, max(lo, proven), hi, ctr, FILLED, GROW, FIXED)
                     return np_nan()
-            elif obj == WIN and K.sure_loss(child):
+            elif _lost_is_nothing(child, obj) and K.sure_loss(child):
                 cv = 0.0  # known without a search (and not worth a table entry: the test is cheaper)
             else:
                 cv = search(child, low, b, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr, ih, fh)
