@@ -25,6 +25,12 @@ a Perfect or Sum draws (at most the n highest values still unseen, in all), fall
 Wolf draw and every Over, and rises by the value of each sacrificed card; a won round ends with
 V >= 0. Hence V + (the n highest unseen values) + (the active - 1 highest values the Wolf can
 ever hold) < 0 is lost too.
+
+Under `game` a lost round is worth 0 when it takes the last member (kernel.loss_takes_all): with
+one member active, or when Ψ plus what Splits can add is at most -active. The Wolf then holds
+K = P + n - Ψ >= active cards until the round ends (sacrifices, the one other way Ψ grows, come
+only in a final round, whose loss loses the game anyway), so every loss turns the whole party
+face down; there a round these tests prove lost is valued 0 without a search.
 """
 
 from __future__ import annotations
