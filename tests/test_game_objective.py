@@ -48,7 +48,7 @@ def test_exact_game_values_agree_with_the_reference(monkeypatch: pytest.MonkeyPa
 
 
 @pytest.mark.parametrize("engine", ["python", "compiled"])
-@sample_sizes(150, 1000)
+@sample_sizes(80, 1000)
 def test_a_sure_loss_that_takes_the_last_member_is_worth_nothing(
     monkeypatch: pytest.MonkeyPatch, engine: str, n: int
 ) -> None:
