@@ -46,7 +46,7 @@ def rows(path: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     won, cell, comp = [], [], []
     for g in read_games(path):
         if isinstance(g, GameFileError):
-            raise SystemExit(f"round_starts: {g}")
+            raise g
         setup = g.game.tables[0].setup
         if setup.game != "vanguard":
             continue
@@ -106,9 +106,14 @@ def main() -> None:
     ap.add_argument("games", help="games recorded by simulate --games-out")
     ap.add_argument("--folds", type=int, default=5)
     args = ap.parse_args()
-    y, cell, comp = rows(args.games)
+    try:
+        y, cell, comp = rows(args.games)
+    except GameFileError as e:
+        print(f"round_starts: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
     if len(y) < 10 * args.folds:
-        raise SystemExit(f"round_starts: {len(y)} deals beyond the horizon: too few to compare")
+        print(f"round_starts: {len(y)} deals beyond the horizon: too few to compare", file=sys.stderr)
+        raise SystemExit(2)
     p = np.clip(cell, 1e-4, 1 - 1e-4)
     base = np.log(p / (1 - p))[:, None]
     rich = np.hstack([base, (comp - comp.mean(0)) / (comp.std(0) + 1e-9)])
