@@ -936,15 +936,22 @@ def split_gain(st: Vec, left: int) -> int:
     return best
 
 
+@jit(inline="always")
+def _count_terms(st: Vec) -> tuple[int, int, int]:
+    """The count argument's P, K and n (solver/search/bounds.py): the Player's cards and the
+    Wolf's, each with the draws owed to it, and the pile left after those draws."""
+    player = cards_in(st, HAND) + cards_in(st, RESERVE) + st[OWED_P]
+    wolf = cards_in(st, WOLF) + st[OWED_W]
+    return player, wolf, st[PILE] - st[OWED_P] - st[OWED_W]
+
+
 @jit()
 def sure_loss(st: Vec) -> bool:
     """True only when no order of the pile and no line of play wins this vanguard round (the
     count argument and the value argument, solver/search/bounds.py)."""
     if (st[RULESET] & FINAL_ROUND) == 0 or st[OUTCOME] != 0:
         return False
-    player = cards_in(st, HAND) + cards_in(st, RESERVE) + st[OWED_P]
-    wolf = cards_in(st, WOLF) + st[OWED_W]
-    left = st[PILE] - st[OWED_P] - st[OWED_W]
+    player, wolf, left = _count_terms(st)
     sacrifices = max(0, active(st) - 1)
     if player == 0 and left > 0 and st[FINAL] == 0:
         return True  # no card to play and the round is not final: only Fold
@@ -980,9 +987,7 @@ def loss_takes_all(st: Vec) -> bool:
     act = active(st)
     if act <= 1:
         return True
-    player = cards_in(st, HAND) + cards_in(st, RESERVE) + st[OWED_P]
-    wolf = cards_in(st, WOLF) + st[OWED_W]
-    left = st[PILE] - st[OWED_P] - st[OWED_W]
+    player, wolf, left = _count_terms(st)
     # The Wolf holds K = P + n - Ψ >= -Ψ cards at any moment, and Ψ never grows past its value
     # now plus what Splits can add (sacrifices only come in the final round).
     psi = player - wolf + left
@@ -1055,9 +1060,8 @@ def dead_end(st: Vec) -> bool:
     if mine & wolf or (st[PILE] >= 1 and _sums_of_two_or_more(st, WOLF, -1) & mine):
         return False
     step = 1 if _pair_sums(st) & wolf else 2
-    left = st[PILE]
-    player = cards_in(st, HAND) + cards_in(st, RESERVE)
-    psi = player - cards_in(st, WOLF) + left + max(0, active(st) - 1) - step
+    player, wolf_cards, left = _count_terms(st)  # nothing is owed at a decision
+    psi = player - wolf_cards + left + max(0, active(st) - 1) - step
     if psi >= 0:
         return False
     return psi + split_gain(st, left) < 0
