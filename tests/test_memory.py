@@ -12,20 +12,25 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 from conftest import ROOT, state
 from solver.core.caches import weighted_cache
 from solver.core.position import parse_position
 from solver.search.engine import Budget, Search, evaluate_moves, memory
+from solver.search.estimate import orders_of
 from solver.search.graph import lookahead_graph
 from solver.search.hint import hint
 
 
 @pytest.fixture
 def tight() -> Iterator[None]:
-    """A budget that leaves the process almost no room beyond what it holds already."""
+    """A budget that leaves the process almost no room beyond what it holds already (its kept
+    table memory let go first: memory.py lets it go when room is short)."""
+    memory.let_go()
     memory.set_limit(memory.resident() + 24 * 1024**2)
     try:
         yield
@@ -187,6 +192,7 @@ def test_a_table_doubles_only_while_the_budget_has_room_for_it() -> None:
     from solver.search.hashtable import new_table
 
     keys, vals = new_table(1 << 16, 3)  # 2.5 MiB; doubled, 5 MiB
+    memory.let_go()
     memory.set_limit(memory.resident() + 8 * 1024**2)
     try:
         assert engine._doubled(keys, vals) is None
@@ -195,6 +201,65 @@ def test_a_table_doubles_only_while_the_budget_has_room_for_it() -> None:
     bigger = engine._doubled(keys, vals)
     assert bigger is not None and bigger[0].shape[0] == 1 << 17 and bigger[0].shape[1] == 3
     assert engine._affordable(1 << 21, 10 * 1024**2, 3) == 1 << 18  # 10 MiB: the largest that fits in 10
+
+
+def _address(a: Any) -> int:
+    return int(a.__array_interface__["data"][0])
+
+
+def test_a_table_s_memory_serves_the_next_table_only_once_no_view_of_it_lives() -> None:
+    """Kept memory (memory.zeroed) is handed out again zeroed, and never while a table on it
+    lives: the search's keys and values are views of it, each holding it."""
+    memory.let_go()
+    rows, cols = 3 << 15, 5  # 3.75 MiB: kept
+    first = memory.zeroed(rows, cols)
+    first.fill(7)
+    keys, vals = first[:, :3], first.view(np.float64)[:, 3:]
+    where = _address(first)
+    del first
+    second = memory.zeroed(rows, cols)  # the first's keys and values live: fresh memory
+    assert _address(second) != where and not np.shares_memory(second, keys)
+    del keys
+    third = memory.zeroed(rows, cols)  # its values still live
+    assert _address(third) != where and not np.shares_memory(third, vals)
+    del vals
+    assert memory.kept() >= 8 * rows * cols
+    fourth = memory.zeroed(rows - 1, cols)  # nothing lives on the first's memory now
+    assert _address(fourth) == where and not fourth.any()
+    # Twice the size at most: a small table does not take a big piece.
+    del fourth
+    assert _address(memory.zeroed(rows // 4, cols)) != where
+    memory.let_go()
+    assert memory.kept() == 0
+
+
+def test_kept_memory_is_let_go_when_the_budget_needs_the_room() -> None:
+    memory.let_go()
+    table = memory.zeroed(1 << 20, 4)  # 32 MiB
+    table[::512] = 1  # its pages in memory
+    del table
+    assert memory.kept() == 32 * 1024**2
+    memory.set_limit(memory.resident() + 8 * 1024**2)  # less room than the kept memory holds
+    try:
+        free = memory.room()
+        assert memory.kept() == 0 and free > 32 * 1024**2  # let go: room again
+    finally:
+        memory.set_limit(None)
+    table = memory.zeroed(1 << 20, 4)
+    del table
+    assert memory.make_room(1024) and memory.kept() == 32 * 1024**2  # room enough: kept
+    memory.let_go()
+
+
+def test_a_search_that_only_rolls_out_makes_no_transposition_table() -> None:
+    """Rollouts and the lookahead read the memos alone: the table (80 MiB at 13 unknown cards) is
+    made at a search's first use of it."""
+    root = state(player=[2, 5, 7, 9], wolf=[3, 4, 6, 8], draw_pile={"size": 13}, final=False)
+    judge = Search(root, "game")
+    judge.rollouts([root], [next(orders_of(root, 0))], dealt=True)
+    assert judge.tk is None
+    judge.cheap(root)
+    assert judge.tk is not None
 
 
 def test_a_round_start_graph_keeps_to_its_time_limit() -> None:

@@ -187,8 +187,6 @@ class Search:
         else:
             import numpy as np
 
-            from solver.search import hashtable
-
             self.k, self.x, self.po = module.kernel, module.expectimax, module.playouts
             self.par = np.zeros(plain.PARAMS, np.int64)
             self.fpar = np.array([self.lo, self.hi], np.float64)
@@ -207,12 +205,13 @@ class Search:
                 want = min(want, max(16, math.ceil(math.log2(max(2.0, 2 * reach)))))
             if self.max_states is not None:
                 want = min(want, max(16, math.ceil(math.log2(max(2, 2 * self.max_states)))))
+            # Made at its first use (_tables): rollouts and the lookahead read the memos alone.
+            self._slots = _affordable(1 << want, room // 4, self.words)
+            self.tk = self.tv = None
+            self.max_entries = self._slots
             if self.shared is not None:
                 self.tk, self.tv = self.shared.keys, self.shared.vals
-            else:
-                self.tk, self.tv = hashtable.new_table(_affordable(1 << want, room // 4, self.words), self.words)
             self.ev = evaluator.array() if self.goal.code == GAME_CODE else np.zeros(1, np.float64)
-            self.max_entries = self.tk.shape[0]
         # The cover memo and the next deals' table hold pure functions of their keys: one pair a
         # thread and mode, kept from search to search (a whole game's decisions meet the same
         # covers and deals again and again).
@@ -283,7 +282,12 @@ class Search:
             return
         c[plain.GROW] = 0
         c[plain.MEMO_GROW] = 0
-        if self.shared is None and wants_growth(int(c[plain.FILLED]), self.tk.shape[0]) and not c[plain.FIXED]:
+        if (
+            self.tk is not None
+            and self.shared is None
+            and wants_growth(int(c[plain.FILLED]), self.tk.shape[0])
+            and not c[plain.FIXED]
+        ):
             bigger = _doubled(self.tk, self.tv)
             if bigger is None:
                 c[plain.FIXED] = 1
@@ -342,7 +346,7 @@ class Search:
         words_i, words_f = max(len(ih), 2 * need_i), max(len(fh), 2 * need_f)
         from solver.search.shared_table import SPARE
 
-        if memory.room() < 8 * (words_i + words_f) + SPARE:
+        if not memory.make_room(8 * (words_i + words_f) + SPARE):
             self.stop("memory")
         import numpy as np  # compiled mode only: the plain arena is never short of room
 
@@ -351,6 +355,7 @@ class Search:
     @property
     def table(self) -> Any:
         """The transposition table: a dict in plain mode, (keys, values) arrays compiled."""
+        self._tables()
         return self.tk if self.mode == "plain" else (self.tk, self.tv)
 
     @property
@@ -397,18 +402,27 @@ class Search:
             return ENTRY_BYTES * (len(self.tk) + len(self.mk))
         from solver.search.hashtable import table_bytes
 
-        return table_bytes(self.tk.shape[0], self.words) + table_bytes(self.mk.shape[0], 2)
+        return table_bytes(0 if self.tk is None else self.tk.shape[0], self.words) + table_bytes(self.mk.shape[0], 2)
 
     # -- values ------------------------------------------------------------------------------------
 
     def _tables(self) -> tuple[Any, ...]:
-        return self.tk, self.tv, self.mk, self.mv, self.dk, self.dv, self.ev, self.ctr
+        """What the search reads: its transposition table (made here at its first use), then _memo_tables."""
+        if self.tk is None:
+            from solver.search import hashtable
+
+            self.tk, self.tv = hashtable.new_table(self._slots, self.words)
+        return self.tk, self.tv, *self._memo_tables()
+
+    def _memo_tables(self) -> tuple[Any, ...]:
+        """The memos, the evaluator and the counters: all that rollouts and the lookahead read."""
+        return self.mk, self.mv, self.dk, self.dv, self.ev, self.ctr
 
     def terminal(self, s: State) -> float:
         """The value of an ended round. Raises Budget when the clock runs out first (under `game`
         it may be a next deal's enumeration: _ends)."""
         st = self._vec(s)
-        v = self._ends(lambda: self.x.terminal(st, self.par, *self._tables()[2:]))
+        v = self._ends(lambda: self.x.terminal(st, self.par, *self._memo_tables()))
         if v is None:
             self.stop("memory" if memory.spent() else "time")
         return float(v)
@@ -487,13 +501,13 @@ class Search:
 
             values, wins = np.zeros(n * deals, np.float64), np.zeros(n * deals, np.float64)
             self.po.rollouts(
-                np.array(flat, np.int64), n, np.array(cards, np.int64), deals, width, self.par, *self._tables()[2:],
+                np.array(flat, np.int64), n, np.array(cards, np.int64), deals, width, self.par, *self._memo_tables(),
                 values, wins, int(dealt), np.array(w, np.float64),
             )  # fmt: skip
             vs, ws = values.tolist(), wins.tolist()
         else:
             vs, ws = [0.0] * (n * deals), [0.0] * (n * deals)
-            self.po.rollouts(flat, n, cards, deals, width, self.par, *self._tables()[2:], vs, ws, int(dealt), w)
+            self.po.rollouts(flat, n, cards, deals, width, self.par, *self._memo_tables(), vs, ws, int(dealt), w)
         self._after()
         return [vs[c * deals : (c + 1) * deals] for c in range(n)], [ws[c * deals : (c + 1) * deals] for c in range(n)]
 
@@ -523,12 +537,12 @@ class Search:
 
             out, seen = np.zeros(len(children), np.float64), np.zeros(plain_lookahead.SEEN, np.int64)
             compiled.lookahead.values(
-                np.array(flat, np.int64), len(children), depth, head, self.par, *self._tables()[2:], net, out, seen
+                np.array(flat, np.int64), len(children), depth, head, self.par, *self._memo_tables(), net, out, seen
             )
             values, reads = out.tolist(), int(seen[plain_lookahead.READS])
         else:
             values, seen_ = [0.0] * len(children), [0] * plain_lookahead.SEEN
-            mk, mv, dk, dv, ev, ctr = self._tables()[2:]
+            mk, mv, dk, dv, ev, ctr = self._memo_tables()
             plain_lookahead.values(
                 flat, len(children), depth, head, self.par, mk, mv, dk, dv, ev, ctr, list(net), values, seen_
             )
@@ -824,7 +838,7 @@ def _evaluate(
     if two:
         from solver.search.shared_table import SharedTable
 
-        search.shared = SharedTable(search.tk, search.tv)
+        search.shared = SharedTable(*search.table)
         helper = _Helping(search, deadline, plays[::-1], children, values)
     try:
         for sweep in (0, 1):

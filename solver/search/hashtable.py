@@ -5,8 +5,8 @@ numba's own typed dict costs about 300 ns a lookup with tuple keys; this costs a
 key and value words sit side by side (the values are a float64 view of the last two columns),
 so that a lookup in a big table misses the cache once, not twice. A slot is free while its last
 key word is 0: that word is stored plus one (keys are never negative), so that a new table is
-all zeros, which the operating system hands out untouched, page by page as the search first
-writes there: a table sized for a long search costs a short one nothing. Linear probing; the caller doubles a table that is
+all zeros: fresh pages, or memory an earlier table left (solver/search/memory.py zeroes it, which
+is quicker than fresh pages). Linear probing; the caller doubles a table that is
 three quarters full, while the memory budget allows it (solver/search/memory.py). A table that may not
 grow any more is marked fixed: it then keeps taking new keys by replacing the entry in the new
 key's home slot, the first slot its probe looks at. The slot stays occupied, so every other
@@ -27,6 +27,8 @@ import numpy as np
 from llvmlite import ir  # type: ignore[import-untyped]
 from numba import extending, njit, types
 from numba.core import cgutils
+
+from solver.search import memory
 
 BYTES_PER_WORD = 8
 F = TypeVar("F", bound=Callable[..., Any])
@@ -62,7 +64,7 @@ def table_bytes(capacity: int, words: int = 2) -> int:
 
 def new_table(capacity: int = 1 << 16, words: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """An empty table of `capacity` slots (a power of two) for keys of `words` words: (keys, values)."""
-    row = np.zeros((capacity, words + 2), np.int64)  # zeros: free slots, and 0.0 values
+    row = memory.zeroed(capacity, words + 2)  # zeros: free slots, and 0.0 values; kept memory if any
     return row[:, :words], row.view(np.float64)[:, words:]
 
 

@@ -11,6 +11,14 @@ reserve for the allocations a search makes on its way out (its answer, numpy tem
 
 Memory is read from /proc/self (Linux); elsewhere only the process's peak is known, which can
 only overstate what is in use, so a search there stops early rather than late.
+
+The tables' memory is kept for reuse (zeroed()): fresh pages cost far more than zeroing pages the
+process already holds (on the test machine, a virtual machine whose host takes freed memory back,
+0.3-0.4 GB/s against 7 GB/s: bench/README.md, session 22), so the memory of a table that is no
+longer used (doubled, or its search done) serves the process's next tables: the round's win
+search after its game search, the next answer of a game. Kept memory that no table uses counts as
+room only once it is let go: as soon as a fresh table would not fit beside it, or less room is left
+than it holds.
 """
 
 from __future__ import annotations
@@ -18,6 +26,9 @@ from __future__ import annotations
 import os
 import re
 import resource
+import sys
+import threading
+from typing import Any
 
 ENV = "LOBO_HINT_MAX_MEMORY"
 DEFAULT = 2 * 1024**3
@@ -102,7 +113,17 @@ def resident() -> int:
 
 def room() -> int:
     """Bytes the process may still take before it reaches its budget or its address-space cap
-    (negative once past either)."""
+    (negative once past either). Kept table memory that no table uses is let go first when less
+    room is left than it holds: near its budget a search sees the room it would have seen had
+    that memory been freed when its table was."""
+    free = _room()
+    if free < kept():
+        let_go()
+        free = _room()
+    return free
+
+
+def _room() -> int:
     got = _statm()
     virtual, rss = got if got is not None else (0, resident())
     free = limit() - rss
@@ -110,6 +131,13 @@ def room() -> int:
     if cap != resource.RLIM_INFINITY and got is not None:
         free = min(free, cap - RESERVE - virtual)
     return free
+
+
+def make_room(nbytes: int) -> bool:
+    """Whether the process may take nbytes more, once kept table memory that no table uses is let
+    go as far as that takes (biggest first)."""
+    let_go(nbytes)
+    return _room() >= nbytes
 
 
 def nearly_exhausted() -> bool:
@@ -125,17 +153,72 @@ def spent() -> bool:
     return room() <= 0
 
 
+# Tables smaller than this are not worth keeping (a search's memos, a short search's table).
+KEEP_FROM = 1024**2
+_kept: list[Any] = []  # flat int64 arrays; one is in use while any view of it lives
+_lock = threading.RLock()  # both threads of a search make tables (solver/search/shared_table.py)
+
+
+def _unused() -> list[Any]:
+    """The kept arrays no table uses: referenced only by _kept, this comprehension's variable and
+    getrefcount's argument (a table is a view, and a view holds its base)."""
+    return [b for b in _kept if sys.getrefcount(b) <= 3]
+
+
+def kept() -> int:
+    """Bytes of kept table memory that no table uses now."""
+    with _lock:
+        return sum(b.nbytes for b in _unused())
+
+
+def let_go(nbytes: int | None = None) -> None:
+    """Free kept table memory that no table uses, biggest first, until the process may take
+    nbytes more (None: all of it)."""
+    with _lock:
+        spare = sorted(_unused(), key=lambda b: -b.nbytes)
+        while spare and (nbytes is None or _room() < nbytes):
+            gone = spare.pop(0)
+            _kept[:] = [b for b in _kept if b is not gone]
+            del gone  # the last reference: its pages go back now
+        del spare
+
+
+def zeroed(rows: int, cols: int) -> Any:
+    """An int64 array of zeros, rows by cols: on kept memory that no table uses when some fits (at
+    most twice the size, so a small table does not tie up a big piece), else on fresh memory,
+    which is kept when it is big enough (once kept memory is let go as far as it needs)."""
+    import numpy as np  # here: the command line reads this module before it needs numpy
+
+    words = rows * cols
+    with _lock:
+        fits = [b for b in _unused() if words <= b.shape[0] <= 2 * words]
+        if fits:
+            out = min(fits, key=lambda b: b.shape[0])[:words]
+            del fits
+            out.fill(0)
+            return out.reshape(rows, cols)
+        let_go(8 * words + RESERVE)
+        fresh = np.zeros(words, np.int64)
+        if fresh.nbytes >= KEEP_FROM:
+            _kept.append(fresh)
+        return fresh.reshape(rows, cols)
+
+
 __all__ = [
     "DEFAULT",
     "ENV",
     "MemoryBudgetError",
     "check_environment",
     "describe",
+    "kept",
+    "let_go",
     "limit",
+    "make_room",
     "nearly_exhausted",
     "parse_size",
     "resident",
     "room",
     "set_limit",
     "spent",
+    "zeroed",
 ]

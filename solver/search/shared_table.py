@@ -33,7 +33,7 @@ SPARE = 32 * 1024**2
 
 def doubled(keys: Any, vals: Any) -> tuple[Any, Any] | None:
     """The table twice the size, or None when the memory budget has no room for it."""
-    if memory.room() < table_bytes(2 * keys.shape[0], keys.shape[1]) + SPARE:
+    if not memory.make_room(table_bytes(2 * keys.shape[0], keys.shape[1]) + SPARE):
         return None
     try:
         return grown(keys, vals)
