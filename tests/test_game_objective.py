@@ -16,6 +16,7 @@ from reference.test_reference_examples import normalize
 from solver.core.position import parse_position
 from solver.core.rules import initial_state
 from solver.search.engine import evaluate_moves
+from solver.search.hint import hint
 
 
 def _engine(raw: dict[str, Any]) -> tuple[list[Any], Any]:
@@ -71,6 +72,76 @@ def test_a_sure_loss_that_takes_the_last_member_is_worth_nothing(
             w = want[play_key(m.play.to_json())]
             assert abs(m.value - float(w)) < 1e-9, (raw, str(m.play), m.value, w)
         checked += 1
+
+
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+@sample_sizes(60, 1000)
+def test_a_game_search_bounded_by_the_round_s_win_search_gives_the_same_values(
+    monkeypatch: pytest.MonkeyPatch, engine: str, n: int
+) -> None:
+    """A `win` search with tagged keys, then a `game` search in the same table reading its bounds
+    where any loss takes the last member (expectimax.P_WIN_BOUND): every play's game value against
+    the reference, and every win probability against a plain win search. One to three members, so
+    that states where the bound does not hold (a loss may leave members) are met too."""
+    monkeypatch.setenv("LOBO_HINT_ENGINE", engine)
+    rng = random.Random(f"win-bounds-{engine}")
+    checked = 0
+    states = [0, 0]  # one-member rounds' game searches: with the bounds, without
+    while checked < n:
+        raw = random_game_position(rng, objective=None, final=False, max_wolf=6)
+        raw["party"] = rng.sample(["J", "Q", "K"], rng.choice([1, 1, 2, 3]))
+        root = initial_state(parse_position({**raw, "objective": "win"}))
+        if root.outcome is not None:
+            continue
+        wins, tagged = evaluate_moves(root, "win", tagged=True)
+        moves, search = evaluate_moves(root, "game", win_bound=True, start=tagged.table)
+        _, want = game_values(normalize(raw, objective="game"))
+        for m in moves:
+            assert m.exact
+            w = want[play_key(m.play.to_json())]
+            assert abs(m.value - float(w)) < 1e-9, (raw, str(m.play), m.value, w)
+        plain_wins = {m.play: m.value for m in evaluate_moves(root, "win")[0]}
+        assert all(m.exact and abs(m.value - plain_wins[m.play]) < 1e-9 for m in wins)
+        if len(root.party) == 1:
+            states[0] += search.stats.states
+            states[1] += evaluate_moves(root, "game")[1].stats.states
+        checked += 1
+    assert states[0] < 0.8 * states[1]  # the bounds cut the one-member game searches
+
+
+@pytest.mark.parametrize("limit", [None, 0.02, 0.1])
+def test_a_one_member_hint_searches_the_win_first_and_keeps_every_value_sound(limit: float | None) -> None:
+    """With one member the hint searches the round's win first and the game values with its bounds
+    (hint.FIRST_WIN_SHARE): to the end, every value and win probability is exact and right; under a
+    clock that cuts the searches short, every exact value is right and every bound holds it."""
+    rng = random.Random(f"win-first-{limit}")
+    checked = cut = 0
+    while checked < 12:
+        deck = [v for v in range(1, 10) for _ in range(4)]
+        rng.shuffle(deck)
+        pile = rng.randint(9, 11)
+        raw = {
+            "player": deck[:4], "wolf": deck[4:8], "discard": deck[8 + pile :], "draw_pile": {"size": pile},
+            "final": False, "party": [rng.choice(["J", "Q", "K"])],
+        }  # fmt: skip
+        pos = parse_position(raw)
+        root = initial_state(pos)
+        if root.outcome is not None:
+            continue
+        truth = {m.play: m.value for m in evaluate_moves(root, "game")[0]}
+        wins = {m.play: m.value for m in evaluate_moves(root, "win")[0]}
+        h = hint(pos, time_limit=limit, threads=2)
+        cut += not h.exact
+        for m in h.moves:
+            if m.bounds is None:  # exact
+                assert abs((m.value or 0.0) - truth[m.play]) < 1e-9, (raw, str(m.play))
+            else:
+                assert m.bounds[0] - 1e-9 <= truth[m.play] <= m.bounds[1] + 1e-9, (raw, str(m.play))
+            if m.win_interval is None:  # exact
+                assert abs((m.win_probability or 0.0) - wins[m.play]) < 1e-9, (raw, str(m.play))
+        checked += 1
+    assert limit is not None or cut == 0
+    assert limit != 0.02 or cut > 0  # the clock did cut some short
 
 
 def test_when_a_loss_takes_the_last_member() -> None:

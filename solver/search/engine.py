@@ -160,6 +160,12 @@ class Search:
     reversed_order: bool = False
     # How many threads will search this root's table: it is sized for their states.
     threads: int = 1
+    # A `win` search whose table a `game` search will read (tagged: expectimax.P_TAGGED), or a
+    # `game` search that reads such a search's bounds (win_bound: expectimax.P_WIN_BOUND) in the
+    # table it starts from (`start`: the other search's `table`, entries and all).
+    tagged: bool = False
+    win_bound: bool = False
+    start: Any = None
 
     def __post_init__(self) -> None:
         self.goal: Objective = searched(self.objective)
@@ -168,9 +174,12 @@ class Search:
         self.lo, self.hi = self.goal.value_range(self.root)
         self._late_for: float | None = None  # a deadline seen passed: every later call stops at once
         module = _compiled_module() if _wants_compiled(self.root) else None
+        if self.start is not None:  # the mode of the table it starts from (a dict: plain)
+            module = None if isinstance(self.start, dict) else _compiled_module()
         self.mode = "plain" if module is None else "compiled"
         self._chunk = FIRST_CHUNK[self.mode]  # states per call while a clock runs (paced: _pace)
-        self.words = kernel.search_words(vector(self.root), self.goal.merges_reserve)
+        # A tagged search's keys take the layout of the game search that reads them.
+        self.words = kernel.search_words(vector(self.root), self.goal.merges_reserve and not self.tagged)
         room = memory.room()
         if module is None:
             self.k: Any = kernel
@@ -181,7 +190,7 @@ class Search:
             self.ctr: Any = [0] * plain.COUNTERS
             # The plain tables are dicts: at most this many entries (memory.py's room now).
             self.max_entries = max(1 << 12, room // ENTRY_BYTES)
-            self.tk: Any = {}
+            self.tk: Any = {} if self.start is None else self.start
             self.tv: Any = [self.max_entries]
             self.ev: Any = evaluator.table() if self.goal.code == GAME_CODE else [0.0]
         else:
@@ -211,6 +220,10 @@ class Search:
             self.max_entries = self._slots
             if self.shared is not None:
                 self.tk, self.tv = self.shared.keys, self.shared.vals
+            elif self.start is not None:
+                self.tk, self.tv = self.start
+                self.ctr[plain.FILLED] = int(np.count_nonzero(self.tk[:, -1]))
+                self.max_entries = self.tk.shape[0]
             self.ev = evaluator.array() if self.goal.code == GAME_CODE else np.zeros(1, np.float64)
         # The cover memo and the next deals' table hold pure functions of their keys: one pair a
         # thread and mode, kept from search to search (a whole game's decisions meet the same
@@ -226,6 +239,10 @@ class Search:
         self.par[plain.P_SCORE_P], self.par[plain.P_SCORE_W] = self.scores
         self.par[plain.P_TARGET] = self.target
         self.par[plain.P_REVERSED] = int(self.reversed_order)
+        self.par[plain.P_TAGGED] = int(self.tagged)
+        self.par[plain.P_WIN_BOUND] = int(self.win_bound)
+        if self.mode == "plain":
+            self.ctr[plain.FILLED] = len(self.tk)
         # How rollouts from this root play (the estimates' and the rewards': solver/search/rollout_policy.py).
         self.policy: tuple[float, ...] = rollout_policy.weights(self.root, self.objective)
         self._seen = (0, 0, 0, 0)
@@ -731,7 +748,7 @@ class _Helping:
         try:
             s = Search(
                 f.root, f.objective, None, self.deadline, scores=f.scores, target=f.target,
-                shared=f.shared, reversed_order=True,
+                shared=f.shared, reversed_order=True, tagged=f.tagged, win_bound=f.win_bound,
             )  # fmt: skip
             self.search = s
             for play in self.plays:
@@ -797,6 +814,9 @@ def evaluate_moves(
     progress: Callable[[int, int], None] | None = None,
     scores: tuple[int, int] = (0, 0),
     threads: int = 1,
+    tagged: bool = False,
+    win_bound: bool = False,
+    start: Any = None,
 ) -> tuple[list[MoveValue], Search]:
     """The value of every legal play at a decision node: exact, or sound bounds where a budget cut
     the search short. With a time limit, a first pass gives each play a fair share of the time
@@ -804,17 +824,20 @@ def evaluate_moves(
     table keeps every finished subtree between the passes. A small search runs plain; one that
     outgrows HANDOVER states starts again compiled (the plain states are a few tenths of a second).
     With threads=2 and no state budget, a compiled search runs on two threads over one table
-    (its states then depend on the threads' timing, its values never do)."""
+    (its states then depend on the threads' timing, its values never do). tagged, win_bound and
+    start: a `win` search whose table a `game` search then starts from (Search says how); one that
+    starts from a table runs in that table's mode."""
     t0 = time.perf_counter()
-    if not _may_hand_over(root, max_states):
-        return _evaluate(root, objective, max_states, time_limit, progress, scores, threads)
-    out, search = _evaluate(root, objective, HANDOVER, time_limit, progress, scores, 1)
+    with_table = {"tagged": tagged, "win_bound": win_bound, "start": start}
+    if start is not None or not _may_hand_over(root, max_states):
+        return _evaluate(root, objective, max_states, time_limit, progress, scores, threads, **with_table)
+    out, search = _evaluate(root, objective, HANDOVER, time_limit, progress, scores, 1, tagged=tagged)
     # The time limit goes on from where the plain search stopped: the loading (once a process)
     # is not the search's, as prepare()'s is not; a caller's own deadline bounds what follows.
     left = None if time_limit is None else max(0.001, time_limit - (time.perf_counter() - t0))
     if all(m.exact for m in out) or search.stats.stopped != "states" or _compiled_module() is None:
         return out, search
-    return _evaluate(root, objective, max_states, left, progress, scores, threads)
+    return _evaluate(root, objective, max_states, left, progress, scores, threads, tagged=tagged)
 
 
 def _evaluate(
@@ -825,11 +848,17 @@ def _evaluate(
     progress: Callable[[int, int], None] | None,
     scores: tuple[int, int],
     threads: int,
+    tagged: bool = False,
+    win_bound: bool = False,
+    start: Any = None,
 ) -> tuple[list[MoveValue], Search]:
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     two = threads > 1 and max_states is None
-    search = Search(root, objective, max_states, deadline, scores=scores, threads=2 if two else 1)
+    search = Search(
+        root, objective, max_states, deadline, scores=scores, threads=2 if two else 1,
+        tagged=tagged, win_bound=win_bound, start=start,
+    )  # fmt: skip
     two = two and search.mode == "compiled"
     plays = ordered(legal_plays(root))
     children = {p: apply(root, p) for p in plays}
@@ -838,7 +867,8 @@ def _evaluate(
     if two:
         from solver.search.shared_table import SharedTable
 
-        search.shared = SharedTable(*search.table)
+        keys, vals = search.table
+        search.shared = SharedTable(keys, vals, filled=int(search.ctr[plain.FILLED]))
         helper = _Helping(search, deadline, plays[::-1], children, values)
     try:
         for sweep in (0, 1):

@@ -15,7 +15,9 @@ sound:
   * Under `win`: Perfect and Sum alone covering the Wolf's hand is a sure win (those plays only
     ever add cards to the Player's); the sure-loss tests of solver/search/bounds.py are losses.
     So are they under `game` in vanguard where any loss takes the last member (one active, or a
-    Wolf's hand the count argument keeps at least as big as the party).
+    Wolf's hand the count argument keeps at least as big as the party). There a state is worth at
+    most the round's win probability, and a `win` search's upper bounds, left in the same table
+    under tagged keys (P_TAGGED, P_WIN_BOUND), bound the game search's states from above.
 
 Budgets: compiled code cannot raise to its caller cheaply, so when its state budget runs out
 (ctr[LIMIT]) or a table asks to grow (ctr[GROW]) the search stops: every node on the way up
@@ -83,7 +85,14 @@ P_OBJECTIVE, P_ROOT_ACTIVE, P_MERGE, P_WORDS, P_SCORE_P, P_SCORE_W, P_TARGET = r
 # 1: try a decision node's plays last first (Fold still last). A second thread sharing the table
 # searches so (engine.py): the two walk the tree in different orders and meet on finished subtrees.
 P_REVERSED = 7
-PARAMS = 8
+# Under `game` in vanguard, where any loss takes the last member, a state is worth at most the
+# round's win probability (a won round's end is worth 1 at most, a lost one 0). So a `win` search
+# may leave its values in the table a `game` search then uses: P_TAGGED = 1 marks its keys with
+# WIN_TAG (in the game search's layout: hand and reserve as one, as `win` allows), and with
+# P_WIN_BOUND = 1 the game search reads them as upper bounds there (_win_hi).
+P_TAGGED, P_WIN_BOUND = 8, 9
+PARAMS = 10
+WIN_TAG = 1 << 60  # a bit no key's first word uses (kernel.key: 60 bits)
 # ... and (floats) the objective's value range.
 F_LO, F_HI = range(2)
 FPARAMS = 2
@@ -344,6 +353,26 @@ def final_value(st: Vec, par: Vec, mk: Any, mv: Any, ctr: Vec) -> float:
 
 
 @jit(inline="always")
+def _key(st: Vec, kb: Vec, par: Vec) -> None:
+    """The state's key in this search's table (kernel.key), tagged when a game search will read it
+    (P_TAGGED)."""
+    K.key(st, kb, par[P_WORDS], par[P_MERGE] == 1)
+    if par[P_TAGGED] == 1:
+        kb[0] |= WIN_TAG
+
+
+@jit()
+def _win_hi(st: Vec, par: Vec, fpar: Vec, tk: Any, tv: Any) -> float:
+    """An upper bound on the round's win probability from st: what a tagged `win` search left in
+    the table (P_TAGGED), else the range's top."""
+    kb = K.stack(KEY_MOST)
+    K.key(st, kb, par[P_WORDS], True)
+    kb[0] |= WIN_TAG
+    found, _, hi = T.tt_get(tk, tv, kb)
+    return hi if found else fpar[F_HI]
+
+
+@jit(inline="always")
 def _is_final_decision(st: Vec) -> bool:
     return (st[K.RULESET] & K.FINAL_ROUND) != 0 and st[K.FINAL] == 1 and st[K.OUTCOME] == 0 and not K.is_chance(st)
 
@@ -363,7 +392,8 @@ def cheap(
 ) -> tuple[float, float]:
     """Bounds on a state's value without searching it: an end of the round, the final round's
     cover, a chance node that wins whatever comes, the table, and under `win` a sure loss, a dead
-    end or a sure cover."""
+    end or a sure cover (under `game` where any loss takes the last member: the sure loss, the
+    dead end, and a tagged win search's upper bound, P_WIN_BOUND)."""
     if st[K.OUTCOME] != 0:
         v = terminal(st, par, mk, mv, dk, dv, ev, ctr)
         if ctr[STOPPED]:
@@ -379,7 +409,7 @@ def cheap(
         won = 1.0 if obj == WIN else -float(par[P_ROOT_ACTIVE] - K.active(st))
         return won, won
     kb = K.stack(KEY_MOST)
-    K.key(st, kb, par[P_WORDS], par[P_MERGE] == 1)
+    _key(st, kb, par)
     found, lo, hi = T.tt_get(tk, tv, kb)
     if found:
         return lo, hi
@@ -391,6 +421,8 @@ def cheap(
                 return 0.0, 0.0
             if obj == WIN and cover(st, 0, mk, mv, ctr) == 0:
                 return 1.0, 1.0
+        if par[P_WIN_BOUND] == 1:
+            return fpar[F_LO], min(fpar[F_HI], _win_hi(st, par, fpar, tk, tv))
     return fpar[F_LO], fpar[F_HI]
 
 
@@ -405,7 +437,7 @@ def bounds(
             return fpar[F_LO], fpar[F_HI]  # its next deal was interrupted: nothing known yet
         return v, v
     kb = K.stack(KEY_MOST)
-    K.key(st, kb, par[P_WORDS], par[P_MERGE] == 1)
+    _key(st, kb, par)
     found, lo, hi = T.tt_get(tk, tv, kb)
     if found:
         return lo, hi
@@ -453,10 +485,9 @@ def search(
 
     One function for decision and chance nodes alike: compiled recursion must stay within one
     function."""
-    words = par[P_WORDS]
     kb = K.stack(KEY_MOST)
     kb_kid = K.stack(KEY_MOST)
-    K.key(st, kb, words, par[P_MERGE] == 1)
+    _key(st, kb, par)
     lo = fpar[F_LO]
     hi = fpar[F_HI]
     found, tlo, thi = T.tt_get(tk, tv, kb)
@@ -469,6 +500,12 @@ def search(
                 return lo
             return hi
         a = max(a, lo)
+        b = min(b, hi)
+    elif par[P_WIN_BOUND] == 1 and _lost_is_nothing(st, par[P_OBJECTIVE]):
+        hi = min(hi, _win_hi(st, par, fpar, tk, tv))
+        if hi <= a + EPS:
+            ctr[HITS] += 1
+            return hi
         b = min(b, hi)
     ctr[STATES] += 1
     if ctr[STATES] + ctr[WORK] > ctr[LIMIT] or ctr[GROW]:
@@ -520,7 +557,7 @@ def search(
                 cover_key(kid, max(0, K.active(kid) - 1), kb_kid)
                 T.prefetch(mk, kb_kid)
                 continue
-            K.key(kid, kb_kid, words, par[P_MERGE] == 1)
+            _key(kid, kb_kid, par)
             T.prefetch(tk, kb_kid)
             if obj == WIN and not K.is_chance(kid):
                 cover_key(kid, 0, kb_kid)

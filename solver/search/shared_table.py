@@ -45,9 +45,9 @@ class SharedTable:
     """The keys and values arrays, the entries they hold, and the chunks now running. Made by the
     thread whose search goes on alone if the table is fixed (its owner)."""
 
-    def __init__(self, keys: Any, vals: Any) -> None:
+    def __init__(self, keys: Any, vals: Any, filled: int = 0) -> None:
         self.keys, self.vals = keys, vals
-        self.filled = 0  # entries stored by chunks that have ended
+        self.filled = filled  # entries stored by chunks that have ended (and before the first)
         self.promised = 0  # entries promised to the chunks running now
         self.running = 0
         self.fixed = False  # the memory budget has no room to double it: it replaces entries
