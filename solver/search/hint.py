@@ -325,9 +325,13 @@ def _search(
     def exact_limit() -> float | None:
         return None if deadline is None else search_share * max(0.001, deadline - time.perf_counter())
 
-    # Under a state budget the order stays as it was: what a budget buys is the same from version
-    # to version where it can be (the simulator's reproducible strength runs).
-    win_first = apart and objective == "game" and g.win_probability and len(state.party) == 1 and max_states is None
+    # Under a state budget or a short clock (the simulator's decisions) the order stays as it was:
+    # what a budget buys is the same from version to version where it can be (the reproducible
+    # strength runs), and under a short clock the searches mostly end in milliseconds or not at all.
+    win_first = (
+        apart and objective == "game" and g.win_probability and len(state.party) == 1
+        and max_states is None and not short
+    )  # fmt: skip
     wv: list[MoveValue] | None = None
     start = None
     if win_first:
