@@ -75,7 +75,7 @@ def test_a_sure_loss_that_takes_the_last_member_is_worth_nothing(
 
 
 @pytest.mark.parametrize("engine", ["python", "compiled"])
-@sample_sizes(60, 1000)
+@sample_sizes(40, 1000)
 def test_a_game_search_bounded_by_the_round_s_win_search_gives_the_same_values(
     monkeypatch: pytest.MonkeyPatch, engine: str, n: int
 ) -> None:
@@ -109,7 +109,7 @@ def test_a_game_search_bounded_by_the_round_s_win_search_gives_the_same_values(
     assert states[0] < 0.8 * states[1]  # the bounds cut the one-member game searches
 
 
-@pytest.mark.parametrize(("limit", "piles", "n"), [(None, (9, 11), 12), (0.3, (12, 12), 6)])
+@pytest.mark.parametrize(("limit", "piles", "n"), [(None, (9, 11), 8), (0.3, (12, 12), 6)])
 def test_a_one_member_hint_searches_the_win_first_and_keeps_every_value_sound(
     limit: float | None, piles: tuple[int, int], n: int
 ) -> None:
