@@ -109,6 +109,31 @@ def test_a_game_search_bounded_by_the_round_s_win_search_gives_the_same_values(
     assert states[0] < 0.8 * states[1]  # the bounds cut the one-member game searches
 
 
+def test_a_plain_bounded_game_search_that_hands_over_leaves_its_table_behind(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plain game search that starts from a tagged win search's table and outgrows HANDOVER
+    starts again in a table of its own (engine.evaluate_moves): the same values."""
+    from solver.search import engine
+
+    monkeypatch.setenv("LOBO_HINT_ENGINE", "python")
+    rng = random.Random("bounded-handover")
+    checked = 0
+    while checked < 6:
+        raw = random_game_position(rng, objective=None, final=False, max_wolf=6)
+        raw["party"] = [rng.choice(["J", "Q", "K"])]
+        root = initial_state(parse_position({**raw, "objective": "win"}))
+        if root.outcome is not None:
+            continue
+        want = {m.play: m.value for m in evaluate_moves(root, "game")[0]}
+        _, tagged = evaluate_moves(root, "win", tagged=True)
+        assert isinstance(tagged.table, dict)
+        with monkeypatch.context() as m:
+            m.setattr(engine, "HANDOVER", 20)
+            m.setattr(engine, "_may_hand_over", lambda root, max_states: True)
+            moves, _ = evaluate_moves(root, "game", win_bound=True, start=tagged.table)
+        assert all(mv.exact and abs(mv.value - want[mv.play]) < 1e-9 for mv in moves), raw
+        checked += 1
+
+
 @pytest.mark.parametrize(("limit", "piles", "n"), [(None, (9, 11), 8), (0.3, (12, 12), 6)])
 def test_a_one_member_hint_searches_the_win_first_and_keeps_every_value_sound(
     limit: float | None, piles: tuple[int, int], n: int

@@ -826,12 +826,15 @@ def evaluate_moves(
     With threads=2 and no state budget, a compiled search runs on two threads over one table
     (its states then depend on the threads' timing, its values never do). tagged, win_bound and
     start: a `win` search whose table a `game` search then starts from (Search says how); one that
-    starts from a table runs in that table's mode."""
+    starts from a compiled table runs compiled."""
     t0 = time.perf_counter()
     with_table = {"tagged": tagged, "win_bound": win_bound, "start": start}
-    if start is not None or not _may_hand_over(root, max_states):
+    compiled_start = start is not None and not isinstance(start, dict)
+    if compiled_start or not _may_hand_over(root, max_states):
         return _evaluate(root, objective, max_states, time_limit, progress, scores, threads, **with_table)
-    out, search = _evaluate(root, objective, HANDOVER, time_limit, progress, scores, 1, tagged=tagged)
+    # A plain search that outgrows HANDOVER starts again compiled, in a table of its own (a plain
+    # table it started from, and the bounds there, are left behind).
+    out, search = _evaluate(root, objective, HANDOVER, time_limit, progress, scores, 1, **with_table)
     # The time limit goes on from where the plain search stopped: the loading (once a process)
     # is not the search's, as prepare()'s is not; a caller's own deadline bounds what follows.
     left = None if time_limit is None else max(0.001, time_limit - (time.perf_counter() - t0))
