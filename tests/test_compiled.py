@@ -147,29 +147,31 @@ def _states(rng: random.Random, count: int) -> list[State]:
     return out
 
 
-def test_a_compact_key_tells_apart_every_two_states_the_full_key_does() -> None:
-    """Two words for a search that merges hand and reserve and knows one top card at most: on
-    thousands of states, two get the same compact key exactly when they get the same full key
-    (merged), and compiled and plain pack alike. Such a search's later states qualify too."""
+@pytest.mark.parametrize("merge", [True, False])
+def test_a_compact_key_tells_apart_every_two_states_the_full_key_does(merge: bool) -> None:
+    """Two words for a search that knows one top card at most (hand and reserve as one, or apart:
+    each value's counts as one id, kernel.RANK4): on thousands of states, two get the same compact
+    key exactly when they get the same full key, and compiled and plain pack alike. Such a
+    search's later states qualify too."""
     k = compiled.kernel
-    rng = random.Random("compact-keys")
+    rng = random.Random(f"compact-keys-{merge}")
     full: dict[tuple[int, ...], tuple[int, ...]] = {}
     compact: dict[tuple[int, ...], tuple[int, ...]] = {}
     for s in _states(rng, 3000):
         st = vector(s)
         if st[kernel.NTOP] > 1:
-            assert kernel.search_words(st, True) == kernel.key_words(st)
+            assert kernel.search_words(st, merge) == kernel.key_words(st)
             continue
-        assert kernel.search_words(st, True) == kernel.COMPACT_WORDS
-        assert kernel.search_words(st, False) == kernel.KEY_WORDS
-        for i in range(10):  # as the search holds it (engine.Search._vec)
-            st[kernel.HAND + i] += st[kernel.RESERVE + i]
-            st[kernel.RESERVE + i] = 0
+        assert kernel.search_words(st, merge) == kernel.COMPACT_WORDS
+        if merge:
+            for i in range(10):  # as the search holds it (engine.Search._vec)
+                st[kernel.HAND + i] += st[kernel.RESERVE + i]
+                st[kernel.RESERVE + i] = 0
         long_key, short_key = [0] * kernel.KEY_WORDS, [0] * kernel.COMPACT_WORDS
-        kernel.key(st, long_key, kernel.KEY_WORDS, True)
-        kernel.key(st, short_key, kernel.COMPACT_WORDS, True)
+        kernel.key(st, long_key, kernel.KEY_WORDS, merge)
+        kernel.key(st, short_key, kernel.COMPACT_WORDS, merge)
         ckb = np.zeros(kernel.COMPACT_WORDS, np.int64)
-        k.key(np.array(st, np.int64), ckb, kernel.COMPACT_WORDS, True)
+        k.key(np.array(st, np.int64), ckb, kernel.COMPACT_WORDS, merge)
         assert list(ckb) == short_key and all(0 <= w < 1 << 60 for w in short_key)
         lk, sk = tuple(long_key), tuple(short_key)
         assert full.setdefault(lk, sk) == sk and compact.setdefault(sk, lk) == lk, st

@@ -1070,9 +1070,28 @@ def dead_end(st: Vec) -> bool:
 # -- keys: a state as a few integers -------------------------------------------------------------
 
 KEY_WORDS = 3  # without known top cards past the tenth; each further word holds 15 more
-# Hand and reserve kept as one, and at most one known top card: the reserve's bits hold the third
-# word, so a table entry is 32 bytes, two to a cache line (session 16, bench/README.md).
+# At most one known top card: two words, so a table entry is 32 bytes, two to a cache line
+# (sessions 16 and 22, bench/README.md). Hand and reserve kept as one: the reserve's bits hold the
+# third word; kept apart: each value's four counts as one of 330 ids (RANK4), 9 bits.
 COMPACT_WORDS = 2
+
+
+def _ranks4() -> tuple[int, ...]:
+    """An id for every (hand, reserve, Wolf, unseen) count of one value that key_fits allows (seven
+    in all at most): 330 of them, so 9 bits; indexed by the four counts' 3-bit fields."""
+    out, n = [-1] * 4096, 0
+    for code in range(4096):
+        if (code >> 9) + ((code >> 6) & 7) + ((code >> 3) & 7) + (code & 7) <= 7:
+            out[code] = n
+            n += 1
+    return tuple(out)
+
+
+RANK4: Any
+try:
+    RANK4 = __lobo_rank4__  # type: ignore[name-defined]
+except NameError:
+    RANK4 = _ranks4()
 
 
 @jit()
@@ -1084,10 +1103,10 @@ def key_words(st: Vec) -> int:
 
 @jit()
 def search_words(st: Vec, merge: bool) -> int:
-    """How many words the keys of a search from this state take: COMPACT_WORDS when hand and
-    reserve are one (merge) and at most one top card is known (later states never know more: a
-    top card is turned face up only when none is known), else key_words."""
-    if merge and st[NTOP] <= 1:
+    """How many words the keys of a search from this state take: COMPACT_WORDS when at most one
+    top card is known (later states never know more: a top card is turned face up only when none
+    is known), else key_words. merge (hand and reserve as one) changes how, not how many (key)."""
+    if st[NTOP] <= 1:
         return COMPACT_WORDS
     return key_words(st)
 
@@ -1113,7 +1132,7 @@ def key_fits(st: Vec) -> bool:
 def key(st: Vec, out: Vec, words: int, merge: bool) -> None:
     """The state packed into `words` non-negative integers of 60 bits (out[0:words]). merge:
     hand and reserve as one (objectives for which it does not matter which pays); COMPACT_WORDS
-    words only with merge and at most one known top card (search_words). Only what
+    words only with at most one known top card (search_words). Only what
     decides the rest of the round goes in: the party as its number of members (who falls never
     changes the outcome), and not the rulings, which are the same in one search. The caller
     checks once, at the root, that every state of the round fits (key_fits)."""
@@ -1130,9 +1149,21 @@ def key(st: Vec, out: Vec, words: int, merge: bool) -> None:
     k2 |= (st[OWED_W] << 16) | (st[REVEAL] << 20) | (st[OUTCOME] << 21)
     for j in range(min(st[NTOP], 10)):
         k2 |= st[TOPS + j] << (24 + 4 * j)
-    if words == COMPACT_WORDS:  # merged, one top card at most: k2 has 28 bits, the reserve's are free
+    if words == COMPACT_WORDS and merge:  # one top card at most: k2 has 28 bits, the reserve's are free
         out[0] = k0 | (k2 << 30)
         out[1] = k1
+        return
+    if words == COMPACT_WORDS:  # each value's four counts as a 9-bit id, six then four, k2 split
+        c0 = 0
+        c1 = 0
+        for i in range(10):
+            c = RANK4[(st[HAND + i] << 9) | (st[RESERVE + i] << 6) | (st[WOLF + i] << 3) | st[UNSEEN + i]]
+            if i < 6:
+                c0 |= c << (9 * i)
+            else:
+                c1 |= c << (9 * (i - 6))
+        out[0] = c0 | ((k2 & 63) << 54)
+        out[1] = c1 | ((k2 >> 6) << 36)
         return
     out[0] = k0
     out[1] = k1

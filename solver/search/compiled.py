@@ -142,6 +142,7 @@ kernel = _load(
     KERNEL,
     {"__lobo_jit__": _jit, "__lobo_ints__": _ints, "__lobo_floats__": _floats,
      "__lobo_binomial__": np.array(plain_kernel.BINOMIAL, np.float64), "__lobo_zero__": np.int64(0),
+     "__lobo_rank4__": np.array(plain_kernel.RANK4, np.int64),
      "__lobo_one__": np.int64(1), "__lobo_scratch__": _scratch, "__lobo_stack__": _stack,
      "__lobo_stack_scratch__": _stack_scratch, "__lobo_stack_floats__": _stack_floats},
 )  # fmt: skip
