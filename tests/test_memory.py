@@ -204,6 +204,27 @@ def test_a_table_doubles_only_while_the_budget_has_room_for_it() -> None:
     assert engine._affordable(1 << 21, 10 * 1024**2, 3) == 1 << 18  # 10 MiB: the largest that fits in 10
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_table_is_not_doubled_when_the_clock_has_not_the_time(monkeypatch: pytest.MonkeyPatch, threads: int) -> None:
+    """A doubling's fresh pages may cost more than the answer's clock has left (engine.FRESH_PAGES):
+    then the table is fixed instead, and the search goes on, exact, in it; with no clock it doubles."""
+    from solver.search import engine
+
+    monkeypatch.setenv("LOBO_HINT_ENGINE", "compiled")
+    monkeypatch.setattr(engine, "_affordable", lambda capacity, nbytes, words: 1 << 14)
+    rng = random.Random("no time to double")
+    deck = [v for v in range(1, 10) for _ in range(4)]
+    rng.shuffle(deck)
+    root = state(player=deck[:4], wolf=deck[4:8], discard=deck[16:], draw_pile={"size": 8}, final=False)
+    free, search = evaluate_moves(root, "win", threads=threads)
+    assert search.table[0].shape[0] > 1 << 14  # no clock: doubled
+    monkeypatch.setattr(engine, "FRESH_PAGES", 1.0)  # a byte a second: never time to double
+    timed, search = evaluate_moves(root, "win", time_limit=60.0, threads=threads)
+    assert search.table[0].shape[0] == 1 << 14 and search.fixed
+    truth = {m.play: m.value for m in free}
+    assert all(m.exact and abs(m.value - truth[m.play]) < 1e-9 for m in timed)
+
+
 def _address(a: Any) -> int:
     return int(a.__array_interface__["data"][0])
 

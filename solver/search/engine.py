@@ -49,6 +49,10 @@ FIRST_CHUNK = {"compiled": 1_000, "plain": 100}  # the first: a short clock is n
 CHUNK_SECONDS = 0.05
 MEMO_SLOTS = 1 << 21  # the most slots of a shared memo: 64 MiB (cover), 80 MiB (next deals)
 STATES_A_SECOND = 3_000_000  # more than the compiled search ever takes (bench/README.md: 0.2-1.5M)
+# What a doubled table's fresh pages may cost, bytes a second: 0.3-0.4 GB/s on the test machine
+# (bench/README.md, session 22). A table is not doubled when its answer's clock has not the time
+# for that: it is fixed instead (it replaces entries), rather than answer late.
+FRESH_PAGES = 300_000_000
 # Below this many unknown cards in the pile the plain search answers before the compiled one
 # would have loaded (about 0.7 s for numba and the cached machine code), unless it is loaded.
 COMPILED_FROM = 8
@@ -173,6 +177,8 @@ class Search:
             raise ValueError(f"the search has no objective {self.objective!r}")
         self.lo, self.hi = self.goal.value_range(self.root)
         self._late_for: float | None = None  # a deadline seen passed: every later call stops at once
+        # The answer's deadline (`deadline` may be a play's share of it, set by _evaluate).
+        self.due = self.deadline
         module = _compiled_module() if _wants_compiled(self.root) else None
         if self.start is not None:  # the mode of the table it starts from (a dict: plain)
             module = None if isinstance(self.start, dict) else _compiled_module()
@@ -305,7 +311,7 @@ class Search:
             and wants_growth(int(c[plain.FILLED]), self.tk.shape[0])
             and not c[plain.FIXED]
         ):
-            bigger = _doubled(self.tk, self.tv)
+            bigger = _doubled(self.tk, self.tv) if self._may_double() else None
             if bigger is None:
                 c[plain.FIXED] = 1
             else:
@@ -349,9 +355,17 @@ class Search:
         start, share = got
         wants_more = bool(c[plain.GROW])
         c[plain.GROW] = 0
-        self.shared.leave(int(c[plain.FILLED]) - start, share, wants_more)
+        self.shared.leave(int(c[plain.FILLED]) - start, share, wants_more, may_grow=self._may_double())
         self.tk, self.tv = self.shared.keys, self.shared.vals
         self.max_entries = self.tk.shape[0]
+
+    def _may_double(self) -> bool:
+        """Whether the answer's clock leaves time for the table's doubling (FRESH_PAGES)."""
+        if self.due is None or not math.isfinite(self.due) or self.tk is None:
+            return True
+        from solver.search.hashtable import table_bytes
+
+        return time.perf_counter() + table_bytes(2 * self.tk.shape[0], self.words) / FRESH_PAGES < self.due
 
     def _grow_arena(self) -> None:
         """Make the arena twice what a big node asked for (expectimax.ARENA_I), within the memory

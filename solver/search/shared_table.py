@@ -78,10 +78,11 @@ class SharedTable:
         stored its share), or a fixed table keeps."""
         return int(GROW_EIGHTHS * self.keys.shape[0] // 8)
 
-    def leave(self, stored: int, share: int, wants_more: bool) -> None:
+    def leave(self, stored: int, share: int, wants_more: bool, may_grow: bool = True) -> None:
         """After a chunk that stored `stored` new keys of its `share`. When it asks for more room
         and the table is really filling up, the table is doubled once no other chunk runs (or
-        fixed, when the memory budget has no room); otherwise it waits for the other chunk to end
+        fixed, when the memory budget has no room or may_grow says the clock has not the time);
+        otherwise it waits for the other chunk to end
         (and hand back what it was promised) before it takes a share again."""
         with self._cond:
             self.filled += stored
@@ -99,7 +100,7 @@ class SharedTable:
                 return  # room enough for more shares
             # No chunk runs, and none starts while this thread holds the lock: the table is
             # copied whole into the doubled one.
-            bigger = doubled(self.keys, self.vals)
+            bigger = doubled(self.keys, self.vals) if may_grow else None
             if bigger is None:
                 self.fixed = True
             else:
