@@ -160,9 +160,9 @@ def test_a_compact_key_tells_apart_every_two_states_the_full_key_does(merge: boo
     for s in _states(rng, 3000):
         st = vector(s)
         if st[kernel.NTOP] > 1:
-            assert kernel.search_words(st, merge) == kernel.key_words(st)
+            assert kernel.search_words(st) == kernel.key_words(st)
             continue
-        assert kernel.search_words(st, merge) == kernel.COMPACT_WORDS
+        assert kernel.search_words(st) == kernel.COMPACT_WORDS
         if merge:
             for i in range(10):  # as the search holds it (engine.Search._vec)
                 st[kernel.HAND + i] += st[kernel.RESERVE + i]

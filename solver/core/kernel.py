@@ -1102,10 +1102,10 @@ def key_words(st: Vec) -> int:
 
 
 @jit()
-def search_words(st: Vec, merge: bool) -> int:
-    """How many words the keys of a search from this state take: COMPACT_WORDS when at most one
-    top card is known (later states never know more: a top card is turned face up only when none
-    is known), else key_words. merge (hand and reserve as one) changes how, not how many (key)."""
+def search_words(st: Vec) -> int:
+    """How many words the keys of a search from this state take, whatever its objective:
+    COMPACT_WORDS when at most one top card is known (later states never know more: a top card is
+    turned face up only when none is known), else key_words."""
     if st[NTOP] <= 1:
         return COMPACT_WORDS
     return key_words(st)

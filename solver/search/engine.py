@@ -184,8 +184,7 @@ class Search:
             module = None if isinstance(self.start, dict) else _compiled_module()
         self.mode = "plain" if module is None else "compiled"
         self._chunk = FIRST_CHUNK[self.mode]  # states per call while a clock runs (paced: _pace)
-        # A tagged search's keys take the layout of the game search that reads them.
-        self.words = kernel.search_words(vector(self.root), self.goal.merges_reserve and not self.tagged)
+        self.words = kernel.search_words(vector(self.root))
         room = memory.room()
         if module is None:
             self.k: Any = kernel
@@ -247,8 +246,6 @@ class Search:
         self.par[plain.P_REVERSED] = int(self.reversed_order)
         self.par[plain.P_TAGGED] = int(self.tagged)
         self.par[plain.P_WIN_BOUND] = int(self.win_bound)
-        if self.mode == "plain":
-            self.ctr[plain.FILLED] = len(self.tk)
         # How rollouts from this root play (the estimates' and the rewards': solver/search/rollout_policy.py).
         self.policy: tuple[float, ...] = rollout_policy.weights(self.root, self.objective)
         self._seen = (0, 0, 0, 0)
@@ -257,7 +254,7 @@ class Search:
 
     def _vec(self, s: State) -> Any:
         st = vector(s)
-        if kernel.search_words(st, self.goal.merges_reserve) > self.words:
+        if kernel.search_words(st) > self.words:
             raise ValueError("a state with more known top cards than its search's root")
         if not kernel.key_fits(st):  # then none of its round's states would pack into a key
             raise ValueError("a position with more copies of a value than a table key holds")
