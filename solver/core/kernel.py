@@ -1067,6 +1067,85 @@ def dead_end(st: Vec) -> bool:
     return psi + split_gain(st, left) < 0
 
 
+@jit()
+def _perfects_fall_short(st: Vec, c: int, need: int) -> bool:
+    """lone_card's other case: the one card c equals a Wolf card. The Player never holds more than
+    one card again (a Perfect draws one for the one it plays; no Sum; an Over or a Split leaves
+    none, and only Fold follows before the final round). So the Wolf's hand shrinks only by
+    Perfects, each of a card the Player holds or may draw (at most 1 + pile of them), by one
+    Split of j of its cards for the one it then draws, and by at most active - 1 sacrifices if
+    the round can turn final: the pile runs out only through those Perfects' draws and one Over
+    (by at most the top value less the Wolf's smallest card) or Split. True when all of those
+    together cannot empty the Wolf's hand, and leave it at least `need` cards."""
+    k = cards_in(st, WOLF)
+    matched = 0
+    for v in range(1, 11):
+        can = st[UNSEEN + v - 1] + (1 if v == c else 0)
+        for t in range(min(st[NTOP], MAX_TOPS)):
+            if st[TOPS + t] == v:
+                can += 1
+        matched += min(st[WOLF + v - 1], can)
+    matched = min(matched, 1 + st[PILE])
+    j = 0  # the most of the Wolf's cards one Split can take: its smallest, within the top value
+    total = 0
+    for v in range(1, 11):
+        for _ in range(st[WOLF + v - 1]):
+            if total + v <= st[TOPV]:
+                total += v
+                j += 1
+    low = 1
+    while st[WOLF + low - 1] == 0:  # the Wolf's smallest card (it holds one: it matches c)
+        low += 1
+    sacrifices = active(st) - 1 if st[PILE] <= matched + max(1, st[TOPV] - low) else 0
+    return matched + max(0, j - 1) + max(sacrifices, need - 1) < k
+
+
+@jit()
+def lone_card(st: Vec, need: int) -> bool:
+    """A vanguard round before its final round where the Player holds one card (hand and reserve
+    together) that equals no Wolf card, at a decision or while the Wolf draws (and no draw can
+    bring it a card of that value): no Perfect, no Sum, so every play but Fold is an Over or a
+    Split, which leaves the Player nothing while the pile still holds cards (only Fold follows) and
+    the Wolf at least one card. True only when no line from here wins the round or ends it with
+    fewer than `need` Wolf cards: need 1, the round is lost; need = active, every loss turns the
+    whole party face down. A play that empties the pile (the final round: the sacrifices may cover
+    the Wolf's hand) is ruled out rather than followed."""
+    if (st[RULESET] & FINAL_ROUND) == 0 or st[FINAL] == 1 or st[OUTCOME] != 0:
+        return False
+    d = st[OWED_W]
+    if st[OWED_P] > 0 or st[REVEAL] == 1 or (d > 0 and st[NTOP] > 0):
+        return False
+    c = 0
+    for v in range(1, 11):
+        n = st[HAND + v - 1] + st[RESERVE + v - 1]
+        if n > 0:
+            if n > 1 or c > 0:
+                return False
+            c = v
+    if c > 0 and st[WOLF + c - 1] > 0:
+        return d == 0 and _perfects_fall_short(st, c, need)
+    k = cards_in(st, WOLF) + d
+    pile = st[PILE] - d
+    if c == 0 or (d > 0 and st[UNSEEN + c - 1] > 0) or k < need or pile < 2:
+        return False  # (no card: sure_loss's case), a Perfect, a Fold that leaves fewer, or a Split that ends the pile
+    # An Over by d = pile ends the pile: the Wolf then holds k - 1 + d cards, for active - 1 sacrifices.
+    if c > pile and k - 1 + pile <= active(st) - 1:
+        return False
+    if need > 1:
+        # A Split into j cards leaves the Wolf k - j + 1: j is at most how many of its smallest
+        # cards (those it holds, and any it may draw) fit within c.
+        j = 0
+        total = 0
+        for v in range(1, c):
+            for _ in range(st[WOLF + v - 1] + (min(d, st[UNSEEN + v - 1]) if d > 0 else 0)):
+                if total + v <= c:
+                    total += v
+                    j += 1
+        if j >= 2 and k - j + 1 < need:
+            return False
+    return True
+
+
 # -- keys: a state as a few integers -------------------------------------------------------------
 
 KEY_WORDS = 3  # without known top cards past the tenth; each further word holds 15 more
@@ -1136,6 +1215,22 @@ def key(st: Vec, out: Vec, words: int, merge: bool) -> None:
     decides the rest of the round goes in: the party as its number of members (who falls never
     changes the outcome), and not the rulings, which are the same in one search. The caller
     checks once, at the root, that every state of the round fits (key_fits)."""
+    k2 = st[PILE] | (st[NTOP] << 6) | (active(st) << 12) | (st[FINAL] << 14) | (st[OWED_P] << 15)
+    k2 |= (st[OWED_W] << 16) | (st[REVEAL] << 20) | (st[OUTCOME] << 21)
+    for j in range(min(st[NTOP], 10)):
+        k2 |= st[TOPS + j] << (24 + 4 * j)
+    if words == COMPACT_WORDS and not merge:  # each value's four counts as a 9-bit id, six then four, k2 split
+        c0 = 0
+        c1 = 0
+        for i in range(6):
+            c0 |= RANK4[(st[HAND + i] << 9) | (st[RESERVE + i] << 6) | (st[WOLF + i] << 3) | st[UNSEEN + i]] << (9 * i)
+        for i in range(6, 10):
+            c1 |= RANK4[(st[HAND + i] << 9) | (st[RESERVE + i] << 6) | (st[WOLF + i] << 3) | st[UNSEEN + i]] << (
+                9 * (i - 6)
+            )
+        out[0] = c0 | ((k2 & 63) << 54)
+        out[1] = c1 | ((k2 >> 6) << 36)
+        return
     k0 = 0
     k1 = 0
     for i in range(10):
@@ -1145,25 +1240,9 @@ def key(st: Vec, out: Vec, words: int, merge: bool) -> None:
         k0 |= r << (30 + 3 * i)
         k1 |= st[WOLF + i] << (3 * i)
         k1 |= st[UNSEEN + i] << (30 + 3 * i)
-    k2 = st[PILE] | (st[NTOP] << 6) | (active(st) << 12) | (st[FINAL] << 14) | (st[OWED_P] << 15)
-    k2 |= (st[OWED_W] << 16) | (st[REVEAL] << 20) | (st[OUTCOME] << 21)
-    for j in range(min(st[NTOP], 10)):
-        k2 |= st[TOPS + j] << (24 + 4 * j)
-    if words == COMPACT_WORDS and merge:  # one top card at most: k2 has 28 bits, the reserve's are free
+    if words == COMPACT_WORDS:  # merged, one top card at most: k2 has 28 bits, the reserve's are free
         out[0] = k0 | (k2 << 30)
         out[1] = k1
-        return
-    if words == COMPACT_WORDS:  # each value's four counts as a 9-bit id, six then four, k2 split
-        c0 = 0
-        c1 = 0
-        for i in range(10):
-            c = RANK4[(st[HAND + i] << 9) | (st[RESERVE + i] << 6) | (st[WOLF + i] << 3) | st[UNSEEN + i]]
-            if i < 6:
-                c0 |= c << (9 * i)
-            else:
-                c1 |= c << (9 * (i - 6))
-        out[0] = c0 | ((k2 & 63) << 54)
-        out[1] = c1 | ((k2 >> 6) << 36)
         return
     out[0] = k0
     out[1] = k1

@@ -193,6 +193,7 @@ class Search:
             self.par: Any = [0] * plain.PARAMS
             self.fpar: Any = [self.lo, self.hi]
             self.ctr: Any = [0] * plain.COUNTERS
+            self.no_key: Any = [-1]  # the root's key is the search's to make (expectimax.search: kin)
             # The plain tables are dicts: at most this many entries (memory.py's room now).
             self.max_entries = max(1 << 12, room // ENTRY_BYTES)
             self.tk: Any = {} if self.start is None else self.start
@@ -205,6 +206,7 @@ class Search:
             self.par = np.zeros(plain.PARAMS, np.int64)
             self.fpar = np.array([self.lo, self.hi], np.float64)
             self.ctr = np.zeros(plain.COUNTERS, np.int64)
+            self.no_key = np.full(1, -1, np.int64)
             # Sized for the search to come (doubling a table restarts the search from its root):
             # about 200,000 states at 12 unknown cards, three times as many per card beyond; but
             # never more than a quarter of the memory the budget leaves.
@@ -637,7 +639,7 @@ class Search:
             self._enter()
             share = self._enter_shared()
             try:
-                v = self.x.search(st, a, b, self.par, self.fpar, *self._tables(), *self._arena)
+                v = self.x.search(st, a, b, self.par, self.fpar, *self._tables(), *self._arena, self.no_key)
             except (MemoryError, SystemError) as e:
                 # An allocation inside the compiled search failed (an address-space cap the budget
                 # did not leave room under): what the tables hold is sound, so the search stops as

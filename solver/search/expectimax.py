@@ -126,6 +126,9 @@ FEW = 64
 FEW_ROWS = FEW * 10
 # The most words a state key takes (kernel.key_words of a state with every card a known top one).
 KEY_MOST = K.KEY_WORDS + (K.MAX_TOPS - 10 + 14) // 15
+# A chance node computes each outcome's key once, keeps it here (KEY_MOST words an outcome), and
+# hands it to cheap() and to the outcome's search: a key costs as much as a table probe.
+FEW_KEYS = FEW * KEY_MOST
 
 
 @jit()
@@ -386,6 +389,15 @@ def _lost_is_nothing(st: Vec, obj: int) -> bool:
     return obj == WIN or (obj == GAME and (st[K.RULESET] & K.RACE) == 0 and K.loss_takes_all(st))
 
 
+@jit(inline="always")
+def _lone_nothing(st: Vec, obj: int) -> bool:
+    """Whether kernel.lone_card proves st worth the objective's least, 0, without a search: under
+    `win` a round lost; under `game` in vanguard one whose every loss also takes the whole party."""
+    if obj == WIN:
+        return K.lone_card(st, 1)
+    return obj == GAME and (st[K.RULESET] & K.RACE) == 0 and K.lone_card(st, K.active(st))
+
+
 @jit()
 def cheap(
     st: Vec, par: Vec, fpar: Vec, tk: Any, tv: Any, mk: Any, mv: Any, dk: Any, dv: Any, ev: Vec, ctr: Vec
@@ -394,6 +406,26 @@ def cheap(
     cover, a chance node that wins whatever comes, the table, and under `win` a sure loss, a dead
     end or a sure cover (under `game` where any loss takes the last member: the sure loss, the
     dead end, and a tagged win search's upper bound, P_WIN_BOUND)."""
+    kin = K.stack(1)
+    kin[0] = -1
+    return _cheap(st, kin, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
+
+
+@jit(inline="always")
+def _own_key(st: Vec, kin: Vec, kb: Vec, par: Vec) -> None:
+    """kb := the state's key: kin where the caller computed it already (kin[0] >= 0), else made."""
+    if kin[0] >= 0:
+        for w in range(par[P_WORDS]):
+            kb[w] = kin[w]
+    else:
+        _key(st, kb, par)
+
+
+@jit()
+def _cheap(
+    st: Vec, kin: Vec, par: Vec, fpar: Vec, tk: Any, tv: Any, mk: Any, mv: Any, dk: Any, dv: Any, ev: Vec, ctr: Vec
+) -> tuple[float, float]:
+    """cheap(), given the state's key in kin (kin[0] = -1: not computed)."""
     if st[K.OUTCOME] != 0:
         v = terminal(st, par, mk, mv, dk, dv, ev, ctr)
         if ctr[STOPPED]:
@@ -408,8 +440,10 @@ def cheap(
         # and game the drawn card counts: it scores, or may be kept).
         won = 1.0 if obj == WIN else -float(par[P_ROOT_ACTIVE] - K.active(st))
         return won, won
+    if _lone_nothing(st, obj):
+        return 0.0, 0.0  # before the table: such a state is never stored there
     kb = K.stack(KEY_MOST)
-    _key(st, kb, par)
+    _own_key(st, kin, kb, par)
     found, lo, hi = T.tt_get(tk, tv, kb)
     if found:
         return lo, hi
@@ -477,17 +511,19 @@ def search(
     ctr: Vec,
     ih: Vec,
     fh: Vec,
+    kin: Vec,
 ) -> float:  # pragma: no cover - compiled, and run plain by the tests
     """The value of a state that has not ended, if it lies inside (a, b) by more than EPS;
     otherwise a bound on the side it fell (an upper bound at or below a + EPS, a lower bound at
     or above b - EPS). NaN once a budget has run out (bounds stored on the way up). ih and fh:
-    the arena (ints, floats) for big nodes' buffers (ARENA_I).
+    the arena (ints, floats) for big nodes' buffers (ARENA_I). kin: the state's key where the
+    caller computed it (a chance node, for its outcomes), else kin[0] = -1.
 
     One function for decision and chance nodes alike: compiled recursion must stay within one
     function."""
     kb = K.stack(KEY_MOST)
     kb_kid = K.stack(KEY_MOST)
-    _key(st, kb, par)
+    _own_key(st, kin, kb, par)
     lo = fpar[F_LO]
     hi = fpar[F_HI]
     found, tlo, thi = T.tt_get(tk, tv, kb)
@@ -528,36 +564,45 @@ def search(
         chi = K.stack_floats(FEW)
         weight = K.stack_floats(FEW)
         order = K.stack_scratch(FEW)
+        okeys = K.stack_scratch(FEW_KEYS)
         mark_i = ctr[ARENA_I]
         mark_f = ctr[ARENA_F]
         if n > FEW:  # from the arena (in plain mode a slice is a fresh list: as good a buffer)
-            if mark_i + 11 * n > len(ih) or mark_f + 4 * n > len(fh):
-                ctr[NEED_I] = max(ctr[NEED_I], mark_i + 11 * n)
+            need_i = mark_i + (11 + KEY_MOST) * n
+            if need_i > len(ih) or mark_f + 4 * n > len(fh):
+                ctr[NEED_I] = max(ctr[NEED_I], need_i)
                 ctr[NEED_F] = max(ctr[NEED_F], mark_f + 4 * n)
                 ctr[STOPPED] = 1
                 return np_nan()
             outs = ih[mark_i : mark_i + 10 * n]
             order = ih[mark_i + 10 * n : mark_i + 11 * n]
+            okeys = ih[mark_i + 11 * n : need_i]
             prob = fh[mark_f : mark_f + n]
             clo = fh[mark_f + n : mark_f + 2 * n]
             chi = fh[mark_f + 2 * n : mark_f + 3 * n]
             weight = fh[mark_f + 3 * n : mark_f + 4 * n]
-            ctr[ARENA_I] = mark_i + 11 * n
+            ctr[ARENA_I] = need_i
             ctr[ARENA_F] = mark_f + 4 * n
         K.draws(st, K.UNSEEN, d, outs, prob)
         ctr[OUTCOMES] += n
         kid = K.stack(STATE)
         # The outcomes' table slots fetched first, all at once: their memory misses overlap
         # (and under `win` their cover memo's, which cheap() reads for every new decision).
+        words = par[P_WORDS]
         for j in range(n):
             K.apply_draw(st, outs, j * 10, kid)
+            okeys[j * KEY_MOST] = -1
             if kid[K.OUTCOME] != 0:
                 continue
             if _is_final_decision(kid):  # valued by its cover alone (final_value)
                 cover_key(kid, max(0, K.active(kid) - 1), kb_kid)
                 T.prefetch(mk, kb_kid)
                 continue
+            if _lone_nothing(kid, obj):
+                continue  # valued 0 by cheap(), without the table
             _key(kid, kb_kid, par)
+            for w in range(words):
+                okeys[j * KEY_MOST + w] = kb_kid[w]
             T.prefetch(tk, kb_kid)
             if obj == WIN and not K.is_chance(kid):
                 cover_key(kid, 0, kb_kid)
@@ -566,7 +611,9 @@ def search(
         rest_hi = 0.0
         for j in range(n):
             K.apply_draw(st, outs, j * 10, kid)
-            lo_j, hi_j = cheap(kid, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
+            lo_j, hi_j = _cheap(
+                kid, okeys[j * KEY_MOST : (j + 1) * KEY_MOST], par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr
+            )
             if ctr[STOPPED]:
                 return np_nan()  # an outcome's next deal was interrupted: nothing to store yet
             clo[j] = lo_j
@@ -601,7 +648,9 @@ def search(
             wa = max(clo[j], ca)
             wb = min(chi[j], cb)
             K.apply_draw(st, outs, j * 10, kid)
-            cv = search(kid, wa, wb, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr, ih, fh)
+            cv = search(
+                kid, wa, wb, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr, ih, fh, okeys[j * KEY_MOST : (j + 1) * KEY_MOST]
+            )
             if ctr[STOPPED]:
                 # Every child before this one is exact (a bound would have returned already).
                 blo, bhi = bounds(kid, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
@@ -651,6 +700,8 @@ def search(
         if room > ROOM:
             ctr[ARENA_I] = mark_i + room * K.MOVE
         child = K.stack(STATE)
+        nokey = K.stack(1)
+        nokey[0] = -1
         best = fpar[F_LO] - 1.0
         proven = fpar[F_LO]  # the best value known to be reached (not merely bounded from above)
         rev = par[P_REVERSED] == 1
@@ -663,10 +714,10 @@ def search(
                 if ctr[STOPPED]:
                     T.put(tk, tv, kb, max(lo, proven), hi, ctr, FILLED, GROW, FIXED)
                     return np_nan()
-            elif _lost_is_nothing(child, obj) and K.sure_loss(child):
+            elif (_lost_is_nothing(child, obj) and K.sure_loss(child)) or _lone_nothing(child, obj):
                 cv = 0.0  # known without a search (and not worth a table entry: the test is cheaper)
             else:
-                cv = search(child, low, b, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr, ih, fh)
+                cv = search(child, low, b, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr, ih, fh, nokey)
                 if ctr[STOPPED]:
                     blo, _ = bounds(child, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
                     T.put(tk, tv, kb, max(lo, max(proven, blo)), hi, ctr, FILLED, GROW, FIXED)

@@ -54,10 +54,11 @@ WIN_SHARE = 0.5  # under `party`, of what is left, for the exact win search; the
 SHORT_CLOCK = 0.25
 SHORT_SEARCH_SHARE = 0.35
 SHORT_WIN_SHARE = 0.25
-# Where a value network values the open plays (milliseconds, nothing sampled), the searches keep
-# almost all of a clock that is not short: the game values', then the round win's.
+# Where a value network values the open plays (milliseconds, nothing sampled: at most 15 ms for
+# a dozen plays, bench/README.md), the searches keep almost all of a clock that is not short: the
+# game values', then the round win's.
 NETWORK_SEARCH_SHARE = 0.9
-NETWORK_WIN_SHARE = 0.85
+NETWORK_WIN_SHARE = 0.97
 # With one member, under `game`, the round's win search goes first with this share of the exact
 # search's: its bounds cut the game search to about a seventh of its states (a loss takes the last
 # member, so a state is worth at most its round's win probability: expectimax.P_WIN_BOUND). What

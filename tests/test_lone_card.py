@@ -1,0 +1,118 @@
+"""kernel.lone_card is sound: a Player left with one card that no Wolf card equals. Where it says
+no line wins the round, the reference finds no chance to win it; where it says, besides, that
+every loss takes the whole party, the reference values the game 0. A state while the Wolf draws
+is claimed only where every draw leaves a decision the test claims (checked against the reference
+through the decisions)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from conftest import sample_sizes
+from gen import random_game_position, random_position, reference_form
+from reference.expectimax import analyse
+from reference.game import game_values
+from reference.test_reference_examples import normalize
+from solver.core import kernel
+from solver.core.position import parse_position
+from solver.core.rules import State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays, vector
+
+
+def _one_card_root(raw: dict[str, Any]) -> State | None:
+    root = initial_state(parse_position(raw))
+    if root.outcome is not None or root.final or root.is_chance or len(root.hand) + len(root.reserve) != 1:
+        return None
+    return root
+
+
+@sample_sizes(150, 1500)
+def test_a_lone_card_round_has_no_chance_to_win(n: int) -> None:
+    rng = random.Random("lone-card-win")
+    claimed = checked = chains = 0
+    while checked < n:
+        raw = random_position(rng, game="vanguard", max_hand=1, max_wolf=6, max_reserve=1, max_pile=5, final=False)
+        raw["objective"] = "win"
+        root = _one_card_root(raw)
+        if root is None:
+            continue
+        checked += 1
+        if kernel.lone_card(vector(root), 1):
+            claimed += 1
+            chains += (root.hand + root.reserve)[0] in root.wolf
+            assert analyse(reference_form(raw))["value"] == 0, raw
+    assert claimed > n // 4, claimed  # the claims are frequent enough to mean something
+    assert chains > n // 20, chains  # ... and those of a card that a Perfect can play
+
+
+@sample_sizes(100, 1000)
+def test_a_lone_card_round_that_takes_the_party_is_worth_nothing(n: int) -> None:
+    rng = random.Random("lone-card-game")
+    claimed = checked = chains = 0
+    while checked < n:
+        raw = random_game_position(rng, objective=None, final=False, max_hand=1, max_reserve=1, max_wolf=6)
+        raw["party"] = rng.sample(["J", "Q", "K"], rng.randint(1, 3))
+        root = _one_card_root(raw)
+        if root is None:
+            continue
+        checked += 1
+        if kernel.lone_card(vector(root), len(root.party)):
+            claimed += 1
+            chains += (root.hand + root.reserve)[0] in root.wolf
+            value, _ = game_values(normalize(raw, objective="game"))
+            assert value == 0, raw
+    assert claimed > n // 5, claimed
+    assert chains > n // 20, chains
+
+
+@sample_sizes(300, 3000)
+def test_a_lone_card_while_the_wolf_draws_holds_after_every_draw(n: int) -> None:
+    rng = random.Random("lone-card-chance")
+    claimed = checked = 0
+    while checked < n:
+        raw = random_position(rng, game="vanguard", max_hand=2, max_wolf=5, max_reserve=1, max_pile=8, final=False)
+        root = initial_state(parse_position(raw))
+        if root.outcome is not None or root.final or root.is_chance:
+            continue
+        for play in legal_plays(root):
+            s = apply(root, play)
+            if s.outcome is not None or not s.is_chance:
+                continue
+            checked += 1
+            for need in range(1, len(s.party) + 1):
+                if kernel.lone_card(vector(s), need):
+                    claimed += 1
+                    for o, _ in chance_outcomes(s):
+                        after = apply_outcome(s, o)
+                        assert kernel.lone_card(vector(after), need), (raw, str(play), need)
+    assert claimed > n // 20, claimed
+
+
+FULL = ["J", "Q", "K"]
+# Ways out of a lone card that the test must leave open, each one the round's only chance:
+WAYS_OUT = {
+    # an Over that empties the pile: the final round, whose sacrifices cover the Wolf's two cards;
+    "over": {"player": [5], "wolf": [3], "draw_pile": {"size": 2}, "party": FULL},
+    # a Split that empties it, the same way;
+    "split": {"player": [7], "wolf": [1, 2, 4], "draw_pile": {"size": 1}, "party": FULL},
+    # two Perfects from a pile of one: the second of the card the first one draws;
+    "perfects": {"player": [9], "wolf": [9, 9], "draw_pile": {"size": 1}, "party": ["J"]},
+    # a Perfect, then a Split of the Wolf's three smallest cards, then two sacrifices;
+    "perfect-split": {
+        "player": [6], "wolf": [1, 2, 3, 6], "draw_pile": {"size": 1}, "party": FULL,
+        "discard": [1, 1, 1, 2, 2, 2, 3, 3, 3],
+    },
+    # a Perfect, then a sacrifice for a card no draw can match.
+    "perfect-sacrifice": {"player": [9], "wolf": [9, 8], "draw_pile": {"size": 1}, "party": FULL, "discard": [8, 8, 8]},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("way", list(WAYS_OUT))
+def test_a_lone_card_with_a_way_out_is_not_called_lost(way: str) -> None:
+    raw = {**WAYS_OUT[way], "final": False, "objective": "win", "difficulty": "standard"}
+    root = _one_card_root(raw)
+    assert root is not None
+    assert analyse(reference_form(raw))["value"] > 0
+    assert not any(kernel.lone_card(vector(root), need) for need in (1, 2, 3))
