@@ -198,7 +198,9 @@ def warm_up() -> None:
         ctr[expectimax.LIMIT] = 100
         for code in (expectimax.WIN, expectimax.PARTY, expectimax.POINTS, expectimax.GAME):
             par[expectimax.P_OBJECTIVE] = code
-            expectimax.search(st, 0.0, 1.0, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr, ih, fh, np.full(1, -1, np.int64))
+            expectimax.search(
+                st, 0.0, 1.0, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr, ih, fh, np.full(1, -1, np.int64)
+            )
         expectimax.cheap(st, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
         expectimax.bounds(st, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
         expectimax.terminal(st, par, mk, mv, dk, dv, ev, ctr)

@@ -648,9 +648,8 @@ def search(
             wa = max(clo[j], ca)
             wb = min(chi[j], cb)
             K.apply_draw(st, outs, j * 10, kid)
-            cv = search(
-                kid, wa, wb, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr, ih, fh, okeys[j * KEY_MOST : (j + 1) * KEY_MOST]
-            )
+            kid_key = okeys[j * KEY_MOST : (j + 1) * KEY_MOST]
+            cv = search(kid, wa, wb, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr, ih, fh, kid_key)
             if ctr[STOPPED]:
                 # Every child before this one is exact (a bound would have returned already).
                 blo, bhi = bounds(kid, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
