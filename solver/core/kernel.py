@@ -1103,13 +1103,14 @@ def _perfects_fall_short(st: Vec, c: int, need: int) -> bool:
 @jit()
 def lone_card(st: Vec, need: int) -> bool:
     """A vanguard round before its final round where the Player holds one card (hand and reserve
-    together) that equals no Wolf card, at a decision or while the Wolf draws (and no draw can
-    bring it a card of that value): no Perfect, no Sum, so every play but Fold is an Over or a
-    Split, which leaves the Player nothing while the pile still holds cards (only Fold follows) and
-    the Wolf at least one card. True only when no line from here wins the round or ends it with
-    fewer than `need` Wolf cards: need 1, the round is lost; need = active, every loss turns the
-    whole party face down. A play that empties the pile (the final round: the sacrifices may cover
-    the Wolf's hand) is ruled out rather than followed."""
+    together). True only when no line from here wins the round or ends it with fewer than `need`
+    Wolf cards: need 1, the round is lost; need = active, every loss turns the whole party face
+    down. Where a Wolf card equals the card (a decision): _perfects_fall_short. Otherwise, at a
+    decision or while the Wolf draws (if no draw can bring it a card of that value): no Perfect,
+    no Sum, so every play but Fold is an Over or a Split, which leaves the Player nothing while the
+    pile still holds cards (only Fold follows) and the Wolf at least one card. A play that empties
+    the pile (the final round: the sacrifices may cover the Wolf's hand) is ruled out rather than
+    followed."""
     if (st[RULESET] & FINAL_ROUND) == 0 or st[FINAL] == 1 or st[OUTCOME] != 0:
         return False
     d = st[OWED_W]
