@@ -104,6 +104,12 @@ WAYS_OUT = {
         "player": [6], "wolf": [1, 2, 3, 6], "draw_pile": {"size": 1}, "party": FULL,
         "discard": [1, 1, 1, 2, 2, 2, 3, 3, 3],
     },
+    # a Perfect, then an Over by the pile's last card, then two sacrifices (no Split: no 7 to hold);
+    "perfect-over": {
+        "player": [5], "wolf": [5, 2], "draw_pile": {"size": 2}, "party": FULL, "discard": [2, 2, 2, 7, 7, 7, 7],
+    },
+    # a Perfect that empties the pile, then two sacrifices (no Over, no Split reaches the end);
+    "perfects-sacrifices": {"player": [9], "wolf": [9, 8, 8], "draw_pile": {"size": 1}, "party": FULL, "discard": [8, 8]},
     # a Perfect, then a sacrifice for a card no draw can match.
     "perfect-sacrifice": {"player": [9], "wolf": [9, 8], "draw_pile": {"size": 1}, "party": FULL, "discard": [8, 8, 8]},
 }  # fmt: skip
@@ -116,3 +122,21 @@ def test_a_lone_card_with_a_way_out_is_not_called_lost(way: str) -> None:
     assert root is not None
     assert analyse(reference_form(raw))["value"] > 0
     assert not any(kernel.lone_card(vector(root), need) for need in (1, 2, 3))
+
+
+def test_a_split_may_leave_the_wolf_too_few_cards_to_take_the_party() -> None:
+    """Two members, and a Perfect then a Split can leave the Wolf one card: the loss that follows
+    takes one member, and the next deal (one card, to the Player) wins the game."""
+    unseen = [6, 9, 9, 9]
+    deck = [v for v in range(1, 10) for _ in range(4)]
+    for v in [6, 6, 1, 5, *unseen]:
+        deck.remove(v)
+    raw = {
+        "player": [6], "wolf": [6, 1, 5], "party": ["J", "Q"], "draw_pile": {"size": 3}, "final": False,
+        "discard": deck, "difficulty": "standard",
+    }  # fmt: skip
+    root = _one_card_root(raw)
+    assert root is not None
+    value, _ = game_values(normalize(raw, objective="game"))
+    assert value > 0
+    assert not kernel.lone_card(vector(root), 2)

@@ -1068,36 +1068,56 @@ def dead_end(st: Vec) -> bool:
 
 
 @jit()
+def _split_most(st: Vec, holdable: int) -> int:
+    """The most of the Wolf's cards (as it holds them now) that one Split can take: that add up to
+    a value whose bit is set in holdable (a card the Player may hold then); 0 if none (j >= 2)."""
+    sums = stack(11)  # sums[j]: bit s set when some j of the Wolf's cards add up to s <= 10
+    sums[0] = 1
+    for v in range(1, 11):
+        for _ in range(st[WOLF + v - 1]):
+            for j in range(10, 0, -1):
+                sums[j] |= (sums[j - 1] << v) & 0x7FF
+    for j in range(10, 1, -1):
+        if sums[j] & holdable:
+            return j
+    return 0
+
+
+@jit()
 def _perfects_fall_short(st: Vec, c: int, need: int) -> bool:
-    """lone_card's other case: the one card c equals a Wolf card. The Player never holds more than
-    one card again (a Perfect draws one for the one it plays; no Sum; an Over or a Split leaves
-    none, and only Fold follows before the final round). So the Wolf's hand shrinks only by
-    Perfects, each of a card the Player holds or may draw (at most 1 + pile of them), by one
-    Split of j of its cards for the one it then draws, and by at most active - 1 sacrifices if
-    the round can turn final: the pile runs out only through those Perfects' draws and one Over
-    (by at most the top value less the Wolf's smallest card) or Split. True when all of those
-    together cannot empty the Wolf's hand, and leave it at least `need` cards."""
+    """lone_card's other case: the one card c equals a Wolf card (a decision). The Player never
+    holds two cards again (a Perfect draws one for the one it plays; no Sum; an Over or a Split
+    leaves none, and only Fold follows before the final round). So the Wolf's hand shrinks only by
+    Perfects, each of a card the Player holds or may draw: at most `matched` of them, and at most 1
+    + pile. The round is won only (1) by Perfects alone, (2) by Perfects that empty the pile, then
+    one more and the final round's active - 1 sacrifices, (3) by m Perfects, then an Over by the
+    pile's last pile - m cards, the Wolf's k - m - 1 + (pile - m) cards all sacrificed, or (4) by
+    m = pile - 1 Perfects, then a Split of j cards that empties the pile, the Wolf's k - m - j + 1
+    all sacrificed. True when none can happen, and every loss leaves the Wolf at least `need`
+    cards (it loses at most matched, and j - 1 to a Split)."""
     k = cards_in(st, WOLF)
+    pile = st[PILE]
+    sac = active(st) - 1
     matched = 0
+    holdable = 1 << c
     for v in range(1, 11):
         can = st[UNSEEN + v - 1] + (1 if v == c else 0)
         for t in range(min(st[NTOP], MAX_TOPS)):
             if st[TOPS + t] == v:
                 can += 1
+        if can > 0:
+            holdable |= 1 << v
         matched += min(st[WOLF + v - 1], can)
-    matched = min(matched, 1 + st[PILE])
-    j = 0  # the most of the Wolf's cards one Split can take: its smallest, within the top value
-    total = 0
-    for v in range(1, 11):
-        for _ in range(st[WOLF + v - 1]):
-            if total + v <= st[TOPV]:
-                total += v
-                j += 1
-    low = 1
-    while st[WOLF + low - 1] == 0:  # the Wolf's smallest card (it holds one: it matches c)
-        low += 1
-    sacrifices = active(st) - 1 if st[PILE] <= matched + max(1, st[TOPV] - low) else 0
-    return matched + max(0, j - 1) + max(sacrifices, need - 1) < k
+    matched = min(matched, 1 + pile)
+    j = _split_most(st, holdable)
+    if k - matched - max(0, j - 1) < need:
+        return False  # a loss may leave the Wolf fewer cards than `need`
+    if matched >= k or (matched >= pile and matched + sac >= k):
+        return False  # (1), (2)
+    m = min(matched, pile - 1)
+    if m >= 0 and k + pile - 2 * m <= sac + 1:
+        return False  # (3)
+    return not (pile - 1 <= matched and j >= 2 and k - (pile - 1) - j + 1 <= sac)  # (4)
 
 
 @jit()
