@@ -67,12 +67,28 @@ def test_a_lone_card_round_that_takes_the_party_is_worth_nothing(n: int) -> None
     assert chains > n // 20, chains
 
 
-@sample_sizes(300, 3000)
-def test_a_lone_card_while_the_wolf_draws_holds_after_every_draw(n: int) -> None:
+def _as_position(s: State) -> dict[str, Any]:
+    """A decision state as a position (FORMAT.md) the reference reads: what is not in play and
+    not unseen is in the discards."""
+    top = len(s.unseen)
+    held = [*s.hand, *s.reserve, *s.wolf, *s.pile_top]
+    discard = [v for v in range(1, top + 1) for _ in range(4 - held.count(v) - s.unseen[v - 1])]
+    return {
+        "game": "vanguard", "difficulty": {8: "easy", 9: "standard", 10: "hard"}[top],
+        "player": list(s.hand), "reserve": list(s.reserve), "wolf": list(s.wolf), "party": list(s.party),
+        "draw_pile": {"size": s.pile_size, "top": list(s.pile_top)}, "final": s.final, "discard": discard,
+    }  # fmt: skip
+
+
+@sample_sizes(1000, 5000)
+def test_a_lone_card_while_the_wolf_draws_is_lost_after_every_draw(n: int) -> None:
+    """A claim while the Wolf draws holds for every draw: where the decision after it is not
+    claimed itself, the reference finds no chance to win it, and (for need > 1) values its game 0."""
     rng = random.Random("lone-card-chance")
-    claimed = checked = 0
+    claimed = checked = referred = 0
     while checked < n:
         raw = random_position(rng, game="vanguard", max_hand=2, max_wolf=5, max_reserve=1, max_pile=8, final=False)
+        raw["rules"] = {}
         root = initial_state(parse_position(raw))
         if root.outcome is not None or root.final or root.is_chance:
             continue
@@ -82,12 +98,22 @@ def test_a_lone_card_while_the_wolf_draws_holds_after_every_draw(n: int) -> None
                 continue
             checked += 1
             for need in range(1, len(s.party) + 1):
-                if kernel.lone_card(vector(s), need):
-                    claimed += 1
-                    for o, _ in chance_outcomes(s):
-                        after = apply_outcome(s, o)
-                        assert kernel.lone_card(vector(after), need), (raw, str(play), need)
-    assert claimed > n // 20, claimed
+                if not kernel.lone_card(vector(s), need):
+                    continue
+                claimed += 1
+                draws = chance_outcomes(s)
+                for o, _ in rng.sample(draws, min(3, len(draws))):
+                    after = apply_outcome(s, o)
+                    assert after.outcome is None, (raw, str(play))
+                    if kernel.lone_card(vector(after), need):
+                        continue
+                    referred += 1
+                    pos = _as_position(after)
+                    assert analyse(reference_form({**pos, "objective": "win"}))["value"] == 0, (pos, need)
+                    if need > 1 and not after.final:
+                        value, _ = game_values(normalize(pos, objective="game"))
+                        assert value == 0, (pos, need)
+    assert claimed > n // 10 and referred > n // 20, (claimed, referred)
 
 
 FULL = ["J", "Q", "K"]

@@ -1068,13 +1068,14 @@ def dead_end(st: Vec) -> bool:
 
 
 @jit()
-def _split_most(st: Vec, holdable: int) -> int:
-    """The most of the Wolf's cards (as it holds them now) that one Split can take: that add up to
-    a value whose bit is set in holdable (a card the Player may hold then); 0 if none (j >= 2)."""
+def _split_most(st: Vec, holdable: int, drawn: int) -> int:
+    """The most of the Wolf's cards that one Split can take: that add up to a value whose bit is
+    set in holdable (a card the Player may hold then); 0 if none (j >= 2). The Wolf's cards are
+    those it holds and, when it is owed `drawn` cards, up to that many of each unseen value."""
     sums = stack(11)  # sums[j]: bit s set when some j of the Wolf's cards add up to s <= 10
     sums[0] = 1
     for v in range(1, 11):
-        for _ in range(st[WOLF + v - 1]):
+        for _ in range(st[WOLF + v - 1] + min(drawn, st[UNSEEN + v - 1])):
             for j in range(10, 0, -1):
                 sums[j] |= (sums[j - 1] << v) & 0x7FF
     for j in range(10, 1, -1):
@@ -1085,7 +1086,10 @@ def _split_most(st: Vec, holdable: int) -> int:
 
 @jit()
 def _perfects_fall_short(st: Vec, c: int, need: int) -> bool:
-    """lone_card's other case: the one card c equals a Wolf card (a decision). The Player never
+    """lone_card's other case: the one card c equals a Wolf card, or may once the Wolf has drawn
+    the d cards it is owed (then every bound below holds whatever it draws: k and the pile are
+    counted after the draw, a drawn card adds at most one Perfect, and the Split counts up to d of
+    each unseen value among the Wolf's cards). The Player never
     holds two cards again (a Perfect draws one for the one it plays; no Sum; an Over or a Split
     leaves none, and only Fold follows before the final round). So the Wolf's hand shrinks only by
     Perfects, each of a card the Player holds or may draw: at most `matched` of them, and at most 1
@@ -1095,10 +1099,11 @@ def _perfects_fall_short(st: Vec, c: int, need: int) -> bool:
     m = pile - 1 Perfects, then a Split of j cards that empties the pile, the Wolf's k - m - j + 1
     all sacrificed. True when none can happen, and every loss leaves the Wolf at least `need`
     cards (it loses at most matched, and j - 1 to a Split)."""
-    k = cards_in(st, WOLF)
-    pile = st[PILE]
+    d = st[OWED_W]
+    k = cards_in(st, WOLF) + d
+    pile = st[PILE] - d
     sac = active(st) - 1
-    matched = 0
+    matched = d
     holdable = 1 << c
     for v in range(1, 11):
         can = st[UNSEEN + v - 1] + (1 if v == c else 0)
@@ -1109,7 +1114,7 @@ def _perfects_fall_short(st: Vec, c: int, need: int) -> bool:
             holdable |= 1 << v
         matched += min(st[WOLF + v - 1], can)
     matched = min(matched, 1 + pile)
-    j = _split_most(st, holdable)
+    j = _split_most(st, holdable, d)
     if k - matched - max(0, j - 1) < need:
         return False  # a loss may leave the Wolf fewer cards than `need`
     if matched >= k or (matched >= pile and matched + sac >= k):
@@ -1125,8 +1130,8 @@ def lone_card(st: Vec, need: int) -> bool:
     """A vanguard round before its final round where the Player holds one card (hand and reserve
     together). True only when no line from here wins the round or ends it with fewer than `need`
     Wolf cards: need 1, the round is lost; need = active, every loss turns the whole party face
-    down. Where a Wolf card equals the card (a decision): _perfects_fall_short. Otherwise, at a
-    decision or while the Wolf draws (if no draw can bring it a card of that value): no Perfect,
+    down. Where a Wolf card equals the card, or a card the Wolf is drawing may: _perfects_fall_short.
+    Otherwise, at a decision or while the Wolf draws: no Perfect,
     no Sum, so every play but Fold is an Over or a Split, which leaves the Player nothing while the
     pile still holds cards (only Fold follows) and the Wolf at least one card. A play that empties
     the pile (the final round: the sacrifices may cover the Wolf's hand) is ruled out rather than
@@ -1143,11 +1148,11 @@ def lone_card(st: Vec, need: int) -> bool:
             if n > 1 or c > 0:
                 return False
             c = v
-    if c > 0 and st[WOLF + c - 1] > 0:
-        return d == 0 and _perfects_fall_short(st, c, need)
+    if c > 0 and (st[WOLF + c - 1] > 0 or (d > 0 and st[UNSEEN + c - 1] > 0)):
+        return _perfects_fall_short(st, c, need)
     k = cards_in(st, WOLF) + d
     pile = st[PILE] - d
-    if c == 0 or (d > 0 and st[UNSEEN + c - 1] > 0) or k < need or pile < 2:
+    if c == 0 or k < need or pile < 2:
         return False  # (no card: sure_loss's case), a Perfect, a Fold that leaves fewer, or a Split that ends the pile
     # An Over by d = pile ends the pile: the Wolf then holds k - 1 + d cards, for active - 1 sacrifices.
     if c > pile and k - 1 + pile <= active(st) - 1:
