@@ -136,6 +136,11 @@ WAYS_OUT = {
     },
     # a Perfect that empties the pile, then two sacrifices (no Over, no Split reaches the end);
     "perfects-sacrifices": {"player": [9], "wolf": [9, 8, 8], "draw_pile": {"size": 1}, "party": FULL, "discard": [8, 8]},
+    # a Split of three cards into a 10 (the hard deck) that empties the pile, then two sacrifices;
+    "split-into-ten": {
+        "player": [10], "wolf": [10, 2, 3, 5], "draw_pile": {"size": 1}, "party": FULL, "difficulty": "hard",
+        "discard": [2, 2, 2, 3, 3, 3, 5, 5, 5],
+    },
     # a Perfect, then a sacrifice for a card no draw can match.
     "perfect-sacrifice": {"player": [9], "wolf": [9, 8], "draw_pile": {"size": 1}, "party": FULL, "discard": [8, 8, 8]},
 }  # fmt: skip
@@ -143,7 +148,7 @@ WAYS_OUT = {
 
 @pytest.mark.parametrize("way", list(WAYS_OUT))
 def test_a_lone_card_with_a_way_out_is_not_called_lost(way: str) -> None:
-    raw = {**WAYS_OUT[way], "final": False, "objective": "win", "difficulty": "standard"}
+    raw = {"difficulty": "standard", **WAYS_OUT[way], "final": False, "objective": "win"}
     root = _one_card_root(raw)
     assert root is not None
     assert analyse(reference_form(raw))["value"] > 0
