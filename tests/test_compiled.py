@@ -255,6 +255,7 @@ def test_the_kernel_compiled_does_what_it_does_plain() -> None:
             assert bool(k.dead_end(a)) == bool(kernel.dead_end(st))
             for need in (1, 2, 3):
                 assert bool(k.lone_card(a, need)) == bool(kernel.lone_card(st, need))
+            assert bool(k.few_matches(a)) == bool(kernel.few_matches(st))
             words = kernel.key_words(st)
             kb, ckb = [0] * words, np.zeros(words, np.int64)
             kernel.key(st, kb, words, False)

@@ -1,4 +1,4 @@
-"""kernel.lone_card is sound: a Player left with one card that no Wolf card equals. Where it says
+"""kernel.lone_card and kernel.few_matches are sound. lone_card: a Player left with one card that no Wolf card equals. Where it says
 no line wins the round, the reference finds no chance to win it; where it says, besides, that
 every loss takes the whole party, the reference values the game 0. A state while the Wolf draws
 is claimed only where every draw leaves a decision the test claims (checked against the reference
@@ -171,3 +171,57 @@ def test_a_split_may_leave_the_wolf_too_few_cards_to_take_the_party() -> None:
     value, _ = game_values(normalize(raw, objective="game"))
     assert value > 0
     assert not kernel.lone_card(vector(root), 2)
+
+
+def _one_member(rng: random.Random, max_hand: int) -> dict[str, Any]:
+    raw = random_position(rng, game="vanguard", max_hand=max_hand, max_wolf=7, max_reserve=1, max_pile=5, final=False)
+    raw["party"] = [rng.choice(["J", "Q", "K"])]
+    raw["rules"] = {}
+    return raw
+
+
+@sample_sizes(800, 5000)
+def test_one_member_with_too_few_matches_has_no_chance_to_win(n: int) -> None:
+    """kernel.few_matches: with one member, where it says the round cannot be won, the reference
+    finds no chance to win it, at decisions with two or three cards (one is lone_card's case)."""
+    rng = random.Random("few-matches")
+    claimed = checked = 0
+    while checked < n:
+        raw = _one_member(rng, 3)
+        root = initial_state(parse_position(raw))
+        if root.outcome is not None or root.final or root.is_chance or len(root.hand + root.reserve) < 2:
+            continue
+        checked += 1
+        if kernel.few_matches(vector(root)):
+            claimed += 1
+            assert analyse(reference_form({**raw, "objective": "win"}))["value"] == 0, raw
+    assert claimed > n // 20, claimed
+
+
+@sample_sizes(300, 3000)
+def test_one_member_with_too_few_matches_while_cards_are_drawn(n: int) -> None:
+    """The same claim while cards are drawn (to the Player after a Perfect or a Sum, to the Wolf
+    after an Over or a Split): every draw's decision is claimed itself or has no chance to win."""
+    rng = random.Random("few-matches-chance")
+    claimed = checked = referred = 0
+    while checked < n:
+        root = initial_state(parse_position(_one_member(rng, 4)))
+        if root.outcome is not None or root.final or root.is_chance:
+            continue
+        for play in legal_plays(root):
+            s = apply(root, play)
+            if s.outcome is not None or not s.is_chance:
+                continue
+            checked += 1
+            if not kernel.few_matches(vector(s)):
+                continue
+            claimed += 1
+            draws = chance_outcomes(s)
+            for o, _ in rng.sample(draws, min(3, len(draws))):
+                after = apply_outcome(s, o)
+                assert after.outcome is None, str(play)
+                if after.final or not (kernel.few_matches(vector(after)) or kernel.lone_card(vector(after), 1)):
+                    referred += 1
+                    pos = _as_position(after)
+                    assert analyse(reference_form({**pos, "objective": "win"}))["value"] == 0, pos
+    assert claimed > n // 10, claimed

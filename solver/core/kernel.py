@@ -1126,6 +1126,39 @@ def _perfects_fall_short(st: Vec, c: int, need: int) -> bool:
 
 
 @jit()
+def few_matches(st: Vec) -> bool:
+    """A vanguard round before its final round with one member active (no sacrifice, ever), at a
+    decision or while cards are drawn: True only when it cannot be won. The Player's cards P (hand,
+    reserve and a draw owed) never grow, and once P is down to 1 only Perfects go on (an Over or a
+    Split then leaves nothing and the Wolf a card). So at most P - 1 plays are not Perfects, each
+    taking at most max(1, j) of the Wolf's cards (a Sum one, an Over one, a Split j), and the
+    Perfects take at most the Wolf's cards of values the Player holds or may draw, one each (plus
+    one for each card the Wolf is owed). Cards the Wolf draws later only add to what must go (a
+    Perfect of one takes no more than it added). Lost when all of that falls short of the Wolf's
+    hand."""
+    if (st[RULESET] & FINAL_ROUND) == 0 or st[FINAL] == 1 or st[OUTCOME] != 0 or active(st) != 1:
+        return False
+    d = st[OWED_W]
+    if st[REVEAL] == 1 or (d > 0 and st[NTOP] > 0):
+        return False
+    k = cards_in(st, WOLF) + d
+    mine = cards_in(st, HAND) + cards_in(st, RESERVE) + st[OWED_P]
+    matched = d
+    holdable = 0
+    for v in range(1, 11):
+        can = st[HAND + v - 1] + st[RESERVE + v - 1] + st[UNSEEN + v - 1]
+        for t in range(min(st[NTOP], MAX_TOPS)):
+            if st[TOPS + t] == v:
+                can += 1
+        if can > 0:
+            holdable |= 1 << v
+        matched += min(st[WOLF + v - 1], can)
+    if matched + max(0, mine - 1) >= k:
+        return False  # (without looking for Splits: the common case, and the cheaper test)
+    return matched + max(0, mine - 1) * max(1, _split_most(st, holdable, d)) < k
+
+
+@jit()
 def lone_card(st: Vec, need: int) -> bool:
     """A vanguard round before its final round where the Player holds one card (hand and reserve
     together). True only when no line from here wins the round or ends it with fewer than `need`

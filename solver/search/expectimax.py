@@ -394,8 +394,8 @@ def _lone_nothing(st: Vec, obj: int) -> bool:
     """Whether kernel.lone_card proves st worth the objective's least, 0, without a search: under
     `win` a round lost; under `game` in vanguard one whose every loss also takes the whole party."""
     if obj == WIN:
-        return K.lone_card(st, 1)
-    return obj == GAME and (st[K.RULESET] & K.RACE) == 0 and K.lone_card(st, K.active(st))
+        return K.lone_card(st, 1) or K.few_matches(st)
+    return obj == GAME and (st[K.RULESET] & K.RACE) == 0 and (K.lone_card(st, K.active(st)) or K.few_matches(st))
 
 
 @jit()
