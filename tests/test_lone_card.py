@@ -225,3 +225,15 @@ def test_one_member_with_too_few_matches_while_cards_are_drawn(n: int) -> None:
                     pos = _as_position(after)
                     assert analyse(reference_form({**pos, "objective": "win"}))["value"] == 0, pos
     assert claimed > n // 10, claimed
+
+
+def test_a_reserve_card_matches_too() -> None:
+    """One member: a Perfect from the hand, one from the reserve, then a Sum of the two cards drawn
+    (a 7 from the 1s to 6s left) wins; few_matches must count the reserve's 9 as a match."""
+    raw = {
+        "player": [8], "reserve": [9], "wolf": [9, 8, 7], "party": ["K"], "draw_pile": {"size": 2},
+        "final": False, "difficulty": "standard", "discard": [7, 7, 7, 8, 8, 9, 9],
+    }  # fmt: skip
+    root = initial_state(parse_position(raw))
+    assert analyse(reference_form({**raw, "objective": "win"}))["value"] > 0
+    assert not kernel.few_matches(vector(root))
