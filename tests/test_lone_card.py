@@ -67,6 +67,12 @@ def test_a_lone_card_round_that_takes_the_party_is_worth_nothing(n: int) -> None
     assert chains > n // 20, chains
 
 
+def _draws_after(root: State) -> list[tuple[str, State]]:
+    """The states after root's plays that wait on a draw, each with its play's text."""
+    after = ((str(play), apply(root, play)) for play in legal_plays(root))
+    return [(text, s) for text, s in after if s.outcome is None and s.is_chance]
+
+
 def _as_position(s: State) -> dict[str, Any]:
     """A decision state as a position (FORMAT.md) the reference reads: what is not in play and
     not unseen is in the discards."""
@@ -92,10 +98,7 @@ def test_a_lone_card_while_the_wolf_draws_is_lost_after_every_draw(n: int) -> No
         root = initial_state(parse_position(raw))
         if root.outcome is not None or root.final or root.is_chance:
             continue
-        for play in legal_plays(root):
-            s = apply(root, play)
-            if s.outcome is not None or not s.is_chance:
-                continue
+        for play, s in _draws_after(root):
             checked += 1
             for need in range(1, len(s.party) + 1):
                 if not kernel.lone_card(vector(s), need):
@@ -104,7 +107,7 @@ def test_a_lone_card_while_the_wolf_draws_is_lost_after_every_draw(n: int) -> No
                 draws = chance_outcomes(s)
                 for o, _ in rng.sample(draws, min(3, len(draws))):
                     after = apply_outcome(s, o)
-                    assert after.outcome is None, (raw, str(play))
+                    assert after.outcome is None, (raw, play)
                     if kernel.lone_card(vector(after), need):
                         continue
                     referred += 1
@@ -208,10 +211,7 @@ def test_one_member_with_too_few_matches_while_cards_are_drawn(n: int) -> None:
         root = initial_state(parse_position(_one_member(rng, 4)))
         if root.outcome is not None or root.final or root.is_chance:
             continue
-        for play in legal_plays(root):
-            s = apply(root, play)
-            if s.outcome is not None or not s.is_chance:
-                continue
+        for play, s in _draws_after(root):
             checked += 1
             if not kernel.few_matches(vector(s)):
                 continue
@@ -219,7 +219,7 @@ def test_one_member_with_too_few_matches_while_cards_are_drawn(n: int) -> None:
             draws = chance_outcomes(s)
             for o, _ in rng.sample(draws, min(3, len(draws))):
                 after = apply_outcome(s, o)
-                assert after.outcome is None, str(play)
+                assert after.outcome is None, play
                 if after.final or not (kernel.few_matches(vector(after)) or kernel.lone_card(vector(after), 1)):
                     referred += 1
                     pos = _as_position(after)

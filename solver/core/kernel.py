@@ -1085,6 +1085,24 @@ def _split_most(st: Vec, holdable: int, drawn: int) -> int:
 
 
 @jit()
+def _matches(st: Vec) -> tuple[int, int]:
+    """What Perfects can take of the Wolf's hand as it is now: for each value, the fewer of its
+    Wolf cards and of the cards of that value the Player holds or may draw (hand, reserve, unseen,
+    known top cards); and the values the Player may hold, as bits."""
+    matched = 0
+    holdable = 0
+    for v in range(1, 11):
+        can = st[HAND + v - 1] + st[RESERVE + v - 1] + st[UNSEEN + v - 1]
+        for t in range(min(st[NTOP], MAX_TOPS)):
+            if st[TOPS + t] == v:
+                can += 1
+        if can > 0:
+            holdable |= 1 << v
+        matched += min(st[WOLF + v - 1], can)
+    return matched, holdable
+
+
+@jit()
 def _perfects_fall_short(st: Vec, c: int, need: int) -> bool:
     """lone_card's other case: the one card c equals a Wolf card, or may once the Wolf has drawn
     the d cards it is owed (then every bound below holds whatever it draws: k and the pile are
@@ -1103,17 +1121,8 @@ def _perfects_fall_short(st: Vec, c: int, need: int) -> bool:
     k = cards_in(st, WOLF) + d
     pile = st[PILE] - d
     sac = active(st) - 1
-    matched = d
-    holdable = 1 << c
-    for v in range(1, 11):
-        can = st[UNSEEN + v - 1] + (1 if v == c else 0)
-        for t in range(min(st[NTOP], MAX_TOPS)):
-            if st[TOPS + t] == v:
-                can += 1
-        if can > 0:
-            holdable |= 1 << v
-        matched += min(st[WOLF + v - 1], can)
-    matched = min(matched, 1 + pile)
+    matched, holdable = _matches(st)  # c is the Player's one card: it is among them
+    matched = min(matched + d, 1 + pile)
     j = _split_most(st, holdable, d)
     if k - matched - max(0, j - 1) < need:
         return False  # a loss may leave the Wolf fewer cards than `need`
@@ -1143,16 +1152,8 @@ def few_matches(st: Vec) -> bool:
         return False
     k = cards_in(st, WOLF) + d
     mine = cards_in(st, HAND) + cards_in(st, RESERVE) + st[OWED_P]
-    matched = d
-    holdable = 0
-    for v in range(1, 11):
-        can = st[HAND + v - 1] + st[RESERVE + v - 1] + st[UNSEEN + v - 1]
-        for t in range(min(st[NTOP], MAX_TOPS)):
-            if st[TOPS + t] == v:
-                can += 1
-        if can > 0:
-            holdable |= 1 << v
-        matched += min(st[WOLF + v - 1], can)
+    matched, holdable = _matches(st)
+    matched += d
     if matched + max(0, mine - 1) >= k:
         return False  # (without looking for Splits: the common case, and the cheaper test)
     return matched + max(0, mine - 1) * max(1, _split_most(st, holdable, d)) < k
