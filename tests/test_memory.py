@@ -273,6 +273,74 @@ def test_kept_memory_is_let_go_when_the_budget_needs_the_room() -> None:
     memory.let_go()
 
 
+def test_memory_faulted_in_ahead_serves_the_table_it_was_taken_for() -> None:
+    """memory.prefault takes a table's memory on a thread of its own; the table made next is on it,
+    zeroed, and a second prefault, or one the budget has no room for, takes nothing."""
+    memory.let_go()
+    rows, cols = 1 << 18, 4  # 8 MiB
+    memory.prefault(rows, cols)
+    memory.prefault(rows, cols)  # one at a time
+    table = memory.zeroed(rows, cols)  # waits for the thread, then takes its memory
+    assert memory.kept() == 0 and not table.any()
+    where = _address(table)
+    table.fill(3)
+    del table
+    memory.prefault(rows, cols)  # kept memory fits: nothing more taken
+    assert memory.kept() == 8 * rows * cols
+    again = memory.zeroed(rows, cols)
+    assert _address(again) == where and not again.any()
+    del again
+    memory.let_go()
+    memory.set_limit(memory.resident() + 4 * 1024**2)  # no room for 8 MiB
+    try:
+        memory.prefault(rows, cols)
+        memory.zeroed(1, 1)  # (a small table)
+        assert memory.kept() == 0
+    finally:
+        memory.set_limit(None)
+
+
+def test_a_fresh_process_faults_its_table_in_while_the_machine_code_loads() -> None:
+    """engine.prepare, in a process where the compiled search is not loaded yet, takes the table's
+    memory beside the loading: the search's table is then on it."""
+    code = """
+import numpy as np
+from conftest import state
+from solver.search import engine, memory
+root = state(player=[2, 5, 7, 9], wolf=[3, 4, 6, 8], draw_pile={"size": 13}, final=False)
+engine.prepare(root, "game", threads=1, seconds=2.0)
+kept = memory.kept()
+search = engine.Search(root, "game")
+search.cheap(root)
+base = search.tk.base
+while base.base is not None:
+    base = base.base
+print(kept > 0, memory.kept() == 0, any(base is b for b in memory._kept))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT / "tests", timeout=300, check=False
+    )
+    assert done.stdout.split() == ["True", "True", "True"], done.stderr
+
+
+def test_a_search_done_with_its_table_hands_its_memory_to_the_next_search() -> None:
+    """Search.let_go_of_table (the hint's game search, before the round's win search): the next
+    search's table is on the same memory, and what the first search still answers it answers."""
+    memory.let_go()
+    root = state(player=[2, 5, 7, 9], wolf=[3, 4, 6, 8], draw_pile={"size": 13}, final=False)
+    first = Search(root, "game")
+    before = first.cheap(root)
+    where = _address(first.tk.base)
+    first.let_go_of_table()
+    assert memory.kept() >= memory.table_bytes(first._slots, first.words)
+    second = Search(root, "win")
+    second.cheap(root)
+    assert _address(second.tk.base) == where
+    assert first.cheap(root) == before  # on a table made afresh
+    assert _address(first.tk.base) != where
+    memory.let_go()
+
+
 def test_a_search_that_only_rolls_out_makes_no_transposition_table() -> None:
     """Rollouts and the lookahead read the memos alone: the table (80 MiB at 13 unknown cards) is
     made at a search's first use of it."""

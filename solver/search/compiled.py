@@ -168,10 +168,13 @@ _warm = False
 
 def warm_up() -> None:
     """Load the machine code (compiled once per installation; a first compile takes some 20 s, so
-    a run that waits on it says so after 2 s)."""
+    a run that waits on it says so after 2 s). Once compiled, only what the exact search calls is
+    loaded here: the rollouts and the lookahead load at their first call (some 0.02 s each), as
+    an answer the search finishes never makes."""
     global _warm
     if _warm:
         return
+    everything = not machine_code.ready()  # a first compile: all of it, under the one notice
     timer = threading.Timer(
         2.0,
         lambda: logging.getLogger("lobo_hint").warning(
@@ -205,17 +208,18 @@ def warm_up() -> None:
         expectimax.bounds(st, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
         expectimax.terminal(st, par, mk, mv, dk, dv, ev, ctr)
         expectimax.final_value(st, par, mk, mv, ctr)
-        values = np.zeros(1, np.float64)
-        playouts.rollouts(
-            st.copy(), 1, np.ones(1, np.int64), 1, 1, par, mk, mv, dk, dv, ev, ctr, values, values.copy(), 0,
-            np.array(kernel.GREEDY_WEIGHTS, np.float64),
-        )  # fmt: skip
-        net = np.zeros(network.size(network.FEATURES, 2, 2, network.HEADS), np.float64)
-        net[: network.HEADER] = (network.FEATURES, 2, 2, network.HEADS)
-        seen = np.zeros(lookahead.SEEN, np.int64)
-        par[expectimax.P_OBJECTIVE] = expectimax.GAME
-        lookahead.values(st.copy(), 1, 1, network.GAME_HEAD, par, mk, mv, dk, dv, ev, ctr, net, values, seen)
         hashtable.grown(tk, tv)
+        if everything:
+            values = np.zeros(1, np.float64)
+            playouts.rollouts(
+                st.copy(), 1, np.ones(1, np.int64), 1, 1, par, mk, mv, dk, dv, ev, ctr, values, values.copy(), 0,
+                np.array(kernel.GREEDY_WEIGHTS, np.float64),
+            )  # fmt: skip
+            net = np.zeros(network.size(network.FEATURES, 2, 2, network.HEADS), np.float64)
+            net[: network.HEADER] = (network.FEATURES, 2, 2, network.HEADS)
+            seen = np.zeros(lookahead.SEEN, np.int64)
+            par[expectimax.P_OBJECTIVE] = expectimax.GAME
+            lookahead.values(st.copy(), 1, 1, network.GAME_HEAD, par, mk, mv, dk, dv, ev, ctr, net, values, seen)
     finally:
         timer.cancel()
     _warm = True

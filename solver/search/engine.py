@@ -130,11 +130,18 @@ def compiled_for(root: State) -> bool:
     return _wants_compiled(root) and _compiled_module() is not None
 
 
-def prepare(root: State, objective: str) -> None:
-    """Load the compiled search now if a search from this root will use it (so that loading it is
-    not counted in a time limit)."""
-    if _wants_compiled(root):
-        _compiled_module()
+def prepare(
+    root: State, objective: str, threads: int = 1, seconds: float | None = None, max_states: int | None = None
+) -> None:
+    """Load the compiled search now if a search from this root will use it. Where it is not loaded
+    yet (a fresh process), the memory of the table such a search wants (for these threads, at
+    most these seconds and states) is faulted in on another thread meanwhile."""
+    if not _wants_compiled(root):
+        return
+    if "solver.search.compiled" not in sys.modules:
+        words = kernel.search_words(vector(root))
+        memory.prefault(_slots(root, threads, seconds, max_states, words, memory.room()), words + 2)
+    _compiled_module()
 
 
 def value_range(state: State, objective: str) -> tuple[float, float]:
@@ -207,22 +214,9 @@ class Search:
             self.fpar = np.array([self.lo, self.hi], np.float64)
             self.ctr = np.zeros(plain.COUNTERS, np.int64)
             self.no_key = np.full(1, -1, np.int64)
-            # Sized for the search to come (doubling a table restarts the search from its root):
-            # about 200,000 states at 12 unknown cards, three times as many per card beyond; but
-            # never more than a quarter of the memory the budget leaves.
-            want = min(21, max(16, 20 + 2 * (self.root.unknown_draws - 12)))
-            if self.threads > 1:  # their states, and room to share out (shared_table.py), within the cap
-                want = min(21, want + 1)
-            if self.deadline is not None and math.isfinite(self.deadline):
-                # A short clock searches few states (some millions a second at most): a table for
-                # twice that many is enough, and its pages are not all touched for nothing.
-                # (capped: a limit of 1e308 s is no clock, and its states would overflow the log)
-                reach = min(1e15, self.threads * STATES_A_SECOND * max(0.0, self.deadline - time.perf_counter()))
-                want = min(want, max(16, math.ceil(math.log2(max(2.0, 2 * reach)))))
-            if self.max_states is not None:
-                want = min(want, max(16, math.ceil(math.log2(max(2, 2 * self.max_states)))))
+            seconds = None if self.deadline is None else self.deadline - time.perf_counter()
             # Made at its first use (_tables): rollouts and the lookahead read the memos alone.
-            self._slots = _affordable(1 << want, room // 4, self.words)
+            self._slots = _slots(self.root, self.threads, seconds, self.max_states, self.words, room)
             self.tk = self.tv = None
             self.max_entries = self._slots
             if self.shared is not None:
@@ -362,9 +356,7 @@ class Search:
         """Whether the answer's clock leaves time for the table's doubling (FRESH_PAGES)."""
         if self.due is None or not math.isfinite(self.due) or self.tk is None:
             return True
-        from solver.search.hashtable import table_bytes
-
-        return time.perf_counter() + table_bytes(2 * self.tk.shape[0], self.words) / FRESH_PAGES < self.due
+        return time.perf_counter() + memory.table_bytes(2 * self.tk.shape[0], self.words) / FRESH_PAGES < self.due
 
     def _grow_arena(self) -> None:
         """Make the arena twice what a big node asked for (expectimax.ARENA_I), within the memory
@@ -387,6 +379,13 @@ class Search:
         """The transposition table: a dict in plain mode, (keys, values) arrays compiled."""
         self._tables()
         return self.tk if self.mode == "plain" else (self.tk, self.tv)
+
+    def let_go_of_table(self) -> None:
+        """Drop the compiled transposition table (made afresh if the search goes on): its memory
+        then serves the next search's table (memory.zeroed) rather than that one taking fresh
+        pages beside it. The memos, and with them terminal() and own_error(), stay."""
+        if self.mode == "compiled":
+            self.tk = self.tv = self.shared = None
 
     @property
     def estimated(self) -> bool:
@@ -430,9 +429,9 @@ class Search:
     def table_bytes(self) -> int:
         if self.mode == "plain":
             return ENTRY_BYTES * (len(self.tk) + len(self.mk))
-        from solver.search.hashtable import table_bytes
-
-        return table_bytes(0 if self.tk is None else self.tk.shape[0], self.words) + table_bytes(self.mk.shape[0], 2)
+        return memory.table_bytes(0 if self.tk is None else self.tk.shape[0], self.words) + memory.table_bytes(
+            self.mk.shape[0], 2
+        )
 
     # -- values ------------------------------------------------------------------------------------
 
@@ -716,11 +715,27 @@ def _paced(chunk: int, took: float, most: int) -> int:
     return chunk
 
 
+def _slots(root: State, threads: int, seconds: float | None, max_states: int | None, words: int, room: int) -> int:
+    """The slots of a compiled search's table, sized for the search to come (doubling a table
+    restarts the search from its root): about 200,000 states at 12 unknown cards, three times as
+    many per card beyond; but never more than a quarter of the memory the budget leaves."""
+    want = min(21, max(16, 20 + 2 * (root.unknown_draws - 12)))
+    if threads > 1:  # their states, and room to share out (shared_table.py), within the cap
+        want = min(21, want + 1)
+    if seconds is not None and math.isfinite(seconds):
+        # A short clock searches few states (some millions a second at most): a table for twice
+        # that many is enough, and its pages are not all touched for nothing.
+        # (capped: a limit of 1e308 s is no clock, and its states would overflow the log)
+        reach = min(1e15, threads * STATES_A_SECOND * max(0.0, seconds))
+        want = min(want, max(16, math.ceil(math.log2(max(2.0, 2 * reach)))))
+    if max_states is not None:
+        want = min(want, max(16, math.ceil(math.log2(max(2, 2 * max_states)))))
+    return _affordable(1 << want, room // 4, words)
+
+
 def _affordable(capacity: int, nbytes: int, words: int) -> int:
     """The largest power of two up to `capacity` slots that fits in nbytes (at least 1024)."""
-    from solver.search.hashtable import table_bytes
-
-    while capacity > 1024 and table_bytes(capacity, words) > nbytes:
+    while capacity > 1024 and memory.table_bytes(capacity, words) > nbytes:
         capacity //= 2
     return capacity
 

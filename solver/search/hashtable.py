@@ -30,7 +30,6 @@ from numba.core import cgutils
 
 from solver.search import memory
 
-BYTES_PER_WORD = 8
 F = TypeVar("F", bound=Callable[..., Any])
 
 if TYPE_CHECKING:
@@ -56,10 +55,6 @@ FULL_EIGHTHS = 7
 def wants_growth(filled: int, capacity: int) -> bool:
     """Whether a table of `capacity` slots holding `filled` entries should be doubled."""
     return 8 * filled > GROW_EIGHTHS * capacity
-
-
-def table_bytes(capacity: int, words: int = 2) -> int:
-    return BYTES_PER_WORD * (words + 2) * capacity
 
 
 def new_table(capacity: int = 1 << 16, words: int = 2) -> tuple[np.ndarray, np.ndarray]:

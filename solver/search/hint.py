@@ -42,7 +42,7 @@ from solver.search.estimate import (
 )
 
 EPS = 1e-9
-PLANNED = 0.9  # of a time limit, planned for; the rest is the margin for overruns
+PLANNED = 0.95  # of a time limit, planned for; the rest is the margin for overruns
 OVERRUN = 0.25  # of a time limit, the most that rollouts still owed their minimum may run over
 LEAST_SHARE = 0.25  # of a time limit, what the searches get however long the start took
 SEARCH_SHARE = 0.7  # of a time limit, for the exact search; the rest for sampled estimates
@@ -298,7 +298,7 @@ def _search(
     threads: int,
 ) -> HintResult:
     # Loading the compiled search (once per process) is inside the time limit: it counts from t0.
-    prepare(state, "win" if pos.objective == "score" else pos.objective)
+    prepare(state, "win" if pos.objective == "score" else pos.objective, threads, time_limit, max_states)
     g = game(pos.game)
     # The chance to win the round is searched apart where it is not the value itself.
     apart = pos.objective == "game" or (g.win_probability and pos.objective == "party")
@@ -363,6 +363,8 @@ def _search(
     if g.win_probability or apart:
         if apart:
             if wv is None or not all(m.exact for m in wv):
+                if not win_first:
+                    search.let_go_of_table()  # the win search's table takes its memory
                 share = SHORT_WIN_SHARE if short else NETWORK_WIN_SHARE if networked else WIN_SHARE
                 remaining = None if deadline is None else max(0.001, share * (deadline - time.perf_counter()))
                 wv, _ = evaluate_moves(

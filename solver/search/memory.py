@@ -153,6 +153,12 @@ def spent() -> bool:
     return room() <= 0
 
 
+def table_bytes(capacity: int, words: int = 2) -> int:
+    """The bytes of a compiled search's hash table (solver/search/hashtable.py): per slot, a key of
+    `words` int64 words and two float64 bounds."""
+    return 8 * (words + 2) * capacity
+
+
 # Tables smaller than this are not worth keeping (a search's memos, a short search's table).
 KEEP_FROM = 1024**2
 _kept: list[Any] = []  # flat int64 arrays; one is in use while any view of it lives
@@ -183,6 +189,46 @@ def let_go(nbytes: int | None = None) -> None:
         del spare
 
 
+_faulting: threading.Thread | None = None  # prefault()'s, while it runs
+
+
+def prefault(rows: int, cols: int) -> None:
+    """Take, on a thread of its own, the fresh memory a table of rows by cols will want, and keep
+    it for that table (zeroed() serves it). A fresh process pays for fresh pages as its search
+    first touches them (a tenth of a second for a round's table: see the module's note); its
+    other core is idle while the machine code loads, and faulting pages in there does not slow
+    the loading. Nothing is taken where kept memory fits already or the budget has no room."""
+    global _faulting
+    import numpy  # noqa: F401  (here, not on the thread: it would wait for the machine code's import of it)
+
+    words = rows * cols
+    with _lock:
+        if _faulting is not None or any(words <= b.shape[0] <= 2 * words for b in _unused()):
+            return
+        if not make_room(8 * words + RESERVE):
+            return
+        _faulting = threading.Thread(target=_fault, args=(words,), name="lobo-hint prefault", daemon=True)
+        _faulting.start()
+
+
+def _fault(words: int) -> None:
+    import numpy as np
+
+    fresh = np.zeros(words, np.int64)
+    fresh[...] = 0  # every page touched (numpy lets go of the interpreter's lock for this)
+    with _lock:
+        _kept.append(fresh)
+
+
+def _settled() -> None:
+    """Wait for prefault()'s thread: the memory it takes is not free to use until it ends."""
+    global _faulting
+    faulting = _faulting
+    if faulting is not None:
+        faulting.join()
+        _faulting = None
+
+
 def zeroed(rows: int, cols: int) -> Any:
     """An int64 array of zeros, rows by cols: on kept memory that no table uses when some fits (at
     most twice the size, so a small table does not tie up a big piece), else on fresh memory,
@@ -190,6 +236,8 @@ def zeroed(rows: int, cols: int) -> Any:
     import numpy as np  # here: the command line reads this module before it needs numpy
 
     words = rows * cols
+    if 8 * words >= KEEP_FROM:  # (a small table, as the machine code's loading makes, waits for nothing)
+        _settled()
     with _lock:
         fits = [b for b in _unused() if words <= b.shape[0] <= 2 * words]
         if fits:
@@ -216,9 +264,11 @@ __all__ = [
     "make_room",
     "nearly_exhausted",
     "parse_size",
+    "prefault",
     "resident",
     "room",
     "set_limit",
     "spent",
+    "table_bytes",
     "zeroed",
 ]

@@ -19,7 +19,8 @@ import threading
 from typing import Any
 
 from solver.search import memory
-from solver.search.hashtable import GROW_EIGHTHS, grown, table_bytes
+from solver.search.hashtable import GROW_EIGHTHS, grown
+from solver.search.memory import table_bytes
 
 # A chunk that has spent its share while the other runs waits at most this long for it (seconds:
 # a chunk is paced to about 0.05 s, engine.CHUNK_SECONDS), then takes a new share.
