@@ -208,6 +208,28 @@ def test_a_ctrl_c_while_the_workers_start_stops_them_there_and_exits_quietly() -
         assert (done.returncode, done.stdout, done.stderr) == (0, "0\n", "")
 
 
+def test_a_second_ctrl_c_while_the_workers_stop_is_held_until_every_one_is_stopped() -> None:
+    # In the test above each worker sends a Ctrl-C as it starts; on a loaded machine the second one
+    # came while the first was stopping the pool, interrupted the stop, and left both workers
+    # running (CI of session 24). Here the second press lands while the first worker is ended.
+    script = (
+        CTRL_C + "import multiprocessing, os, solver.parallel.workers as w\n"
+        "pool = w.worker_pool(2)\n"
+        "proc = next(iter(pool._processes.values()))\n"
+        "end = proc.terminate\n"
+        "def terminate():\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    end()\n"
+        "proc.terminate = terminate\n"
+        "try:\n"
+        "    w.stop_workers(pool)\n"
+        "except KeyboardInterrupt:\n"
+        "    print(len(multiprocessing.active_children()))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "0\n", "")
+
+
 # Workers end with their parent and leave Ctrl-C to it ---------------------------------------------
 
 

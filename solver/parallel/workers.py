@@ -70,20 +70,34 @@ def worker_pool(n: int) -> ProcessPoolExecutor:
         held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             pool.submit(int).result()
+            if signal.SIGINT in signal.sigpending():
+                # The caller never gets this pool, so stop it here, before the Ctrl-C is raised and
+                # while a second one is still held: left to the garbage collector, its manager
+                # thread would close its wake-up pipe while the interpreter's exit hook writes to it
+                # (EBADF, a traceback after the one-line message).
+                _stop(pool)
         finally:
             try:
                 signal.pthread_sigmask(signal.SIG_SETMASK, held)  # runs the handler of a held Ctrl-C
             except BaseException:
-                # The caller never gets this pool, so stop it here: left to the garbage collector,
-                # its manager thread would close its wake-up pipe while the interpreter's exit hook
-                # writes to it (EBADF, a traceback after the one-line message).
-                stop_workers(pool)
+                stop_workers(pool)  # a Ctrl-C that came after the check (stopping twice is harmless)
                 raise
     return pool
 
 
 def stop_workers(pool: ProcessPoolExecutor) -> None:
-    """Stop the pool now, busy workers included (Ctrl-C), and shut it down."""
+    """Stop the pool now, busy workers included (Ctrl-C), and shut it down. A Ctrl-C that comes
+    meanwhile (a second press, or a worker's) is held until every worker is stopped, then raised:
+    left to interrupt the stop, it would leave the rest of the workers running."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hasattr(signal, "pthread_sigmask") else None
+    try:
+        _stop(pool)
+    finally:
+        if held is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # runs the handler of a held Ctrl-C
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
     stop = getattr(pool, "terminate_workers", None)  # Python 3.14+
     if callable(stop):
         stop()
