@@ -23,6 +23,7 @@ from typer.main import get_command_name
 from solver import __version__
 
 from . import analyse, batch, games, play, position, railway, serve, solve
+from .bytecode import keep_bytecode
 from .common import EXIT_INPUT, begin_process, forget_interrupted, said_interrupted
 
 # The command modules import the searches, the finisher, batch, generate and graph inside the
@@ -208,6 +209,7 @@ def run() -> None:
         _last_words(f"lobo-hint: error: cannot write the output: {e.strerror or e}")
         status = status or 1
         fast = True  # the unflushed rest would fail again at exit
+    keep_bytecode()  # after the answer: once, where Python may not write it (cli/bytecode.py)
     if fast:
         logging.shutdown()
         with contextlib.suppress(OSError):
