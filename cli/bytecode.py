@@ -31,7 +31,11 @@ def missing(packages: Iterable[str] = PACKAGES, root: Path = ROOT) -> list[tuple
         origin, cached = getattr(spec, "origin", None), getattr(spec, "cached", None)
         if not (isinstance(origin, str) and isinstance(cached, str) and origin.endswith(".py")):
             continue
-        if root in Path(origin).resolve().parents and not os.path.exists(cached) and (origin, cached) not in out:
+        try:
+            ours = root in Path(origin).resolve().parents
+        except (OSError, RuntimeError, ValueError):  # a path that cannot be resolved is not one to write
+            continue
+        if ours and not os.path.exists(cached) and (origin, cached) not in out:
             out.append((origin, cached))
     return out
 

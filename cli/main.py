@@ -209,7 +209,10 @@ def run() -> None:
         _last_words(f"lobo-hint: error: cannot write the output: {e.strerror or e}")
         status = status or 1
         fast = True  # the unflushed rest would fail again at exit
-    keep_bytecode()  # after the answer: once, where Python may not write it (cli/bytecode.py)
+    try:
+        keep_bytecode()  # after the answer: once, where Python may not write it (cli/bytecode.py)
+    except KeyboardInterrupt:  # the answer is out: a Ctrl-C now only ends the process, quietly
+        status = status or 130
     if fast:
         logging.shutdown()
         with contextlib.suppress(OSError):
