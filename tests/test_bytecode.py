@@ -3,6 +3,7 @@ to write bytecode, left without it; and only theirs, once, and nothing when Pyth
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 SCRIPT = """
-import importlib, json, sys
+import json, sys
 sys.dont_write_bytecode = {dont!r}
 sys.path.insert(0, {where!r})
 from cli.bytecode import keep_bytecode, missing
@@ -32,8 +33,6 @@ def _tree(tmp_path: Path) -> Path:
 
 
 def _run(where: Path, dont: bool) -> list[object]:
-    import json
-
     done = subprocess.run(
         [sys.executable, "-c", SCRIPT.format(dont=dont, where=str(where))],
         cwd=ROOT,

@@ -68,6 +68,7 @@ def worker_pool(n: int) -> ProcessPoolExecutor:
         # (exceptions in them are only printed): the batch would not stop. So they are forked now,
         # with Ctrl-C held, and a Ctrl-C that came meanwhile is taken when it is let go.
         held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        stopped = False
         try:
             pool.submit(int).result()
             if signal.SIGINT in signal.sigpending():
@@ -76,11 +77,13 @@ def worker_pool(n: int) -> ProcessPoolExecutor:
                 # thread would close its wake-up pipe while the interpreter's exit hook writes to it
                 # (EBADF, a traceback after the one-line message).
                 _stop(pool)
+                stopped = True
         finally:
             try:
                 signal.pthread_sigmask(signal.SIG_SETMASK, held)  # runs the handler of a held Ctrl-C
             except BaseException:
-                stop_workers(pool)  # a Ctrl-C that came after the check (stopping twice is harmless)
+                if not stopped:  # a Ctrl-C that came after the check
+                    stop_workers(pool)
                 raise
     return pool
 
