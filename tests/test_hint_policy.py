@@ -6,6 +6,7 @@ state and sample budget (no time limit binding) must give the same answer every 
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 
@@ -63,7 +64,9 @@ def test_the_hint_policy_plays_what_the_hint_recommends(name: str, n: int) -> No
         if plays + rewards >= n:
             break
         if t.phase == PLAY:
-            asked = hint(t.position(), max_states=3000, samples=8)
+            think, states = policy.budgets(t)
+            assert think is None and states is not None
+            asked = hint(t.position(), max_states=states, samples=8)
             assert policy.play(t, random.Random(0)) == asked.best
             # The table's position is what a player would type: the game objective, lobo's scores.
             assert t.position().objective == ("game" if not t.position().final or name == "lobo" else "score")
@@ -129,6 +132,22 @@ def test_a_game_of_the_hint_policy_is_legal_and_reproducible_under_budgets() -> 
     again = play_game(setup, policy, seed=3, index=0)
     assert first.steps == again.steps and first.won == again.won
     assert replay_record(first).table.over  # every step legal, replayed by the driver alone
+
+
+def test_near_the_end_of_a_vanguard_round_the_policy_thinks_longer() -> None:
+    from solver.play.hint_policy import ENDGAME_STATES, ENDGAME_THINK, ENDGAME_UNKNOWN
+
+    by_states, by_clock = HintPolicy(think=None, max_states=3000), HintPolicy(think=0.05)
+    seen: set[bool] = set()
+    for name in GAMES:
+        for t in itertools.islice(tables(Setup(name, "standard"), seed=7, max_pile=40), 300):
+            if t.phase != PLAY or t.round is None:
+                continue
+            near = name == "vanguard" and not t.round.final and t.round.unknown_draws <= ENDGAME_UNKNOWN
+            assert by_states.budgets(t) == (None, ENDGAME_STATES if near else 3000)
+            assert by_clock.budgets(t) == (ENDGAME_THINK if near else 0.05, None)
+            seen.add(near)
+    assert seen == {True, False}
 
 
 def test_make_policy_builds_the_hint_policy_with_its_think_time() -> None:

@@ -6,12 +6,19 @@ budget of `think` seconds a decision; each reward is the one with the best chanc
 (solver/search/round_end.py: exact where the next deal is surely the final round, the evaluator's
 estimate beyond). Nothing here decides on its own: the policy only asks the same code a player
 asks at the table.
+
+Its budget is the player's, scaled to a simulation: `think` seconds (or `max_states` states) a
+decision, and near the end of a vanguard round, where the exact search can finish (at most
+ENDGAME_UNKNOWN unknown cards in the pile), at least ENDGAME_THINK seconds (ENDGAME_STATES
+states): there an exact value instead of an estimate wins games (bench/README.md), as the
+player's 2 s answer is mostly exact there.
 """
 
 from __future__ import annotations
 
 import random
 
+from solver.core.games import game
 from solver.core.plays import Play
 from solver.core.position import Position
 from solver.core.rounds import Reward
@@ -19,7 +26,13 @@ from solver.play.driver import PLAY, REWARD, Table
 from solver.play.reward_values import game_value_ranking
 from solver.search.hint import HintResult, hint
 
-THINK = 0.05  # seconds a decision, by default: 2,000 standard games in 12 minutes on 2 cores
+THINK = 0.05  # seconds a decision, by default: 2,000 standard games in 8 minutes on 2 cores
+# Near the end of a vanguard round (this many unknown cards or fewer) an exact search of every play
+# takes some 0.05-3 million states: a decision there gets at least these (measured: +1.2 points of
+# games won at twice the time a game; bench/README.md, session 26).
+ENDGAME_UNKNOWN = 13
+ENDGAME_THINK = 0.5
+ENDGAME_STATES = 1_000_000
 HINT_SAMPLES = 1000  # deals a play under a state budget (`--max-states`) when no sample budget is given:
 # fewer make the best play's chance lean high (the best of several noisy averages; bench/README.md)
 
@@ -62,8 +75,22 @@ class HintPolicy:
             raise ValueError(f"the table waits for a {table.phase}, not a play")
         return table.position()
 
+    def budgets(self, table: Table) -> tuple[float | None, int | None]:
+        """The time limit and state budget of the decision at this table: the policy's own, raised
+        near the end of a vanguard round (ENDGAME_UNKNOWN)."""
+        r = table.round
+        # Where the game ends in a final round (vanguard): there few unknown cards mean the rest of
+        # the game is near, and searched exactly; lobo's reshuffles make no such end.
+        near = game(table.setup.game).has_final_round and r is not None and not r.final
+        if not near or r is None or r.unknown_draws > ENDGAME_UNKNOWN:
+            return self.think, self.max_states
+        think = None if self.think is None else max(self.think, ENDGAME_THINK)
+        states = None if self.max_states is None else max(self.max_states, ENDGAME_STATES)
+        return think, states
+
     def play(self, table: Table, rng: random.Random) -> Play:
-        result = hint(self.position(table), time_limit=self.think, max_states=self.max_states, samples=self.samples)
+        think, max_states = self.budgets(table)
+        result = hint(self.position(table), time_limit=think, max_states=max_states, samples=self.samples)
         assert result.best is not None
         self.predicted = game_chance(result)
         return result.best
@@ -77,4 +104,13 @@ class HintPolicy:
         return best
 
 
-__all__ = ["HINT_SAMPLES", "THINK", "HintPolicy", "game_chance", "hint_samples"]
+__all__ = [
+    "ENDGAME_STATES",
+    "ENDGAME_THINK",
+    "ENDGAME_UNKNOWN",
+    "HINT_SAMPLES",
+    "THINK",
+    "HintPolicy",
+    "game_chance",
+    "hint_samples",
+]

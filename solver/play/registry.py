@@ -11,8 +11,9 @@ from solver.play.policies import BEST_SAMPLES, BestPolicy, GreedyPolicy, Policy,
 POLICIES = ("hint", "best", "greedy", "random", "clairvoyant")
 HINT_RULE = (
     "hint: every play the best play of `lobo-hint` (objective game: the chance to win the whole game) with "
-    "--think seconds a decision, or by --max-states and --samples budgets (the same games on any machine); every "
-    "reward the one with the best chance to win the game."
+    "--think seconds a decision, or by --max-states and --samples budgets (the same games on any machine), "
+    "raised near the end of a vanguard round where the exact search can finish; every reward the one with the "
+    "best chance to win the game."
 )
 CLAIRVOYANT_RULE = (
     "clairvoyant: plays each deal knowing the order of its pile (and lobo's reshuffles): vanguard by an "
