@@ -49,7 +49,7 @@ from solver.play.driver import (
     Take,
     step_text,
 )
-from solver.play.hint_policy import hint_samples
+from solver.play.hint_policy import decision_budgets, hint_samples
 
 FORMAT = "lobo-hint game analysis"
 VERSION = 1
@@ -71,8 +71,9 @@ class PlayedGame:
 
 @dataclass(frozen=True)
 class DecisionBudget:
-    """What each decision's search may spend: the hint's budgets (solver/search/hint.py). With a
-    state budget, samples and no time limit the analysis is the same on every run."""
+    """What each decision's search may spend: the hint's budgets (solver/search/hint.py), raised
+    near the end of a vanguard round as the hint policy raises them (hint_policy.decision_budgets).
+    With a state budget, samples and no time limit the analysis is the same on every run."""
 
     time_limit: float | None = TIME_LIMIT
     max_states: int | None = None
@@ -350,7 +351,8 @@ def deal_chance(table: Table, budget: DecisionBudget | None = None) -> Chance:
 def _play(index: int, table: Table, step: Step | None, budget: DecisionBudget) -> Piece:
     from solver.search.hint import HintResult, MoveResult, hint
 
-    result = hint(table.position(), time_limit=budget.time_limit, max_states=budget.max_states, samples=budget.samples)
+    think, max_states = decision_budgets(table, budget.time_limit, budget.max_states)
+    result = hint(table.position(), time_limit=think, max_states=max_states, samples=budget.samples)
     if result.best is None:  # pragma: no cover - a table waiting for a play has one
         raise GameError(f"step {index}: no play to value")
 

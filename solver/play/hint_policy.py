@@ -51,6 +51,22 @@ def game_chance(result: HintResult) -> float | None:
     return result.win_probability
 
 
+def decision_budgets(table: Table, think: float | None, max_states: int | None) -> tuple[float | None, int | None]:
+    """The time limit and state budget the hint policy gives the decision at this table: its own
+    (`think`, `max_states`), raised near the end of a vanguard round (ENDGAME_UNKNOWN). The
+    analysis of a game asks the same, so that the policy's own games show no mistakes at its budget."""
+    r = table.round
+    # Where the game ends in a final round (vanguard): there few unknown cards mean the rest of the
+    # game is near, and searched exactly; lobo's reshuffles make no such end.
+    near = game(table.setup.game).has_final_round and r is not None and not r.final
+    if not near or r is None or r.unknown_draws > ENDGAME_UNKNOWN:
+        return think, max_states
+    return (
+        None if think is None else max(think, ENDGAME_THINK),
+        None if max_states is None else max(max_states, ENDGAME_STATES),
+    )
+
+
 class HintPolicy:
     name = "hint"
 
@@ -76,17 +92,8 @@ class HintPolicy:
         return table.position()
 
     def budgets(self, table: Table) -> tuple[float | None, int | None]:
-        """The time limit and state budget of the decision at this table: the policy's own, raised
-        near the end of a vanguard round (ENDGAME_UNKNOWN)."""
-        r = table.round
-        # Where the game ends in a final round (vanguard): there few unknown cards mean the rest of
-        # the game is near, and searched exactly; lobo's reshuffles make no such end.
-        near = game(table.setup.game).has_final_round and r is not None and not r.final
-        if not near or r is None or r.unknown_draws > ENDGAME_UNKNOWN:
-            return self.think, self.max_states
-        think = None if self.think is None else max(self.think, ENDGAME_THINK)
-        states = None if self.max_states is None else max(self.max_states, ENDGAME_STATES)
-        return think, states
+        """The time limit and state budget of the decision at this table (decision_budgets)."""
+        return decision_budgets(table, self.think, self.max_states)
 
     def play(self, table: Table, rng: random.Random) -> Play:
         think, max_states = self.budgets(table)
@@ -111,6 +118,7 @@ __all__ = [
     "HINT_SAMPLES",
     "THINK",
     "HintPolicy",
+    "decision_budgets",
     "game_chance",
     "hint_samples",
 ]
