@@ -58,8 +58,7 @@ def decision_budgets(table: Table, think: float | None, max_states: int | None) 
     r = table.round
     # Where the game ends in a final round (vanguard): there few unknown cards mean the rest of the
     # game is near, and searched exactly; lobo's reshuffles make no such end.
-    near = game(table.setup.game).has_final_round and r is not None and not r.final
-    if not near or r is None or r.unknown_draws > ENDGAME_UNKNOWN:
+    if r is None or r.final or not game(table.setup.game).has_final_round or r.unknown_draws > ENDGAME_UNKNOWN:
         return think, max_states
     return (
         None if think is None else max(think, ENDGAME_THINK),
