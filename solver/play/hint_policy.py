@@ -28,8 +28,8 @@ from solver.search.hint import HintResult, hint
 
 THINK = 0.05  # seconds a decision, by default: 2,000 standard games in 8 minutes on 2 cores
 # Near the end of a vanguard round (this many unknown cards or fewer) an exact search of every play
-# takes some 0.05-3 million states: a decision there gets at least these (measured: +1.2 points of
-# games won at twice the time a game; bench/README.md, session 26).
+# takes some 0.05-3 million states: a decision there gets at least these, so that a small state
+# budget does not leave to an estimate what an exact search can settle (bench/README.md, sessions 26-27).
 ENDGAME_UNKNOWN = 13
 ENDGAME_THINK = 0.5
 ENDGAME_STATES = 1_000_000
