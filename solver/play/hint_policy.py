@@ -10,8 +10,7 @@ asks at the table.
 Its budget is the player's, scaled to a simulation: `think` seconds (or `max_states` states) a
 decision, and near the end of a vanguard round, where the exact search can finish (at most
 ENDGAME_UNKNOWN unknown cards in the pile), at least ENDGAME_THINK seconds (ENDGAME_STATES
-states): there an exact value instead of an estimate wins games (bench/README.md), as the
-player's 2 s answer is mostly exact there.
+states): there an exact value replaces an estimate, as in the player's 2 s answer.
 """
 
 from __future__ import annotations
