@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 import pytest
 
 from conftest import play_texts, state
+from solver.core import kernel
 from solver.core.cards import parse_value
 from solver.core.games import game as game_of
 from solver.core.plays import Play, parse_play
@@ -198,6 +200,38 @@ def test_reward_is_a_reserve_card_or_a_revived_member() -> None:
     assert apply_reward(Reward("reserve", value=8), (3, 3, 8), (5,), ("Q",)) == ((5, 8), ("Q",))
     assert apply_reward(Reward("revive", member="K"), (3,), (), ("Q",)) == ((), ("Q", "K"))
     assert rewards((), ("J", "Q", "K")) == []  # neither possible: no reward
+
+
+def test_the_kernels_endings_are_the_rewards_and_the_losses() -> None:
+    """kernel.endings (the search's menu after a regular round) against rewards and
+    party_after_loss (the driver's), on seeded random ends: the same active counts and cards kept,
+    a revival counted once (which member does not change a value)."""
+    rng = random.Random(2812)
+    members = ("J", "Q", "K")
+    for _ in range(3000):
+        party = tuple(m for m in members if rng.random() < 0.7)
+        won = rng.random() < 0.5
+        hand = tuple(rng.randint(1, 9) for _ in range(rng.randint(0, 6)))
+        wolf = () if won else tuple(rng.randint(1, 9) for _ in range(rng.randint(0, 6)))
+        st = [0] * kernel.STATE
+        for v in hand:
+            st[kernel.HAND + v - 1] += 1
+        for v in wolf:
+            st[kernel.WOLF + v - 1] += 1
+        st[kernel.PARTY] = sum(
+            bit for m, bit in zip(members, (kernel.JACK, kernel.QUEEN, kernel.KING), strict=True) if m in party
+        )
+        st[kernel.OUTCOME] = kernel.WON if won else kernel.LOST
+        acts, kept = [0] * kernel.ENDINGS, [0] * kernel.ENDINGS
+        m = kernel.endings(st, acts, kept)
+        got = sorted(zip(acts[:m], kept[:m], strict=True))
+        if not won:
+            left = len(party_after_loss(party, len(wolf)))
+            assert got == ([] if left == 0 else [(left, 0)])
+            continue
+        offered = rewards(hand, party)
+        want = sorted({(len(party) + (r.kind == "revive"), r.value or 0) for r in offered})
+        assert got == (want or [(len(party), 0)])
 
 
 def test_ruling_reserve_has_no_size_limit() -> None:

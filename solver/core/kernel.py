@@ -211,6 +211,42 @@ def falling(wolf_left: int, act: int) -> int:
     return min(wolf_left, act)
 
 
+# The most next tables a regular round's end can lead to: a card of each value kept, or a revival.
+ENDINGS = 11
+
+
+@jit()
+def endings(st: Vec, acts: Vec, kept: Vec) -> int:
+    """The next round's tables a regular vanguard round ended in st can lead to (§4), one per
+    choice the Player has: (active members, the card put into the reserve, 0 for none) into acts
+    and kept (ENDINGS rows at most); their number, 0 when the party is gone (the game is lost).
+    Lost: `falling` members go face down. Won: one reward, a card of the hand kept or a member
+    revived; none when neither is possible."""
+    act = active(st)
+    if st[OUTCOME] != WON:
+        left = act - falling(cards_in(st, WOLF), act)
+        if left <= 0:
+            return 0
+        acts[0] = left
+        kept[0] = 0
+        return 1
+    m = 0
+    for v in range(1, 11):
+        if st[HAND + v - 1] > 0:
+            acts[m] = act
+            kept[m] = v
+            m += 1
+    if can_revive(act):
+        acts[m] = act + 1
+        kept[m] = 0
+        m += 1
+    if m == 0:
+        acts[0] = act
+        kept[0] = 0
+        m = 1
+    return m
+
+
 @jit(inline="always")
 def player_points(st: Vec) -> int:
     """lobo: the Player's points for an ended round (the winning hand's values; 0 when lost)."""

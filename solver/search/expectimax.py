@@ -116,6 +116,7 @@ EV_ERRORS = EV_SIZE
 
 # The kernel's sizes as this module's constants: stack buffers need sizes numba sees as literals.
 STATE = K.STATE
+ENDINGS = K.ENDINGS
 
 # Moves per decision node before the buffer is made bigger (most have a dozen or two), and the
 # words of that buffer (constants: stack buffers have a size fixed when compiled).
@@ -187,26 +188,15 @@ def vanguard_game(st: Vec, mk: Any, mv: Any, dk: Any, dv: Any, ev: Vec, ctr: Vec
     the winning hand to the reserve, or a member revived), then the next deal."""
     if st[K.FINAL] == 1:
         return 1.0 if st[K.OUTCOME] == K.WON else 0.0
-    act = K.active(st)
-    if st[K.OUTCOME] != K.WON:
-        left = act - K.falling(K.cards_in(st, K.WOLF), act)
-        if left <= 0:
-            return 0.0
-        return next_deal(st, left, 0, mk, mv, dk, dv, ev, ctr)
-    best = -1.0
-    for v in range(1, 11):
-        if st[K.HAND + v - 1] > 0:
-            x = next_deal(st, act, v, mk, mv, dk, dv, ev, ctr)
-            if ctr[STOPPED]:
-                return np_nan()  # an enumeration was interrupted: the caller takes the whole range
-            best = max(best, x)
-    if K.can_revive(act):
-        x = next_deal(st, act + 1, 0, mk, mv, dk, dv, ev, ctr)
+    acts = K.stack(ENDINGS)
+    kept = K.stack(ENDINGS)
+    m = K.endings(st, acts, kept)
+    best = 0.0  # no ending: the party is gone
+    for o in range(m):
+        x = next_deal(st, acts[o], kept[o], mk, mv, dk, dv, ev, ctr)
         if ctr[STOPPED]:
-            return np_nan()
-        best = max(best, x)
-    if best < 0.0:  # neither reward is possible
-        best = next_deal(st, act, 0, mk, mv, dk, dv, ev, ctr)
+            return np_nan()  # an enumeration was interrupted: the caller takes the whole range
+        best = x if o == 0 else max(best, x)
     return best
 
 
