@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np
+import relaxation_core as rc  # bench/, on the path above
 
 from solver.core.cards import DIFFICULTIES
 from solver.core.games import game
@@ -48,8 +49,6 @@ STATE_CAP = 50_000_000  # decision states one deal may solve (a deal past it is 
 
 def before_first_deal(setup: Setup) -> Any:
     """The kernel's vector of a vanguard game before its first deal: every card in the pile."""
-    import relaxation_core as rc
-
     k = rc.K
     st = np.zeros(k.STATE, np.int64)
     for v, count in enumerate(setup.deck, 1):  # the deck as counts by value
@@ -64,8 +63,6 @@ def before_first_deal(setup: Setup) -> Any:
 
 
 def _tabs() -> tuple[Any, ...]:
-    import relaxation_core as rc
-
     mk, mv = hashtable.new_table(1 << 18, 2)
     dk, dv = hashtable.new_table(1 << 16, 3)
     return mk, mv, dk, dv, np.zeros(2 * rc.X.EV_SIZE), np.zeros(rc.X.COUNTERS, np.int64)
@@ -74,8 +71,6 @@ def _tabs() -> tuple[Any, ...]:
 def deals(task: tuple[str, int, list[int], int, int, bool]) -> list[tuple[float, float, int, float, float]]:
     """Worker: for each deal, (best penalised line, V of the first deal, states, and with --check
     the greedy line's outcome and penalties; NaN without)."""
-    import relaxation_core as rc
-
     difficulty, seed, indices, scale, samples, check = task
     setup = Setup("vanguard", difficulty)
     e0 = before_first_deal(setup)
@@ -98,8 +93,6 @@ def deals(task: tuple[str, int, list[int], int, int, bool]) -> list[tuple[float,
 
 def first_deals_mean(difficulty: str, scale: int) -> tuple[float, float]:
     """The mean of V over first deals and its standard error (FIRST_DEALS sampled deals)."""
-    import relaxation_core as rc
-
     setup = Setup("vanguard", difficulty)
     e0 = before_first_deal(setup)
     deck = np.array([v for v, count in enumerate(setup.deck, 1) for _ in range(count)], np.int64)

@@ -23,6 +23,7 @@ from solver.core.rules import (
     chance_outcomes,
     final_score,
     legal_plays,
+    vector,
     why_illegal,
 )
 
@@ -207,21 +208,14 @@ def test_the_kernels_endings_are_the_rewards_and_the_losses() -> None:
     party_after_loss (the driver's), on seeded random ends: the same active counts and cards kept,
     a revival counted once (which member does not change a value)."""
     rng = random.Random(2812)
-    members = ("J", "Q", "K")
+    base = state(player=[1], wolf=[2])
     for _ in range(3000):
-        party = tuple(m for m in members if rng.random() < 0.7)
+        party = tuple(m for m in ("J", "Q", "K") if rng.random() < 0.7)
         won = rng.random() < 0.5
         hand = tuple(rng.randint(1, 9) for _ in range(rng.randint(0, 6)))
         wolf = () if won else tuple(rng.randint(1, 9) for _ in range(rng.randint(0, 6)))
-        st = [0] * kernel.STATE
-        for v in hand:
-            st[kernel.HAND + v - 1] += 1
-        for v in wolf:
-            st[kernel.WOLF + v - 1] += 1
-        st[kernel.PARTY] = sum(
-            bit for m, bit in zip(members, (kernel.JACK, kernel.QUEEN, kernel.KING), strict=True) if m in party
-        )
-        st[kernel.OUTCOME] = kernel.WON if won else kernel.LOST
+        ended = base._replace(hand=hand, wolf=wolf, party=party, outcome=WON if won else LOST)
+        st = vector(ended)
         acts, kept = [0] * kernel.ENDINGS, [0] * kernel.ENDINGS
         m = kernel.endings(st, acts, kept)
         got = sorted(zip(acts[:m], kept[:m], strict=True))

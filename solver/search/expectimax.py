@@ -196,7 +196,7 @@ def vanguard_game(st: Vec, mk: Any, mv: Any, dk: Any, dv: Any, ev: Vec, ctr: Vec
         x = next_deal(st, acts[o], kept[o], mk, mv, dk, dv, ev, ctr)
         if ctr[STOPPED]:
             return np_nan()  # an enumeration was interrupted: the caller takes the whole range
-        best = x if o == 0 else max(best, x)
+        best = max(best, x)
     return best
 
 
