@@ -1,18 +1,20 @@
 """Training the value networks (solver/search/value_net.py reads them; data/value_net.json):
 
     python -m solver.train.value_net [--difficulties easy,standard,hard] [--games 4000] [--seed 1001]
-        [--think 0.05] [--iterations 3] [--jobs 2] [--cluster ADDR] [--samples-out F]
+        [--think 0.05 | --max-states 3000 --samples 64] [--iterations 3] [--jobs 2] [--cluster ADDR] [--samples-out F]
     python -m solver.train.value_net --from-samples F [--iterations 3]     (nothing played again)
 
 How (the route of TD-Gammon and expert iteration, for a game with chance between plays):
 
 1. Self-play: whole vanguard games played by the hint policy (solver/play/hint_policy.py, the
-   advice a player gets, `think` seconds a decision), the same seeded deals as the simulator's. At
+   advice a player gets) with the simulator's budgets: `think` seconds a decision, or with
+   `--max-states` a state budget under which a seeded run plays the same games on any machine;
+   more near the end of a round, as the simulator gives. The same seeded deals as the simulator's. At
    every decision of a regular round, every legal play's state after it (between the play and its
    draw) is a sample, with the hint's value of the play for the game and its chance to win the
    round; the decision's own state is one too, with the best play's. Where the hint's search
-   finished those values are exact; elsewhere they are its rollouts' estimates, corrected for
-   their bias.
+   finished those values are exact; elsewhere they are its estimates (the lookahead over the
+   networks already shipped, or rollouts where there are none), corrected for their bias.
 2. A network (solver/search/network.py: what a player knows, by value; two heads, the game and
    the round) is fitted to them (solver/train/mlp.py), games split 95/5 between fitting and
    checking.
@@ -47,7 +49,7 @@ from solver.core.position import Position
 from solver.core.rules import apply, initial_state, vector
 from solver.parallel.run import run_parallel
 from solver.play.driver import PLAY, Move, SeededDeck, Setup, Take, advance, new_table
-from solver.play.hint_policy import THINK, HintPolicy
+from solver.play.hint_policy import THINK, HintPolicy, hint_samples
 from solver.play.simulate import chunks, policy_rng
 from solver.search import network, value_net
 from solver.search.engine import Search
@@ -60,10 +62,18 @@ DEPTH = 2  # plies of the lookahead whose values become the next targets
 HELD_OUT = 20  # every 20th game is kept out of the fit, to check it
 
 
-def decisions(difficulty: str, seed: int, indices: Sequence[int], think: float) -> list[Row]:
-    """Worker: the samples of some games of the hint policy (step 1)."""
+def decisions(
+    difficulty: str,
+    seed: int,
+    indices: Sequence[int],
+    think: float | None,
+    max_states: int | None = None,
+    samples: int | None = None,
+) -> list[Row]:
+    """Worker: the samples of some games of the hint policy (step 1), each decision asked with the
+    budgets the simulator's policy gives it (more near the end of a round: hint_policy.decision_budgets)."""
     setup = Setup(VANGUARD, difficulty)
-    policy = HintPolicy(think)
+    policy = HintPolicy(think, max_states, samples)
     rows: list[Row] = []
     for index in indices:
         table = new_table(setup)
@@ -74,7 +84,8 @@ def decisions(difficulty: str, seed: int, indices: Sequence[int], think: float) 
             if step is None and table.phase == PLAY and table.round is not None and not table.round.final:
                 pos = table.position()
                 state = initial_state(pos)
-                answer = hint(pos, time_limit=think)
+                limit, states = policy.budgets(table)
+                answer = hint(pos, time_limit=limit, max_states=states, samples=hint_samples(states, samples))
                 wins = []
                 for m in answer.moves:
                     child = apply(state, m.play, check=False)
@@ -92,7 +103,14 @@ def decisions(difficulty: str, seed: int, indices: Sequence[int], think: float) 
     return rows
 
 
-def self_play(difficulty: str, games: int, seed: int, think: float, jobs: int | None, cluster: Any) -> list[Row]:
+def self_play(
+    difficulty: str,
+    games: int,
+    seed: int,
+    budgets: tuple[float | None, int | None, int | None],
+    jobs: int | None,
+    cluster: Any,
+) -> list[Row]:
     out: list[Row] = []
     done = [0]
     t0 = time.perf_counter()
@@ -102,7 +120,7 @@ def self_play(difficulty: str, games: int, seed: int, think: float, jobs: int | 
         done[0] += 1
         print(f"  {difficulty}: {len(out)} samples, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
 
-    tasks = ((difficulty, seed, idx, think) for idx in chunks(games, jobs or 2))
+    tasks = ((difficulty, seed, idx, *budgets) for idx in chunks(games, jobs or 2))
     run_parallel(decisions, tasks, emit=emit, workers=jobs, cluster=cluster)
     return out
 
@@ -197,7 +215,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--difficulties", default="easy,standard,hard")
     ap.add_argument("--games", type=int, default=4000, help="self-play games a difficulty")
     ap.add_argument("--seed", type=int, default=1001)
-    ap.add_argument("--think", type=float, default=THINK, help="the hint policy's seconds a decision in self-play")
+    ap.add_argument(
+        "--think", type=float, default=None, help=f"the hint policy's seconds a decision in self-play (default {THINK})"
+    )
+    ap.add_argument(
+        "--max-states", type=int, default=None, help="a state budget a decision instead: the same games on any machine"
+    )
+    ap.add_argument("--samples", type=int, default=None, help="with --max-states: deals a play for its estimates")
     ap.add_argument("--iterations", type=int, default=3, help="steps of expert iteration after the first fit")
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--cluster", default=None, help="a Dask scheduler's address: self-play on the cluster")
@@ -205,6 +229,20 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--from-samples", default=None, help="train from kept samples instead of playing")
     ap.add_argument("--out", default=str(value_net.DATA))
     args = ap.parse_args(argv)
+    for flag, given in (("--think", args.think), ("--max-states", args.max_states), ("--samples", args.samples)):
+        if given is not None and given <= 0:
+            ap.error(f"{flag}: more than 0, not {given:g}")
+    if args.max_states is None and args.think is None:
+        args.think = THINK
+    budgets = (args.think, args.max_states, args.samples)
+    played_by = (
+        f"hint, {args.think} s a decision"
+        if args.max_states is None
+        else (
+            f"hint, {args.max_states} states and {hint_samples(args.max_states, args.samples)} samples a decision"
+            + ("" if args.think is None else f", at most {args.think} s")
+        )
+    )
     out_path = Path(args.out)
     data = _existing(out_path) or {"networks": {}}
     data["about"] = (
@@ -221,7 +259,7 @@ def main(argv: list[str] | None = None) -> None:
         if difficulty not in DIFFICULTIES:
             raise SystemExit(f"value_net: no difficulty {difficulty!r}")
         t0 = time.perf_counter()
-        rows = kept.get(difficulty) or self_play(difficulty, args.games, args.seed, args.think, args.jobs, args.cluster)
+        rows = kept.get(difficulty) or self_play(difficulty, args.games, args.seed, budgets, args.jobs, args.cluster)
         if args.samples_out and not args.from_samples:
             with open(args.samples_out, "a", encoding="utf-8") as f:
                 for state, v, w, exact, g in rows:
@@ -232,7 +270,7 @@ def main(argv: list[str] | None = None) -> None:
             "sizes": mlp.sizes(fitted.weights),
             "weights": [round(w, 7) for w in mlp.flat(fitted.weights)],
             "made": {
-                "policy": f"hint, {args.think} s a decision",
+                "policy": played_by,
                 "games": games,
                 **(
                     {"samples_from": Path(args.from_samples).name, "fit_seed": args.seed}
