@@ -83,3 +83,24 @@ def test_the_trainer_refuses_a_budget_of_nothing(flag: str, tmp_path: Path, caps
     assert e.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1].endswith(f"error: {flag}: more than 0, not 0")
     assert not (tmp_path / "net.json").exists()
+
+
+def test_the_trainer_refuses_bad_samples_and_difficulties_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "samples.jsonl"
+    bad.write_text('["standard", [1, 2]\n', encoding="utf-8")
+    cases = {
+        (
+            "--difficulties",
+            "standard,nope",
+        ): "error: --difficulties: no difficulty 'nope' (one of easy, standard, hard)",
+        ("--from-samples", str(tmp_path / "none.jsonl")): "cannot read",
+        ("--from-samples", str(bad)): f"error: --from-samples: {bad}, line 1: not a sample as --samples-out writes it",
+    }
+    for args, said in cases.items():
+        with pytest.raises(SystemExit) as e:
+            trainer.main([*args, "--out", str(tmp_path / "net.json")])
+        assert e.value.code == 2
+        assert said in capsys.readouterr().err.splitlines()[-1]
+        assert not (tmp_path / "net.json").exists()

@@ -93,9 +93,13 @@ class HintPolicy:
         """The time limit and state budget of the decision at this table (decision_budgets)."""
         return decision_budgets(table, self.think, self.max_states)
 
-    def play(self, table: Table, rng: random.Random) -> Play:
+    def answer(self, table: Table) -> HintResult:
+        """What `lobo-hint` answers at this table, with this decision's budgets."""
         think, max_states = self.budgets(table)
-        result = hint(self.position(table), time_limit=think, max_states=max_states, samples=self.samples)
+        return hint(self.position(table), time_limit=think, max_states=max_states, samples=self.samples)
+
+    def play(self, table: Table, rng: random.Random) -> Play:
+        result = self.answer(table)
         assert result.best is not None
         self.predicted = game_chance(result)
         return result.best

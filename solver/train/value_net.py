@@ -49,11 +49,11 @@ from solver.core.position import Position
 from solver.core.rules import apply, initial_state, vector
 from solver.parallel.run import run_parallel
 from solver.play.driver import PLAY, Move, SeededDeck, Setup, Take, advance, new_table
-from solver.play.hint_policy import THINK, HintPolicy, hint_samples
+from solver.play.hint_policy import THINK, HintPolicy
+from solver.play.registry import make_policy
 from solver.play.simulate import chunks, policy_rng
 from solver.search import network, value_net
 from solver.search.engine import Search
-from solver.search.hint import hint
 from solver.train import mlp
 
 VANGUARD = VANGUARD_GAME.name
@@ -70,10 +70,10 @@ def decisions(
     max_states: int | None = None,
     samples: int | None = None,
 ) -> list[Row]:
-    """Worker: the samples of some games of the hint policy (step 1), each decision asked with the
-    budgets the simulator's policy gives it (more near the end of a round: hint_policy.decision_budgets)."""
+    """Worker: the samples of some games of the hint policy (step 1), the simulator's own (its
+    budgets, more near the end of a round: hint_policy.decision_budgets)."""
     setup = Setup(VANGUARD, difficulty)
-    policy = HintPolicy(think, max_states, samples)
+    policy = _policy(think, max_states, samples)
     rows: list[Row] = []
     for index in indices:
         table = new_table(setup)
@@ -82,10 +82,8 @@ def decisions(
         while not table.over:
             step = deck.next_step(table)
             if step is None and table.phase == PLAY and table.round is not None and not table.round.final:
-                pos = table.position()
-                state = initial_state(pos)
-                limit, states = policy.budgets(table)
-                answer = hint(pos, time_limit=limit, max_states=states, samples=hint_samples(states, samples))
+                state = initial_state(table.position())
+                answer = policy.answer(table)
                 wins = []
                 for m in answer.moves:
                     child = apply(state, m.play, check=False)
@@ -101,6 +99,20 @@ def decisions(
                 step = Move(policy.play(table, rng)) if table.phase == PLAY else Take(policy.reward(table, rng))
             table = advance(table, step)
     return rows
+
+
+def _policy(think: float | None, max_states: int | None, samples: int | None) -> HintPolicy:
+    """The hint policy `simulate --policy hint` plays with these budgets."""
+    policy = make_policy("hint", samples, think, max_states)
+    assert isinstance(policy, HintPolicy)
+    return policy
+
+
+def _played_by(policy: HintPolicy) -> str:
+    if policy.max_states is None:
+        return f"hint, {policy.think} s a decision"
+    at_most = "" if policy.think is None else f", at most {policy.think} s"
+    return f"hint, {policy.max_states} states and {policy.samples} samples a decision{at_most}"
 
 
 def self_play(
@@ -232,17 +244,12 @@ def main(argv: list[str] | None = None) -> None:
     for flag, given in (("--think", args.think), ("--max-states", args.max_states), ("--samples", args.samples)):
         if given is not None and given <= 0:
             ap.error(f"{flag}: more than 0, not {given:g}")
-    if args.max_states is None and args.think is None:
-        args.think = THINK
+    difficulties = args.difficulties.split(",")
+    for difficulty in difficulties:
+        if difficulty not in DIFFICULTIES:  # before any work: nothing half-written
+            ap.error(f"--difficulties: no difficulty {difficulty!r} (one of {', '.join(DIFFICULTIES)})")
     budgets = (args.think, args.max_states, args.samples)
-    played_by = (
-        f"hint, {args.think} s a decision"
-        if args.max_states is None
-        else (
-            f"hint, {args.max_states} states and {hint_samples(args.max_states, args.samples)} samples a decision"
-            + ("" if args.think is None else f", at most {args.think} s")
-        )
-    )
+    played_by = _played_by(_policy(*budgets))
     out_path = Path(args.out)
     data = _existing(out_path) or {"networks": {}}
     data["about"] = (
@@ -252,12 +259,17 @@ def main(argv: list[str] | None = None) -> None:
     data["stamp"] = value_net.LAYOUT
     kept: dict[str, list[Row]] = {}
     if args.from_samples:
-        for line in Path(args.from_samples).read_text(encoding="utf-8").splitlines():
-            d, state, v, w, exact, g = json.loads(line)
+        try:
+            lines = Path(args.from_samples).read_text(encoding="utf-8").splitlines()
+        except OSError as e:
+            ap.error(f"--from-samples: cannot read {args.from_samples}: {e.strerror}")
+        for number, line in enumerate(lines, 1):
+            try:
+                d, state, v, w, exact, g = json.loads(line)
+            except ValueError:
+                ap.error(f"--from-samples: {args.from_samples}, line {number}: not a sample as --samples-out writes it")
             kept.setdefault(d, []).append((state, v, w, exact, g))
-    for difficulty in args.difficulties.split(","):
-        if difficulty not in DIFFICULTIES:
-            raise SystemExit(f"value_net: no difficulty {difficulty!r}")
+    for difficulty in difficulties:
         t0 = time.perf_counter()
         rows = kept.get(difficulty) or self_play(difficulty, args.games, args.seed, budgets, args.jobs, args.cluster)
         if args.samples_out and not args.from_samples:
