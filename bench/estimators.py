@@ -6,7 +6,11 @@ Positions of bench/estimates.py's generator (decisions of seeded greedy games an
 rounds with the whole party, half each) whose every play's value for the game can be searched
 exactly (the evaluator's table beyond the horizon). Each play is also valued by the lookahead over
 the value network and by the tuned rollouts (`--deals` deals, the same for every play), each
-corrected for its bias as the hint corrects it, and by the average of the two. For each estimator:
+corrected for its bias as the hint corrects it, by the average of the two, by rollouts played by
+the network's own choice (`policy`, bench/policy_rollouts.py, the same deals) and by the average
+of those and the lookahead, corrected as the lookahead is (`mixed`), and by Monte Carlo tree search
+with chance nodes over the network (`mcts`, bench/mcts.py: `--mcts-iterations` descents a play,
+constant `--mcts-c`, the tree read back). For each estimator:
 the RMSE against the exact values, and the regret of the play it recommends (how much less than
 the exact best it is worth), over the positions whose best play is worth 0.01 or more; then the
 average's regret paired against the lookahead's. `--out` keeps every play's values (JSON lines).
@@ -25,6 +29,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from estimates import positions
+from mcts import mcts_values
+from policy_rollouts import policy_rolled_out
 
 from solver.core.position import parse_position
 from solver.core.rules import initial_state
@@ -32,7 +38,7 @@ from solver.search import bias, value_net
 from solver.search.engine import evaluate_moves, prepare, value_range
 from solver.search.estimate import Estimate, looked_ahead, rolled_out
 
-METHODS = ("lookahead", "rollouts", "average")
+METHODS = ("lookahead", "rollouts", "average", "policy", "mixed", "mcts")
 
 
 def _corrected(e: Estimate, kind: str, unknown: int, game: str, span: tuple[float, float], estimator: str) -> float:
@@ -43,7 +49,7 @@ def _corrected(e: Estimate, kind: str, unknown: int, game: str, span: tuple[floa
     )[0]  # fmt: skip
 
 
-def rows_of(pos: Any, deals: int, exact_limit: float) -> list[dict[str, Any]] | None:
+def rows_of(pos: Any, deals: int, exact_limit: float, mcts: tuple[int, float]) -> list[dict[str, Any]] | None:
     """Every play's exact value and each estimator's, or None if the exact search did not finish."""
     root = initial_state(parse_position({**pos.to_json(), "objective": "game"}))
     prepare(root, "game")
@@ -54,13 +60,18 @@ def rows_of(pos: Any, deals: int, exact_limit: float) -> list[dict[str, Any]] | 
     plays = [m.play for m in exact]
     la = looked_ahead(root, "game", plays, net)
     ro = rolled_out(root, "game", plays, deadline=math.inf, min_deals=deals, max_deals=deals)
+    pr = policy_rolled_out(root, plays, net, deals)
+    mc = mcts_values(root, plays, net, *mcts)
     span = value_range(root, "game")
     out = []
     for m in exact:
-        a = _corrected(la[m.play], m.play.kind, root.unknown_draws, root.game, span, bias.NETWORK)
-        b = _corrected(ro[m.play], m.play.kind, root.unknown_draws, root.game, span, bias.ROLLOUTS)
-        out.append({"play": str(m.play), "kind": m.play.kind, "exact": m.value, "lookahead": a, "rollouts": b,
-                    "average": (a + b) / 2})  # fmt: skip
+        kind, unknown = m.play.kind, root.unknown_draws
+        a = _corrected(la[m.play], kind, unknown, root.game, span, bias.NETWORK)
+        b = _corrected(ro[m.play], kind, unknown, root.game, span, bias.ROLLOUTS)
+        mid = (la[m.play].value + pr[m.play]) / 2
+        mixed = _corrected(Estimate(mid, 0, "mixed", (mid, mid)), kind, unknown, root.game, span, bias.NETWORK)
+        out.append({"play": str(m.play), "kind": kind, "exact": m.value, "lookahead": a, "rollouts": b,
+                    "average": (a + b) / 2, "policy": pr[m.play], "mixed": mixed, "mcts": mc[m.play]})  # fmt: skip
     return out
 
 
@@ -82,10 +93,10 @@ def report(kept: list[list[dict[str, Any]]]) -> None:
         picked = sum(1 for x in regrets[k] if x < 1e-4)
         rmse = math.sqrt(math.fsum(errors) / max(1, len(errors)))
         print(f"  {k:9} RMSE {rmse:.4f}  regret {100 * m:.2f} points (se {100 * se:.2f})  best picked {picked}")
-    m, se = _mean_se([a - b for a, b in zip(regrets["average"], regrets["lookahead"], strict=True)])
-    print(
-        f"  average - lookahead, regret: {100 * m:+.2f} points (95% {100 * (m - 1.96 * se):+.2f} to {100 * (m + 1.96 * se):+.2f})"
-    )
+    for k in METHODS[2:]:
+        m, se = _mean_se([a - b for a, b in zip(regrets[k], regrets["lookahead"], strict=True)])
+        lo, hi = 100 * (m - 1.96 * se), 100 * (m + 1.96 * se)
+        print(f"  {k} - lookahead, regret: {100 * m:+.2f} points (95% {lo:+.2f} to {hi:+.2f})")
 
 
 def main() -> None:
@@ -94,6 +105,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=202)
     ap.add_argument("--unknown", default="14-15", help="unknown cards in the pile, a range")
     ap.add_argument("--deals", type=int, default=256, help="rollout deals a play")
+    ap.add_argument("--mcts-iterations", type=int, default=3000, help="descents of a play's tree")
+    ap.add_argument("--mcts-c", type=float, default=0.2, help="the tree's exploration constant")
     ap.add_argument("--exact-limit", type=float, default=120.0, help="seconds for a position's exact search")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
@@ -104,7 +117,7 @@ def main() -> None:
     for pos in positions(args.count * 3, args.seed, lo, hi):
         if len(kept) >= args.count:
             break
-        rows = rows_of(pos, args.deals, args.exact_limit)
+        rows = rows_of(pos, args.deals, args.exact_limit, (args.mcts_iterations, args.mcts_c))
         if rows is None:
             continue
         kept.append(rows)
