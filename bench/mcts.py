@@ -10,7 +10,8 @@ children); it stops at a state met for the first time, valued by the network's g
 of the round as the search values it, a final round's decision by its cover), and adds that value
 along its path. A decision expands every play at once, each valued so. The play's estimate is the
 tree read back: the best child at a decision, the outcomes met at a chance node weighted by how
-often they were met. Seeded: the same position gets the same values.
+often they were met (`readback` 0), or the mean of its descents (1). Seeded: the same position gets
+the same values.
 """
 
 from __future__ import annotations

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -147,7 +146,7 @@ def _games(args: argparse.Namespace) -> None:
         return out
 
     hint.looked_ahead = swapped  # type: ignore[assignment]
-    a, b = (int(x) for x in args.games.split("-"))
+    a, b = args.range
     policy = make_policy("hint", samples=64, max_states=3000)
     with open(args.out, "w", encoding="utf-8") as f:
         for i in range(a, b):
@@ -163,8 +162,15 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=4242)
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
-    if args.deals < 1 or not math.isfinite(args.deals):
+    if args.deals < 1:
         ap.error("--deals must be 1 or more")
+    try:
+        a, b = (int(x) for x in args.games.split("-"))
+    except ValueError:
+        ap.error(f"--games must be a range like 0-2000, not {args.games!r}")
+    if not 0 <= a < b:
+        ap.error(f"--games must be a range like 0-2000, not {args.games!r}")
+    args.range = (a, b)
     _games(args)
 
 
