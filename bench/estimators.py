@@ -110,7 +110,13 @@ def main() -> None:
     ap.add_argument("--exact-limit", type=float, default=120.0, help="seconds for a position's exact search")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
-    lo, hi = (int(x) for x in args.unknown.split("-"))
+    try:
+        lo, hi = (int(x) for x in args.unknown.split("-"))
+    except ValueError:
+        ap.error(f"--unknown must be a range like 14-15, not {args.unknown!r}")
+    for flag, given in (("--count", args.count), ("--deals", args.deals), ("--mcts-iterations", args.mcts_iterations)):
+        if given < 1:
+            ap.error(f"{flag} must be 1 or more, not {given}")
     kept: list[list[dict[str, Any]]] = []
     out = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115 - kept open for the run
     t0 = time.perf_counter()

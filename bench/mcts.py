@@ -23,8 +23,8 @@ import numpy as np
 
 from solver.core.plays import Play
 from solver.core.rules import State, apply, vector
-from solver.search.compiled import expectimax as X
 from solver.search.compiled import kernel as K
+from solver.search.compiled import lookahead as L
 from solver.search.compiled import network as N
 from solver.search.engine import Search
 
@@ -33,15 +33,13 @@ DECISION, CHANCE, FIXED = range(3)
 
 @numba.njit(cache=True)
 def _leaf(st: Any, par: Any, mk: Any, mv: Any, dk: Any, dv: Any, ev: Any, ctr: Any, net: Any, x: Any, h1: Any,
-          h2: Any) -> tuple[int, float]:  # fmt: skip
-    """A state's kind in the tree and its first value."""
-    if st[K.OUTCOME] != 0:
-        return FIXED, X.terminal(st, par, mk, mv, dk, dv, ev, ctr)
-    if K.is_chance(st):
-        return CHANCE, N.evaluate(st, N.GAME_HEAD, net, x, h1, h2)
-    if (st[K.RULESET] & K.FINAL_ROUND) != 0 and st[K.FINAL] == 1:
-        return FIXED, X.final_value(st, par, mk, mv, ctr)
-    return DECISION, N.evaluate(st, N.GAME_HEAD, net, x, h1, h2)
+          h2: Any, seen: Any) -> tuple[int, float]:  # fmt: skip
+    """A state's kind in the tree, and its first value: the lookahead's at depth 0 (an end of the
+    round as the search values it, a final round's decision by its cover, else the network)."""
+    v = L.value(st, 0, N.GAME_HEAD, par, mk, mv, dk, dv, ev, ctr, net, x, h1, h2, seen)
+    if st[K.OUTCOME] != 0 or (not K.is_chance(st) and (st[K.RULESET] & K.FINAL_ROUND) != 0 and st[K.FINAL] == 1):
+        return FIXED, v
+    return (CHANCE if K.is_chance(st) else DECISION), v
 
 
 @numba.njit(cache=True)
@@ -63,8 +61,9 @@ def _tree(root: Any, iterations: int, c: float, readback: int, par: Any, mk: Any
     drawn = np.zeros(10, np.int64)
     kid = np.empty(K.STATE, np.int64)
     path = np.empty(256, np.int64)
+    seen = np.zeros(L.SEEN, np.int64)
     states[0] = root
-    k0, v0 = _leaf(root, par, mk, mv, dk, dv, ev, ctr, net, x, h1, h2)
+    k0, v0 = _leaf(root, par, mk, mv, dk, dv, ev, ctr, net, x, h1, h2, seen)
     kind[0] = k0
     if k0 == FIXED:
         return v0
@@ -91,7 +90,7 @@ def _tree(root: Any, iterations: int, c: float, readback: int, par: Any, mk: Any
                     for g in range(m):
                         K.apply_move(states[node], buf, g * K.MOVE, kid)
                         states[used] = kid
-                        kk, vv = _leaf(kid, par, mk, mv, dk, dv, ev, ctr, net, x, h1, h2)
+                        kk, vv = _leaf(kid, par, mk, mv, dk, dv, ev, ctr, net, x, h1, h2, seen)
                         kind[used], visits[used], total[used] = kk, 1.0, vv
                         if prev < 0:
                             first[node] = used
@@ -144,7 +143,7 @@ def _tree(root: Any, iterations: int, c: float, readback: int, par: Any, mk: Any
             if used >= cap:
                 break
             states[used] = kid
-            kk, vv = _leaf(kid, par, mk, mv, dk, dv, ev, ctr, net, x, h1, h2)
+            kk, vv = _leaf(kid, par, mk, mv, dk, dv, ev, ctr, net, x, h1, h2, seen)
             kind[used] = kk
             if last < 0:
                 first[node] = used

@@ -34,6 +34,7 @@ from solver.core.plays import Play
 from solver.core.rules import State, apply, vector
 from solver.search.compiled import expectimax as X
 from solver.search.compiled import kernel as K
+from solver.search.compiled import lookahead as L
 from solver.search.compiled import network as N
 from solver.search.compiled import playouts as P
 from solver.search.engine import Search
@@ -41,26 +42,17 @@ from solver.search.estimate import orders_of
 
 
 @numba.njit(cache=True)
-def _worth(ch: Any, par: Any, mk: Any, mv: Any, dk: Any, dv: Any, ev: Any, ctr: Any, net: Any, x: Any, h1: Any,
-           h2: Any) -> float:  # fmt: skip
-    """What the policy reads of a state after a play: an end of the round as the search values it,
-    a final round's decision by its cover, anything else by the network's game head."""
-    if ch[K.OUTCOME] != 0:
-        return X.terminal(ch, par, mk, mv, dk, dv, ev, ctr)
-    if not K.is_chance(ch) and (ch[K.RULESET] & K.FINAL_ROUND) != 0 and ch[K.FINAL] == 1:
-        return X.final_value(ch, par, mk, mv, ctr)
-    return N.evaluate(ch, N.GAME_HEAD, net, x, h1, h2)
-
-
-@numba.njit(cache=True)
 def _play_out(st: Any, order: Any, at: int, par: Any, mk: Any, mv: Any, dk: Any, dv: Any, ev: Any, ctr: Any,
               net: Any, x: Any, h1: Any, h2: Any) -> int:  # fmt: skip
-    """kernel.play_out with the network's choice in place of the rollout policy's."""
+    """kernel.play_out with the network's choice in place of the rollout policy's: the play whose
+    state the lookahead values highest at depth 0 (an end of the round as the search values it, a
+    final round's decision by its cover, anything else by the network's game head)."""
     cap = 64
     out = np.empty(cap * K.MOVE, np.int64)
     child = np.empty(K.STATE, np.int64)
     drawn = np.zeros(10, np.int64)
     final_round = (st[K.RULESET] & K.FINAL_ROUND) != 0
+    seen = np.zeros(L.SEEN, np.int64)
     while st[K.OUTCOME] == 0:
         if K.is_chance(st):
             d = max(1, st[K.OWED_P] + st[K.OWED_W])  # none owed: a reveal
@@ -80,7 +72,7 @@ def _play_out(st: Any, order: Any, at: int, par: Any, mk: Any, mv: Any, dk: Any,
             best, pick = -1.0, 0
             for g in range(m):
                 K.apply_move(st, out, g * K.MOVE, child)
-                v = _worth(child, par, mk, mv, dk, dv, ev, ctr, net, x, h1, h2)
+                v = L.value(child, 0, N.GAME_HEAD, par, mk, mv, dk, dv, ev, ctr, net, x, h1, h2, seen)
                 if v > best + 1e-9:  # among equal values, the play listed first
                     best, pick = v, g
             K.apply_move(st, out, pick * K.MOVE, child)
