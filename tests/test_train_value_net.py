@@ -90,6 +90,8 @@ def test_the_trainer_refuses_bad_samples_and_difficulties_before_any_work(
 ) -> None:
     bad = tmp_path / "samples.jsonl"
     bad.write_text('["standard", [1, 2]\n', encoding="utf-8")
+    shapeless = tmp_path / "numbers.jsonl"
+    shapeless.write_text("7\n", encoding="utf-8")  # JSON, but not a sample
     cases = {
         (
             "--difficulties",
@@ -97,6 +99,7 @@ def test_the_trainer_refuses_bad_samples_and_difficulties_before_any_work(
         ): "error: --difficulties: no difficulty 'nope' (one of easy, standard, hard)",
         ("--from-samples", str(tmp_path / "none.jsonl")): "cannot read",
         ("--from-samples", str(bad)): f"error: --from-samples: {bad}, line 1: not a sample as --samples-out writes it",
+        ("--from-samples", str(shapeless)): "line 1: not a sample as --samples-out writes it",
     }
     for args, said in cases.items():
         with pytest.raises(SystemExit) as e:

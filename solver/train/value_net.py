@@ -266,7 +266,7 @@ def main(argv: list[str] | None = None) -> None:
         for number, line in enumerate(lines, 1):
             try:
                 d, state, v, w, exact, g = json.loads(line)
-            except ValueError:
+            except (ValueError, TypeError):  # not JSON, or not a list of six
                 ap.error(f"--from-samples: {args.from_samples}, line {number}: not a sample as --samples-out writes it")
             kept.setdefault(d, []).append((state, v, w, exact, g))
     for difficulty in difficulties:
