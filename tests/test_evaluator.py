@@ -103,6 +103,31 @@ def test_tables_made_again_from_their_samples_are_the_same(tmp_path: Path) -> No
     assert built["stamp"] == evaluator.LAYOUT and built["made_by"] == "python -m solver.train.evaluator_tables"
 
 
+def test_a_build_at_the_hints_budgets_plays_the_simulators_seeded_games(tmp_path: Path) -> None:
+    # --max-states and --samples: the rounds a table is made from are those of `simulate --policy hint`
+    # at the same budgets and seed (the same on any machine), and the file says which budgets.
+    from solver.play.driver import Setup
+    from solver.play.simulate import simulate
+
+    kept = tmp_path / "samples.json"
+    built = evaluator_tables.build(4, 3, "hint", 1, ("lobo",), (8,), kept, max_states=200, samples=8)
+    records = simulate(Setup("lobo", "easy"), "hint", 1, 3, workers=1, max_states=200, samples=8)
+    rounds = [list(r) for r in evaluator_tables._lobo_rounds(records)]
+    assert len(rounds) > 3 and json.loads(kept.read_text())["lobo easy"] == rounds
+    assert built["parts"]["lobo easy"]["budget"] == "200 states and 8 samples a decision"
+
+
+@pytest.mark.parametrize("flag", ["--max-states", "--samples", "--games"])
+def test_a_budget_below_one_is_refused_in_one_line(
+    flag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out.json"
+    with pytest.raises(SystemExit) as stop:
+        evaluator_tables.main([flag, "0", "--games-of", "lobo", "--out", str(out)])
+    assert stop.value.code == 2 and not out.exists()
+    assert f"{flag}: more than 0, not 0" in capsys.readouterr().err.splitlines()[-1]
+
+
 # -- the layout stamp: tables built for other sizes are refused, not read from the wrong cells ------
 
 

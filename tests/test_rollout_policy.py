@@ -195,3 +195,13 @@ def test_the_reward_rollouts_say_which_rule_played_them() -> None:
         s = initial_state(parse_position({**raw, "rules": rules}, allow_reward=True))
         got = rewards_rolled_out(s, deals=50)
         assert got and {e.estimate.method for e in got} == {want}, rules
+
+
+def test_the_tuner_takes_its_decisions_from_the_hints_games_when_asked() -> None:
+    # --policy hint: the positions the hint meets (the same first deal as greedy's game, then its own
+    # play), every one a regular round's decision with the race's scores.
+    greedy = rollout_weights.decisions("lobo", "easy", 1, seed=3)
+    hint = rollout_weights.decisions("lobo", "easy", 1, seed=3, policy="hint")
+    assert hint[0] == greedy[0] and hint != greedy
+    assert all(not s.final and s.wolf and s.outcome is None for s, _ in hint)
+    assert any(scores != (0, 0) for _, scores in hint)

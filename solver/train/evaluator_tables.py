@@ -2,6 +2,7 @@
 
     python -m solver.train.evaluator_tables [--games 3000] [--seed 11] [--policy hint] [--jobs 2]
         [--games-of vanguard,lobo] [--difficulties easy,standard,hard] [--samples-out F]
+        [--max-states 3000 --samples 256]
     python -m solver.train.evaluator_tables --from-samples F      (smoothed again, nothing replayed)
 
 How: whole games are simulated with a policy (the simulator's, solver/play/), the same seeded
@@ -211,10 +212,14 @@ def build(
     games_of: tuple[str, ...] = ("vanguard", "lobo"),
     tops: tuple[int, ...] = TOPS,
     samples_out: Path | None = None,
+    max_states: int | None = None,
+    samples: int | None = None,
 ) -> dict[str, Any]:
     """New tables from `games` simulated games per difficulty (lobo: a quarter as many), for the
     games and difficulties named; every other part is kept from the shipped file. samples_out:
-    where to keep what the tables were made from (vanguard's deals, lobo's rounds)."""
+    where to keep what the tables were made from (vanguard's deals, lobo's rounds). max_states and
+    samples: the hint's budgets instead of its clock, under which a seeded build plays the same
+    games, and makes the same tables, on any machine."""
     _kept(f"{game} {DIFFICULTY_OF_TOP[top]}" for game in games_of for top in tops)  # before hours of play
     if policy == "hint":
         # The hint plays by the tables it would rebuild (fitted value iteration): tables that do not
@@ -224,6 +229,9 @@ def build(
         except EvaluatorError as e:
             raise EvaluatorError(f"{e}; the hint policy plays by them: build them first with --policy best") from None
     raw: dict[str, Any] = {"about": {"policy": policy, "games": games, "seed": seed}}
+    budgets: dict[str, Any] = {"max_states": max_states, "samples": samples}
+    if policy == "hint" and max_states is not None:
+        raw["about"]["budget"] = f"{max_states} states and {samples or 'the default'} samples a decision"
 
     def keep() -> None:  # after every part: a long build stopped part-way loses no finished part
         if samples_out is not None:
@@ -233,7 +241,9 @@ def build(
         difficulty = DIFFICULTY_OF_TOP[top]
         if VANGUARD.name in games_of:
             records: list[Any] = []
-            simulate(Setup(VANGUARD.name, difficulty), policy, games, seed, workers=jobs, on_record=records.append)
+            simulate(
+                Setup(VANGUARD.name, difficulty), policy, games, seed, workers=jobs, on_record=records.append, **budgets
+            )
             raw[f"vanguard {difficulty}"] = deals = _vanguard_deals(records)
             won = sum(r.won for r in records)
             print(f"vanguard {difficulty}: {won}/{games} games won, {len(deals)} deals", file=sys.stderr)
@@ -241,7 +251,13 @@ def build(
         if LOBO.name in games_of:
             records = []
             simulate(
-                Setup(LOBO.name, difficulty), policy, max(1, games // 4), seed, workers=jobs, on_record=records.append
+                Setup(LOBO.name, difficulty),
+                policy,
+                max(1, games // 4),
+                seed,
+                workers=jobs,
+                on_record=records.append,
+                **budgets,
             )
             raw[f"lobo {difficulty}"] = rounds = _lobo_rounds(records)
             print(f"lobo {difficulty}: {len(rounds)} rounds", file=sys.stderr)
@@ -296,6 +312,10 @@ def main(argv: list[str] | None = None) -> None:
         "--policy", default="hint", help="the simulator's policy whose games are sampled (default: the hint's own)"
     )
     ap.add_argument("--jobs", type=int, default=None)
+    ap.add_argument(
+        "--max-states", type=int, default=None, help="the hint's state budget, not its clock: the same tables anywhere"
+    )
+    ap.add_argument("--samples", type=int, default=None, help="with --max-states: the hint's deals a play")
     ap.add_argument("--games-of", default="vanguard,lobo", help="which tables to rebuild (the others are kept)")
     ap.add_argument("--difficulties", default="easy,standard,hard", help="which difficulties to rebuild")
     ap.add_argument("--samples-out", default=None, help="keep what the tables are made from here (JSON)")
@@ -311,6 +331,9 @@ def main(argv: list[str] | None = None) -> None:
         ap.error(f"--difficulties: {e.args[0]!r} is not one of easy, standard, hard")
     if not set(games_of) <= {VANGUARD.name, LOBO.name}:
         ap.error(f"--games-of: {args.games_of!r}: name vanguard, lobo or both")
+    for flag, given in (("--games", args.games), ("--max-states", args.max_states), ("--samples", args.samples)):
+        if given is not None and given <= 0:
+            ap.error(f"{flag}: more than 0, not {given}")
     samples_out = Path(args.samples_out) if args.samples_out else None
     try:
         if args.from_samples:
@@ -319,7 +342,17 @@ def main(argv: list[str] | None = None) -> None:
             except (OSError, ValueError, KeyError, TypeError) as e:
                 ap.error(f"--from-samples {args.from_samples}: not a samples file ({e})")
         else:
-            data = build(args.games, args.seed, args.policy, args.jobs, games_of, tops, samples_out)
+            data = build(
+                args.games,
+                args.seed,
+                args.policy,
+                args.jobs,
+                games_of,
+                tops,
+                samples_out,
+                args.max_states,
+                args.samples,
+            )
     except EvaluatorError as e:
         ap.error(str(e))
     out = Path(args.out)

@@ -6,7 +6,8 @@ data/rollout_policy.json):
 
 The weights (kernel.policy_score) are tuned per game and difficulty by the cross-entropy method:
 the objective is the mean value for the game (the same evaluator the search reads) of the round's
-ends the policy reaches, from decisions of simulated greedy games, every candidate played on the
+ends the policy reaches, from decisions of simulated games (greedy's, or with --policy hint the
+hint's own: the positions the search meets when it plays), every candidate played on the
 same deals; they are then checked against the greedy rule on decisions of other games, and the
 file records those figures and the layout the weights were tuned for (rollout_policy.LAYOUT),
 which the search checks on load.
@@ -37,13 +38,23 @@ from solver.search.rollout_policy import GREEDY, LAYOUT, stale
 
 Decision = tuple[State, tuple[int, int]]  # a round at a decision, and lobo's scores before it
 
+# The hint's games are played at a state budget, so that a seeded tuning meets the same decisions on
+# any machine; lobo's hint plays at 256 deals a play as at its clock (bench/README.md, session 30).
+HINT_BUDGETS: dict[str, Any] = {"max_states": 3000, "samples": 256}
 
-def decisions(name: str, difficulty: str, games: int, seed: int, most: int | None = None) -> list[Decision]:
+
+def decisions(
+    name: str, difficulty: str, games: int, seed: int, most: int | None = None, policy: str = "greedy"
+) -> list[Decision]:
     """Every decision of a regular round (not final, the Wolf's hand not empty) met in `games`
-    games of the greedy policy, seed `seed`, in game order, with the race's scores (lobo); at
-    most `most` of them, evenly spaced (a lobo game has many rounds)."""
+    games of the policy (greedy, or the hint at the seeded budgets HINT_BUDGETS), seed `seed`, in
+    game order, with the race's scores (lobo); at most `most` of them, evenly spaced (a lobo game
+    has many rounds)."""
     records: list[Any] = []
-    simulate(Setup(name, difficulty), "greedy", games, seed, workers=1, on_record=records.append)
+    if policy == "hint":  # on every core: a hint game takes a second where a greedy one takes a millisecond
+        simulate(Setup(name, difficulty), policy, games, seed, on_record=records.append, **HINT_BUDGETS)
+    else:
+        simulate(Setup(name, difficulty), policy, games, seed, workers=1, on_record=records.append)
     out = []
     for r in records:
         for t in replay_record(r).tables:
@@ -151,7 +162,8 @@ MOST = 3200
 
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description="Tune the rollout policy's weights (data/rollout_policy.json).")
-    ap.add_argument("--games", type=int, default=None, help="greedy games a difficulty (vanguard 400, lobo 80)")
+    ap.add_argument("--games", type=int, default=None, help="games a difficulty (vanguard 400, lobo 80)")
+    ap.add_argument("--policy", default="greedy", choices=("greedy", "hint"), help="whose games give the decisions")
     ap.add_argument("--seed", type=int, default=101, help="their seed; the check plays games of seed + 1")
     ap.add_argument("--iterations", type=int, default=30)
     ap.add_argument("--deals", type=int, default=16, help="deals of the unknown cards per decision")
@@ -189,15 +201,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         games = args.games or GAMES_OF[g]
         tuned = raw["weights"].setdefault(g, {})
         for d in wanted:
-            train = Bench(decisions(g, d, games, args.seed, MOST), args.deals, seed=1)
+            train = Bench(decisions(g, d, games, args.seed, MOST, args.policy), args.deals, seed=1)
             start = tuned.get(args.start) if d != args.start else None
             w = tune(train, args.iterations, start)
-            test = Bench(decisions(g, d, games, args.seed + 1, MOST), 2 * args.deals, seed=2)
+            test = Bench(decisions(g, d, games, args.seed + 1, MOST, args.policy), 2 * args.deals, seed=2)
             figures = check(test, w)
             print(f"{g} {d}: {figures}", file=sys.stderr)
             tuned[d] = list(w)
             raw["made"][f"{g} {d}"] = {
-                "games": games, "seed": args.seed, "deals": args.deals, "iterations": args.iterations,
+                "games": games, "policy": args.policy, "seed": args.seed, "deals": args.deals, "iterations": args.iterations,
                 "population": POPULATION, "elite": ELITE, "tuner seed": 0,
                 "decisions": len(train.items), "started from": args.start if start is not None else "greedy",
                 "check": {"games seed": args.seed + 1, "deals": 2 * args.deals, **figures},
