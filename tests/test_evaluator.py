@@ -23,20 +23,41 @@ from solver.search.expectimax import EV_ERRORS, EV_LOBO, EV_PILES, EV_RESERVE, E
 from solver.train import evaluator_tables
 
 
-def _race_by_recursion(rounds: list[tuple[bool, int]], target: int) -> dict[tuple[int, int], Fraction]:
-    """The race to `target`, each round drawn from the rounds as they are (won: the Player scores
-    the points, lost: the Wolf), by plain recursion on the scores, in fractions."""
-    share = Fraction(1, len(rounds))
+def _race_by_recursion(rounds: list[tuple[int, ...]], target: int) -> dict[tuple[int, int], Fraction]:
+    """The race to `target` by plain recursion on the scores, in fractions, as the builder states
+    its round model: at scores (p, w) a round is drawn from the rounds that started with both sides
+    needing as much (the bands of NEED_EDGES), mixed with all the rounds at the weight SHRINK; from
+    all the rounds (won: the Player scores the points, lost: the Wolf) where none started so."""
+
+    def band(need: int) -> int:
+        return sum(need > edge for edge in evaluator_tables.NEED_EDGES)
+
+    shrink = Fraction(evaluator_tables.SHRINK)
+    pooled = [(bool(r[0]), max(1, r[1])) for r in rounds]
+
+    @cache
+    def draw(bp: int, bw: int) -> dict[tuple[bool, int], Fraction]:
+        mine = [
+            (bool(r[0]), max(1, r[1]))
+            for r in rounds
+            if len(r) == 4 and (band(target - r[2]), band(target - r[3])) == (bp, bw)
+        ]
+        out: dict[tuple[bool, int], Fraction] = {}
+        for o in pooled:
+            out[o] = out.get(o, Fraction(0)) + (shrink / len(pooled) if mine else Fraction(1, len(pooled)))
+        for o in mine:
+            out[o] += 1
+        total = sum(out.values())
+        return {o: x / total for o, x in out.items()}
 
     @cache
     def v(p: int, w: int) -> Fraction:
         total = Fraction(0)
-        for won, points in rounds:
-            points = max(1, points)
+        for (won, points), prob in draw(band(target - p), band(target - w)).items():
             if won:
-                total += share * (1 if p + points >= target else v(p + points, w))
+                total += prob * (1 if p + points >= target else v(p + points, w))
             else:
-                total += share * (0 if w + points >= target else v(p, w + points))
+                total += prob * (0 if w + points >= target else v(p, w + points))
         return total
 
     return {(p, w): v(p, w) for p in range(target) for w in range(target)}
@@ -48,9 +69,65 @@ def test_the_race_table_is_the_race_solved_by_recursion() -> None:
         target = rng.randint(3, 14)
         rounds = [(rng.random() < 0.5, rng.randint(0, 9)) for _ in range(rng.randint(1, 12))]
         got = evaluator_tables._lobo_race(rounds, target)
-        want = _race_by_recursion(rounds, target)
+        want = _race_by_recursion(rounds, target)  # rounds without scores: one distribution
         for (p, w), x in want.items():
             assert abs(got[p * target + w] - float(x)) < 1e-12, (rounds, target, p, w)
+
+
+def test_the_banded_race_table_is_the_race_solved_by_recursion() -> None:
+    # Rounds kept with the scores they started from: each pair of bands of the points needed has its
+    # own round distribution (rounds without scores count in the pooled one only).
+    rng = random.Random("banded race")
+    for _ in range(12):
+        target = rng.randint(12, 60)
+        rounds: list[tuple[int, ...]] = []
+        for _ in range(rng.randint(1, 30)):
+            won, points = rng.random() < 0.5, rng.randint(0, 15)
+            if rng.random() < 0.8:
+                rounds.append((won, points, rng.randrange(target), rng.randrange(target)))
+            else:
+                rounds.append((won, points))
+        got = evaluator_tables._lobo_race(rounds, target)
+        want = _race_by_recursion(rounds, target)
+        for (p, w), x in want.items():
+            assert abs(got[p * target + w] - float(x)) < 1e-9, (rounds, target, p, w)
+
+
+def test_the_banded_race_finds_a_round_played_differently_near_the_end() -> None:
+    # A race whose Player wins a round more often when it needs 10 points or fewer (as the hint
+    # plays for any win there): the table made from its rounds must find the truth near the end,
+    # where one distribution for every round is wrong by far.
+    target = 100
+
+    def chance(p: int) -> float:
+        return 0.8 if target - p <= 10 else 0.4
+
+    truth: dict[tuple[int, int], float] = {}
+    for total in range(2 * target - 2, -1, -1):
+        for p in range(max(0, total - target + 1), min(target - 1, total) + 1):
+            w = total - p
+            x = 0.0
+            for pts in range(1, 16):
+                x += chance(p) / 15 * (1.0 if p + pts >= target else truth[p + pts, w])
+                x += (1 - chance(p)) / 15 * (0.0 if w + pts >= target else truth[p, w + pts])
+            truth[p, w] = x
+    rng = random.Random("near the end")
+    rounds: list[tuple[int, ...]] = []
+    for _ in range(4000):
+        p = w = 0
+        while p < target and w < target:
+            won, pts = rng.random() < chance(p), rng.randint(1, 15)
+            rounds.append((won, pts, p, w))
+            p, w = (p + pts, w) if won else (p, w + pts)
+    banded = evaluator_tables._lobo_race(rounds, shrink=20.0)  # a light shrinkage: the bands alone
+    pooled = evaluator_tables._lobo_race([r[:2] for r in rounds])
+    for p, w, within in ((95, 60, 0.03), (80, 70, 0.03), (70, 70, 0.03), (40, 40, 0.03), (0, 0, 0.03), (92, 90, 0.1)):
+        # Near the end of both sides few rounds were played: there the shrinkage towards all the
+        # rounds costs some of the truth, yet far less than one distribution does.
+        got = banded[p * target + w]
+        assert abs(got - truth[p, w]) < within, (p, w, got, truth[p, w])
+        assert abs(got - truth[p, w]) < abs(pooled[p * target + w] - truth[p, w])
+    assert abs(pooled[92 * target + 90] - truth[92, 90]) > 0.3
 
 
 def _truth(pile: int, active: int, reserve: int) -> float:
@@ -101,6 +178,30 @@ def test_tables_made_again_from_their_samples_are_the_same(tmp_path: Path) -> No
     assert built["parts"]["vanguard easy"]["policy"] == "greedy" and built["parts"]["lobo easy"]["games"] == 1
     assert len(built["values"]) == len(built["errors"]) == EV_SIZE
     assert built["stamp"] == evaluator.LAYOUT and built["made_by"] == "python -m solver.train.evaluator_tables"
+
+
+def test_the_round_model_is_chosen_and_recorded(tmp_path: Path) -> None:
+    # lobo's rounds are kept with the scores they started from: by default a distribution for each
+    # pair of bands; `--round-model one` (or samples kept before the bands) one for all rounds.
+    kept = tmp_path / "samples.json"
+    evaluator_tables.build(4, 5, "greedy", 1, ("lobo",), (8,), kept)
+    samples = json.loads(kept.read_text())
+    rounds = [tuple(r) for r in samples["lobo easy"]]
+    assert len(rounds) > 3 and all(len(r) == 4 for r in rounds)
+    at = evaluator.lobo_index(8, 0, 0)
+    cells = slice(at, at + EV_TARGET * EV_TARGET)
+    pooled = [round(v, 5) for v in evaluator_tables._lobo_race([r[:2] for r in rounds], shrink=math.inf)]
+    banded = [round(v, 5) for v in evaluator_tables._lobo_race(rounds)]
+    assert pooled != banded
+    by_bands = evaluator_tables.rebuild(samples)
+    assert by_bands["values"][cells] == banded
+    assert by_bands["parts"]["lobo easy"]["round model"].startswith("bands of the points needed")
+    one = evaluator_tables.rebuild(samples, "one")
+    assert one["values"][cells] == pooled and one["parts"]["lobo easy"]["round model"] == "one for all"
+    before_bands = evaluator_tables.rebuild({**samples, "lobo easy": [r[:2] for r in samples["lobo easy"]]})
+    assert (
+        before_bands["values"][cells] == pooled and before_bands["parts"]["lobo easy"]["round model"] == "one for all"
+    )
 
 
 def test_a_build_at_the_hints_budgets_plays_the_simulators_seeded_games(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 
     python -m solver.train.evaluator_tables [--games 3000] [--seed 11] [--policy hint] [--jobs 2]
         [--games-of vanguard,lobo] [--difficulties easy,standard,hard] [--samples-out F]
-        [--max-states 3000 --samples 256]
+        [--max-states 3000 --samples 256] [--round-model bands|one]
     python -m solver.train.evaluator_tables --from-samples F      (smoothed again, nothing replayed)
 
 How: whole games are simulated with a policy (the simulator's, solver/play/), the same seeded
@@ -10,12 +10,14 @@ deals for every table. vanguard: every regular deal is a sample of (pile, active
 whether that game was won; each cell is the share won, shrunk towards the cell's neighbours in
 the pile (and, where they are few, towards the same pile with any reserve), and made monotone:
 more members and more reserve never hurt. lobo: the rounds give the distribution of the points a
-round scores (won: the Player's, lost: the Wolf's) and of who scores them; the race is then solved
-exactly for that round model by backward induction over the scores (every round scores at least
-one point). A table is the value of the simulated policy, a lower bound in expectation on what
-best play achieves. Made from the hint policy's own games, the tables are a step of fitted value
-iteration: what following the advice wins from each deal. The file records, part by part, the
-policy, the games and the seed, and beside every value its standard error (vanguard: a share's,
+round scores (won: the Player's, lost: the Wolf's) and of who scores them, for each pair of bands
+of the points the two sides still need (a round near the end is played differently), or one for
+all rounds (--round-model one); the race is then solved exactly for that round model by backward
+induction over the scores (every round scores at least one point). A table is the value of the
+simulated policy, a lower bound in expectation on what best play achieves. Made from the hint
+policy's own games, the tables are a step of fitted value iteration: what following the advice
+wins from each deal. The file records, part by part, the policy, the games, the seed and the
+round model, and beside every value its standard error (vanguard: a share's,
 counting the shrinkage as 8 samples; lobo: a bootstrap of the rounds), which the search carries
 into each answer's interval (expectimax.estimated, ctr[ERROR]); and the layout it was built for
 (evaluator.LAYOUT), which the search checks on load.
@@ -37,6 +39,7 @@ from solver.core.files import write_whole
 from solver.core.games import LOBO, VANGUARD
 from solver.core.rounds import final_at_deal, pile_after_deal
 from solver.play.driver import Deal, Setup
+from solver.play.hint_policy import hint_samples
 from solver.play.simulate import replay_record, simulate
 from solver.search import evaluator
 from solver.search.evaluator import BUILD, LAYOUT, TOPS, EvaluatorError, lobo_index, stale
@@ -121,18 +124,64 @@ def _lift(values: list[float], errors: list[float], i: int, j: int) -> None:
         errors[i] = max(errors[i], errors[j])
 
 
-def _lobo_race(rounds: list[tuple[bool, int]], target: int = EV_TARGET) -> list[float]:
-    """The race to the target solved exactly for a round model: each round, with the observed
-    frequencies, the Player scores x (won) or the Wolf scores y (lost); V[p][w] backwards."""
-    n = max(1, len(rounds))
-    player: dict[int, float] = defaultdict(float)
-    wolf: dict[int, float] = defaultdict(float)
-    for won, points in rounds:
-        (player if won else wolf)[max(1, points)] += 1.0 / n
+# The race model's bands: the points each side still needs (at most 5, 10, 20, 35, 60, more). A
+# round is played differently near the end (the hint gambles when the Wolf is close, and plays for
+# any win when the Player is), so each pair of bands has its own distribution of what a round
+# scores; finer bands near the end fitted held-out games best (bench/README.md, session 32).
+NEED_EDGES = (5, 10, 20, 35, 60)
+SHRINK = 100.0  # rounds' weight of the pooled distribution in each pair of bands
+ROUND_MODELS = ("bands", "one")  # the bands; one distribution for all rounds (shrunk infinitely)
+
+Round = tuple[Any, ...]  # (won, points) or (won, points, the Player's score before, the Wolf's)
+
+
+def _band(need: int) -> int:
+    return sum(need > edge for edge in NEED_EDGES)
+
+
+def _round_model(
+    rounds: list[Round], target: int, shrink: float
+) -> dict[tuple[int, int], tuple[dict[int, float], dict[int, float]]]:
+    """For each pair of bands (the Player's need, the Wolf's), the chance that a round gives the
+    Player x points (won) or the Wolf y (lost): the rounds that started in those bands, shrunk
+    towards all the rounds with the weight `shrink`. Rounds kept without their scores count in the
+    pooled distribution only; with none kept with scores, every band's is the pooled one."""
+    pooled: dict[bool, dict[int, float]] = {True: defaultdict(float), False: defaultdict(float)}
+    counts: dict[tuple[int, int], dict[bool, dict[int, float]]] = defaultdict(
+        lambda: {True: defaultdict(float), False: defaultdict(float)}
+    )
+    for r in rounds:
+        won, points = bool(r[0]), max(1, int(r[1]))
+        pooled[won][points] += 1.0
+        if len(r) >= 4:
+            counts[_band(target - int(r[2])), _band(target - int(r[3]))][won][points] += 1.0
+    n = max(1.0, sum(sum(d.values()) for d in pooled.values()))
+    model = {}
+    for bp in range(len(NEED_EDGES) + 1):
+        for bw in range(len(NEED_EDGES) + 1):
+            cell = counts.get((bp, bw), {True: {}, False: {}})
+            weight = sum(sum(d.values()) for d in cell.values())
+            if weight == 0 or math.isinf(shrink):
+                mixed = [{k: v / n for k, v in pooled[won].items()} for won in (True, False)]
+            else:
+                mixed = [
+                    {k: (cell[won].get(k, 0.0) + shrink * pooled[won][k] / n) / (weight + shrink) for k in pooled[won]}
+                    for won in (True, False)
+                ]
+            model[bp, bw] = (mixed[0], mixed[1])
+    return model
+
+
+def _lobo_race(rounds: list[Round], target: int = EV_TARGET, shrink: float = SHRINK) -> list[float]:
+    """The race to the target solved exactly for a round model: each round, with the frequencies
+    of its pair of bands (_round_model), the Player scores x (won) or the Wolf scores y (lost);
+    V[p][w] backwards."""
+    model = _round_model(rounds, target, shrink)
     v = [[0.0] * target for _ in range(target)]
     for total in range(2 * target - 2, -1, -1):
         for p in range(max(0, total - target + 1), min(target - 1, total) + 1):
             w = total - p
+            player, wolf = model[_band(target - p), _band(target - w)]
             x = 0.0
             for pts, prob in player.items():
                 x += prob * (1.0 if p + pts >= target else v[p + pts][w])
@@ -142,14 +191,14 @@ def _lobo_race(rounds: list[tuple[bool, int]], target: int = EV_TARGET) -> list[
     return [v[p][w] for p in range(target) for w in range(target)]
 
 
-def _lobo_errors(rounds: list[tuple[bool, int]], resamples: int = 20, seed: int = 0) -> list[float]:
+def _lobo_errors(rounds: list[Round], resamples: int = 20, seed: int = 0, shrink: float = SHRINK) -> list[float]:
     """Each cell's standard error in the race table: the spread of the race solved again on
     rounds drawn with replacement from the same rounds (a bootstrap; the round model itself is
     the table's assumption, not its sampling error)."""
     import random
 
     rng = random.Random(seed)
-    runs = [_lobo_race(rng.choices(rounds, k=len(rounds))) for _ in range(resamples)]
+    runs = [_lobo_race(rng.choices(rounds, k=len(rounds)), shrink=shrink) for _ in range(resamples)]
     out = []
     for cell in zip(*runs, strict=True):
         mean = sum(cell) / len(cell)
@@ -157,16 +206,16 @@ def _lobo_errors(rounds: list[tuple[bool, int]], resamples: int = 20, seed: int 
     return out
 
 
-def _lobo_rounds(records: Iterable[Any]) -> list[tuple[bool, int]]:
-    """(won, points scored) of every round of lobo games."""
-    out = []
+def _lobo_rounds(records: Iterable[Any]) -> list[Round]:
+    """(won, points scored, the Player's score before, the Wolf's) of every round of lobo games."""
+    out: list[Round] = []
     for r in records:
         game = replay_record(r)
         before = (0, 0)
         for t in game.tables[1:]:
             if t.points != before:
                 dp, dw = t.points[0] - before[0], t.points[1] - before[1]
-                out.append((dp > 0, dp if dp > 0 else dw))
+                out.append((dp > 0, dp if dp > 0 else dw, before[0], before[1]))
                 before = t.points
     return out
 
@@ -214,12 +263,13 @@ def build(
     samples_out: Path | None = None,
     max_states: int | None = None,
     samples: int | None = None,
+    round_model: str = "bands",
 ) -> dict[str, Any]:
     """New tables from `games` simulated games per difficulty (lobo: a quarter as many), for the
     games and difficulties named; every other part is kept from the shipped file. samples_out:
     where to keep what the tables were made from (vanguard's deals, lobo's rounds). max_states and
     samples: the hint's budgets instead of its clock, under which a seeded build plays the same
-    games, and makes the same tables, on any machine."""
+    games, and makes the same tables, on any machine. round_model: lobo's (ROUND_MODELS)."""
     _kept(f"{game} {DIFFICULTY_OF_TOP[top]}" for game in games_of for top in tops)  # before hours of play
     if policy == "hint":
         # The hint plays by the tables it would rebuild (fitted value iteration): tables that do not
@@ -231,7 +281,7 @@ def build(
     raw: dict[str, Any] = {"about": {"policy": policy, "games": games, "seed": seed}}
     budgets: dict[str, Any] = {"max_states": max_states, "samples": samples}
     if policy == "hint" and max_states is not None:
-        raw["about"]["budget"] = f"{max_states} states and {samples or 'the default'} samples a decision"
+        raw["about"]["budget"] = f"{max_states} states and {hint_samples(max_states, samples)} samples a decision"
 
     def keep() -> None:  # after every part: a long build stopped part-way loses no finished part
         if samples_out is not None:
@@ -262,12 +312,13 @@ def build(
             raw[f"lobo {difficulty}"] = rounds = _lobo_rounds(records)
             print(f"lobo {difficulty}: {len(rounds)} rounds", file=sys.stderr)
             keep()
-    return rebuild(raw)  # the tables are made from the samples alone, as --from-samples makes them
+    return rebuild(raw, round_model)  # the tables are made from the samples alone, as --from-samples makes them
 
 
-def rebuild(samples: dict[str, Any]) -> dict[str, Any]:
+def rebuild(samples: dict[str, Any], round_model: str = "bands") -> dict[str, Any]:
     """The tables made again from kept samples (build's samples_out), without replaying a game:
-    for another smoothing of the same games. Parts the samples do not hold are kept."""
+    for another smoothing of the same games. Parts the samples do not hold are kept. round_model:
+    lobo's, "bands" (rounds kept without their scores give one distribution all the same) or "one"."""
     made, largest, values, errors = _kept(part for part in samples if part != "about")
     how = samples.get("about", {})
     for part, rows in samples.items():
@@ -283,12 +334,24 @@ def rebuild(samples: dict[str, Any]) -> dict[str, Any]:
             largest[part] = round(worst, 4)
             made[part] = {**how, "deals": len(rows)}
         else:
-            rounds = [(bool(w), int(p)) for w, p in rows]
+            rounds = [(bool(row[0]), *(int(x) for x in row[1:])) for row in rows]
+            banded = round_model == "bands" and any(
+                len(r) >= 4 for r in rounds
+            )  # samples kept before the bands hold no scores
+            shrink = SHRINK if banded else math.inf
             at = lobo_index(top, 0, 0)
-            values[at : at + EV_TARGET * EV_TARGET] = _lobo_race(rounds)
-            errors[at : at + EV_TARGET * EV_TARGET] = race_errors = _lobo_errors(rounds, seed=int(how.get("seed", 0)))
+            values[at : at + EV_TARGET * EV_TARGET] = _lobo_race(rounds, shrink=shrink)
+            errors[at : at + EV_TARGET * EV_TARGET] = race_errors = _lobo_errors(
+                rounds, seed=int(how.get("seed", 0)), shrink=shrink
+            )
             largest[part] = round(max(race_errors), 4)
-            made[part] = {**how, "games": max(1, int(how.get("games", 4)) // 4), "rounds": len(rounds)}
+            model = f"bands of the points needed {NEED_EDGES}, shrunk by {SHRINK:g} rounds" if banded else "one for all"
+            made[part] = {
+                **how,
+                "games": max(1, int(how.get("games", 4)) // 4),
+                "rounds": len(rounds),
+                "round model": model,
+            }
     return _file(made, largest, values, errors)
 
 
@@ -322,6 +385,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument(
         "--from-samples", default=None, help="make the tables again from a --samples-out file, playing nothing"
     )
+    ap.add_argument(
+        "--round-model",
+        choices=ROUND_MODELS,
+        default="bands",
+        help="lobo: a round distribution for each band of the points needed, or one for all",
+    )
     ap.add_argument("--out", default=str(evaluator.DATA))
     args = ap.parse_args(argv)
     games_of = tuple(g.strip() for g in args.games_of.split(",") if g.strip())
@@ -338,7 +407,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         if args.from_samples:
             try:
-                data = rebuild(json.loads(Path(args.from_samples).read_text(encoding="utf-8")))
+                data = rebuild(json.loads(Path(args.from_samples).read_text(encoding="utf-8")), args.round_model)
             except (OSError, ValueError, KeyError, TypeError) as e:
                 ap.error(f"--from-samples {args.from_samples}: not a samples file ({e})")
         else:
@@ -352,6 +421,7 @@ def main(argv: list[str] | None = None) -> None:
                 samples_out,
                 args.max_states,
                 args.samples,
+                args.round_model,
             )
     except EvaluatorError as e:
         ap.error(str(e))
