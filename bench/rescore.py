@@ -24,7 +24,7 @@ import math
 import sys
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -66,12 +66,22 @@ def _scored(rows: list[Any]) -> list[tuple[int, float, bool]]:
     return [(int(g), float(v), bool(w)) for g, _, v, w in rows if v is not None]
 
 
+def _fail(message: str) -> NoReturn:
+    print(f"rescore: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def compare(paths: list[str]) -> None:
-    files = [json.loads(Path(p).read_text(encoding="utf-8")) for p in paths]
+    files = []
+    for path in paths:
+        try:
+            files.append(json.loads(Path(path).read_text(encoding="utf-8")))
+        except (OSError, ValueError) as e:
+            _fail(f"{path}: not a file of values ({e})")
     keys = [(g, d) for g, d, _, _ in files[0]]
     for path, rows in zip(paths, files, strict=True):
         if [(g, d) for g, d, _, _ in rows] != keys:
-            sys.exit(f"rescore: {path} holds other decisions than {paths[0]}")
+            _fail(f"{path} holds other decisions than {paths[0]}")
         xs = _scored(rows)
         brier = math.fsum((v - w) ** 2 for _, v, w in xs) / len(xs)
         off = 100 * (math.fsum(v for _, v, _ in xs) - sum(w for _, _, w in xs)) / len(xs)
