@@ -171,12 +171,18 @@ def _calibration_tables(records: list[dict[str, Any]], keep: Callable[[int, int]
         ]
         pairs += found
         first += found[:1]
+    print_calibration(pairs, first, f"{games} games")
+
+
+def print_calibration(pairs: list[tuple[float, bool]], first: list[tuple[float, bool]], of: str) -> None:
+    """The calibration of (predicted, won) pairs: mean, Brier score, and the table by band of
+    prediction; `first`, each game's first decision, gets a line of its own when given."""
     n = len(pairs)
     mean = sum(p for p, _ in pairs) / n
     rate = sum(w for _, w in pairs) / n
     brier = sum((p - w) ** 2 for p, w in pairs) / n
     base = sum((rate - w) ** 2 for _, w in pairs) / n
-    print(f"{games} games, {n} decisions with a prediction")
+    print(f"{of}, {n} decisions with a prediction")
     print(f"mean predicted {100 * mean:.1f}%, won {100 * rate:.1f}% ({100 * (mean - rate):+.1f} points)")
     print(f"Brier {brier:.4f} against {base:.4f} for always {100 * rate:.1f}% (skill {1 - brier / base:+.3f})")
     if first:

@@ -11,9 +11,10 @@ instead of the shipped file (another checkout's solver/search/data/game_values.j
 tables are scored on the very same decisions, which two simulations cannot: their games part ways.
 With the budgets and tables the records were played with, it gives back each `predicted`.
 
-`--compare` prints, for each file, the Brier score, the mean predicted − won and every band of at
-least 50 decisions, and for each file after the first the Brier difference against the first,
-paired by game (games are the independent units), with its 95% interval.
+`--compare` prints, for each file, the calibration table of `bench/estimates.py calibration` (the
+mean predicted − won, the Brier score, every band of prediction), and for each file after the
+first the Brier difference against the first, paired by game (games are the independent units),
+with its 95% interval.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from typing import Any, NoReturn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from estimates import print_calibration
+
 from solver.parallel.run import run_parallel
 from solver.play.driver import Move
 from solver.play.hint_policy import HintPolicy
@@ -35,7 +38,6 @@ from solver.play.registry import make_policy
 from solver.play.simulate import GameRecord, replay_record
 from solver.search import evaluator
 
-BANDS = ((0.0, 0.05), (0.05, 0.1), (0.1, 0.2), (0.2, 0.3), (0.3, 0.5), (0.5, 0.7), (0.7, 0.9), (0.9, 1.01))
 Row = tuple[int, int, float | None, bool]  # game, decision, the made play's value, the game won
 
 
@@ -82,18 +84,9 @@ def compare(paths: list[str]) -> None:
     for path, rows in zip(paths, files, strict=True):
         if [(g, d) for g, d, _, _ in rows] != keys:
             _fail(f"{path} holds other decisions than {paths[0]}")
-        xs = _scored(rows)
-        brier = math.fsum((v - w) ** 2 for _, v, w in xs) / len(xs)
-        off = 100 * (math.fsum(v for _, v, _ in xs) - sum(w for _, _, w in xs)) / len(xs)
-        bands = []
-        for lo, hi in BANDS:
-            b = [(v, w) for _, v, w in xs if lo <= v < hi]
-            if len(b) >= 50:
-                gap = 100 * (math.fsum(v for v, _ in b) - sum(w for _, w in b)) / len(b)
-                bands.append(f"{100 * lo:g}–{min(100.0, 100 * hi):g}% {gap:+.1f}")
-        print(
-            f"{path}: {len(xs)} decisions, Brier {brier:.5f}, mean predicted − won {off:+.1f} points; {', '.join(bands)}"
-        )
+        print(f"## {path}")
+        print_calibration([(v, w) for _, v, w in _scored(rows)], [], f"{len({g for g, _ in keys})} games")
+        print()
     for path, rows in zip(paths[1:], files[1:], strict=True):
         per: dict[int, float] = defaultdict(float)
         for a, b in zip(rows, files[0], strict=True):
