@@ -229,6 +229,21 @@ def test_a_budget_below_one_is_refused_in_one_line(
     assert f"{flag}: more than 0, not 0" in capsys.readouterr().err.splitlines()[-1]
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["not json", '{"lobo easy": [[]]}', '{"lobo easy": [[true, "many", 0, 0]]}', '{"lobo nightmare": []}', "[1]"],
+)
+def test_a_bad_samples_file_is_refused_in_one_line(
+    text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kept, out = tmp_path / "samples.json", tmp_path / "out.json"
+    kept.write_text(text)
+    with pytest.raises(SystemExit) as stop:
+        evaluator_tables.main(["--from-samples", str(kept), "--out", str(out)])
+    assert stop.value.code == 2 and not out.exists()
+    assert "not a samples file" in capsys.readouterr().err.splitlines()[-1]
+
+
 # -- the layout stamp: tables built for other sizes are refused, not read from the wrong cells ------
 
 

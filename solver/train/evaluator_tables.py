@@ -407,8 +407,11 @@ def main(argv: list[str] | None = None) -> None:
     try:
         if args.from_samples:
             try:
-                data = rebuild(json.loads(Path(args.from_samples).read_text(encoding="utf-8")), args.round_model)
-            except (OSError, ValueError, KeyError, TypeError) as e:
+                kept = json.loads(Path(args.from_samples).read_text(encoding="utf-8"))
+                if not isinstance(kept, dict):
+                    raise TypeError("it holds no parts")
+                data = rebuild(kept, args.round_model)
+            except (OSError, ValueError, KeyError, TypeError, IndexError) as e:
                 ap.error(f"--from-samples {args.from_samples}: not a samples file ({e})")
         else:
             data = build(
