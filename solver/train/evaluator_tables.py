@@ -335,9 +335,8 @@ def rebuild(samples: dict[str, Any], round_model: str = "bands") -> dict[str, An
             made[part] = {**how, "deals": len(rows)}
         else:
             rounds = [(bool(row[0]), *(int(x) for x in row[1:])) for row in rows]
-            banded = round_model == "bands" and any(
-                len(r) >= 4 for r in rounds
-            )  # samples kept before the bands hold no scores
+            # Samples kept before the bands hold rounds without their scores: one distribution.
+            banded = round_model == "bands" and any(len(r) >= 4 for r in rounds)
             shrink = SHRINK if banded else math.inf
             at = lobo_index(top, 0, 0)
             values[at : at + EV_TARGET * EV_TARGET] = _lobo_race(rounds, shrink=shrink)
