@@ -168,11 +168,18 @@ def test_a_vanguard_table_is_monotone_and_its_errors_cover_the_truth() -> None:
     assert worst == max(errors[(p * 4 + a) * EV_RESERVE + r] for p, a, r in seen)
 
 
-def test_tables_made_again_from_their_samples_are_the_same(tmp_path: Path) -> None:
+def test_tables_made_again_from_their_samples_are_the_same(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # --from-samples re-smooths what --samples-out kept, playing nothing: the same tables. Neither
-    # call writes the shipped file.
+    # call writes the shipped file. A build says how far it has played, game by game at this size.
     kept = tmp_path / "samples.json"
     built = evaluator_tables.build(3, 5, "greedy", 1, ("vanguard", "lobo"), (8,), kept)
+    err = capsys.readouterr().err.splitlines()
+    assert [line for line in err if "games played" in line] == [
+        "vanguard easy: 1/3 games played",
+        "vanguard easy: 2/3 games played",
+        "vanguard easy: 3/3 games played",
+        "lobo easy: 1/1 games played",
+    ]
     again = evaluator_tables.rebuild(json.loads(kept.read_text()))
     assert again["values"] == built["values"] and again["errors"] == built["errors"]
     assert built["parts"]["vanguard easy"]["policy"] == "greedy" and built["parts"]["lobo easy"]["games"] == 1

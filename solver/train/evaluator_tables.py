@@ -30,7 +30,7 @@ import json
 import math
 import sys
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -224,6 +224,19 @@ Kept = tuple[dict[str, Any], dict[str, float], list[float], list[float]]
 PARTS = frozenset(f"{game} {DIFFICULTY_OF_TOP[top]}" for game in (VANGUARD.name, LOBO.name) for top in TOPS)
 
 
+def _counting(records: list[Any], label: str, games: int) -> Callable[[Any], None]:
+    """records.append that says on stderr how far a build has played, every twentieth of its games:
+    a build plays for many minutes."""
+    step = max(1, games // 20)
+
+    def on_record(record: Any) -> None:
+        records.append(record)
+        if len(records) % step == 0 or len(records) == games:
+            print(f"{label}: {len(records)}/{games} games played", file=sys.stderr, flush=True)
+
+    return on_record
+
+
 def _kept(rebuilt: Iterable[str]) -> Kept:
     """What the shipped file holds, for the parts not rebuilt: how each part was made, each part's
     largest error, the values and their errors. When every part is rebuilt nothing is kept; else a
@@ -292,7 +305,13 @@ def build(
         if VANGUARD.name in games_of:
             records: list[Any] = []
             simulate(
-                Setup(VANGUARD.name, difficulty), policy, games, seed, workers=jobs, on_record=records.append, **budgets
+                Setup(VANGUARD.name, difficulty),
+                policy,
+                games,
+                seed,
+                workers=jobs,
+                on_record=_counting(records, f"vanguard {difficulty}", games),
+                **budgets,
             )
             raw[f"vanguard {difficulty}"] = deals = _vanguard_deals(records)
             won = sum(r.won for r in records)
@@ -306,7 +325,7 @@ def build(
                 max(1, games // 4),
                 seed,
                 workers=jobs,
-                on_record=records.append,
+                on_record=_counting(records, f"lobo {difficulty}", max(1, games // 4)),
                 **budgets,
             )
             raw[f"lobo {difficulty}"] = rounds = _lobo_rounds(records)
