@@ -31,6 +31,7 @@ from solver.core.position import Position
 from solver.core.rounds import final_at_deal
 from solver.core.rules import State, play_effect
 from solver.core.status import FinishStatus, HintStatus
+from solver.finish.verify import NOTHING_TO_VERIFY
 from solver.words.board import cards_text, effect_text, party_text
 
 if TYPE_CHECKING:  # the searches and the finisher load only for the commands that use them
@@ -258,9 +259,13 @@ def check_view(v: Judgement) -> Group:
     return Group(*parts)
 
 
-def verdict(problems: list[str]) -> Text:
+def verdict(problems: list[str], checked: list[str] | None = None) -> Text:
+    """--verify's outcome; checked: what was re-checked (None: the answer as a whole)."""
+    if not problems and checked == []:
+        return Text(NOTHING_TO_VERIFY[0].upper() + NOTHING_TO_VERIFY[1:] + ".", style="yellow")
     if not problems:
-        return Text("Verified independently (brute force).", style="bold green")
+        what = "" if checked is None else ": " + ", ".join(checked)
+        return Text(f"Verified independently (brute force){what}.", style="bold green")
     return Text("VERIFY FAILED: " + "; ".join(problems), style="bold red")
 
 

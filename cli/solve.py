@@ -11,6 +11,7 @@ import typer
 from solver.core.plays import parse_plays
 from solver.core.position import load_position, with_objective
 from solver.core.rules import final_state
+from solver.finish.verify import NOTHING_TO_VERIFY
 
 from . import render
 from .common import (
@@ -55,7 +56,7 @@ def hint(
 
     Plays are ranked by the chance to win the whole game (objective game) outside a vanguard
     final round; the answer comes within --time-limit (2 s by default)."""
-    from solver.finish.verify import verify_hint
+    from solver.finish.verify import hint_claims, verify_hint
     from solver.search.engine import cores
     from solver.search.hint import hint as solve_hint
     from solver.words.hint import explain
@@ -77,14 +78,15 @@ def hint(
             threads=cores(),
         )
     problems = verify_hint(pos, result) if verify else None
+    checked = hint_claims(result)
     if as_json:
-        emit_json(_verdict_keys(result.to_json(), problems))
+        emit_json(_verdict_keys(result.to_json(), problems, checked))
     else:
         out = render.console()
         out.print(render.position_panel(pos))
         out.print(render.hint_view(pos, result, explain(result)))
         if problems is not None:
-            out.print(render.verdict(problems))
+            out.print(render.verdict(problems, checked))
     if problems:
         raise typer.Exit(1)
 
@@ -100,13 +102,15 @@ def finish(
     workers: Annotated[int, typer.Option("--workers", "-w", help="CP-SAT search workers")] = 1,
 ) -> None:
     """The best finish of a Vanguard final round, or a checkable proof that none exists."""
-    from solver.finish.finisher import solve_finish
+    from solver.finish.finisher import MAX_WORKERS, solve_finish
     from solver.finish.verify import check_finish_answer
 
     pos = load_position(path)
     state, forced = final_state(pos, final)
     positive(time_limit, "--time-limit")
     positive(workers, "--workers")
+    if workers > MAX_WORKERS:
+        fail(f"--workers: at most {MAX_WORKERS}, not {workers}")
     result = solve_finish(state, time_limit=time_limit, workers=workers, count_alternatives=True)
     problems = None
     if verify:
@@ -189,10 +193,13 @@ def graph(
     typer.echo(f"wrote {out} ({kind}): {g.number_of_nodes()} nodes, {g.number_of_edges()} edges{note}")
 
 
-def _verdict_keys(js: dict[str, Any], problems: list[str] | None) -> dict[str, Any]:
-    """--verify's outcome in the JSON answer."""
+def _verdict_keys(js: dict[str, Any], problems: list[str] | None, checked: list[str] | None = None) -> dict[str, Any]:
+    """--verify's outcome in the JSON answer; checked as render.verdict's (an answer with nothing
+    to re-check is not called verified: null, and why)."""
     if problems is not None:
-        js["verified"] = not problems
+        js["verified"] = None if checked == [] else not problems
+        if checked == []:
+            js["verify_note"] = NOTHING_TO_VERIFY
         if problems:
             js["verify_problems"] = problems
     return js

@@ -257,6 +257,19 @@ def test_finish_command_text_json_and_verify(tmp_path: Path) -> None:
     assert "only one sacrifice" in lost["proof"]["reason"]
 
 
+def test_verify_says_what_it_checked_and_calls_an_estimate_unverified(tmp_path: Path) -> None:
+    # An estimate with no proof has nothing brute force can re-check: it is not "verified".
+    fresh = write(tmp_path, {"player": [2, 5, 7, 9], "wolf": [3, 4, 6, 8], "final": False}, "fresh.json")
+    r = run("hint", fresh, "--verify", "-t", "0.3")
+    assert r.exit_code == 0 and "Nothing to verify" in r.stdout and "Verified" not in r.stdout
+    js = json.loads(run("hint", fresh, "--verify", "-t", "0.3", "--json").stdout)
+    assert js["exact"] is False and js["verified"] is None and "nothing to verify" in js["verify_note"]
+    lost = write(tmp_path, {"game": "lobo", "player": [1, 2], "wolf": [9, 9, 8]}, "lost.json")
+    r = run("hint", lost, "--verify")
+    assert r.exit_code == 0 and "Verified independently (brute force): the status proven_lost." in r.stdout
+    assert json.loads(run("hint", lost, "--verify", "--json").stdout)["verified"] is True
+
+
 def test_finish_refuses_a_regular_round_unless_forced(tmp_path: Path) -> None:
     path = write(tmp_path, {"player": [5, 2], "wolf": [5, 2], "draw_pile": {"size": 20}})
     r = run("finish", path)

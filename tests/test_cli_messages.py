@@ -282,6 +282,15 @@ def test_a_time_limit_that_is_no_finite_positive_number_is_refused(monkeypatch: 
     assert "--time-limit: must be a finite number more than 0" in one_error_line(err)
 
 
+@pytest.mark.parametrize("value", ["0", "1025", "100000"])
+def test_finish_workers_beyond_what_cp_sat_takes_are_refused(monkeypatch: Any, capsys: Any, value: str) -> None:
+    # CP-SAT calls a model with some 20,000 workers invalid: that ended in a traceback.
+    final = str(ROOT / "puzzles" / "examples" / "final.json")
+    code, out, err = lobo(monkeypatch, capsys, "finish", final, "-w", value)
+    assert code == 2 and not out
+    assert "--workers" in one_error_line(err)
+
+
 # Files that are no position files (issue 26) ------------------------------------------------------
 
 

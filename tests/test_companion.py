@@ -225,6 +225,34 @@ def test_lobo_physical_game_with_reshuffles() -> None:
     assert t.over and (t.result, t.points, t.reshuffles) == (rec.result, rec.points, rec.reshuffles)
 
 
+def test_race_to_100_is_the_same_race_when_it_can_be() -> None:
+    from solver.core.rounds import race_to_100
+
+    assert race_to_100((0, 22), 30) == ((70, 92), True)
+    assert race_to_100((40, 7), 100) == ((40, 7), True)
+    assert race_to_100((950, 300), 1000) == ((50, 0), False)
+    assert race_to_100((905, 999), 1000) == ((5, 99), True)
+
+
+@pytest.mark.parametrize(("target", "scores", "exact"), [(30, (70, 92), True), (1000, (0, 0), False)])
+def test_a_race_to_another_target_reaches_the_hint_and_the_export_as_a_race_to_100(
+    target: int, scores: tuple[int, int], exact: bool, tmp_path: Path
+) -> None:
+    """The position a hint reads (and `export` writes) knows only the race to 100 (FORMAT.md):
+    0-22 to 30 is 70-92 to 100, the same race. Before, the hint read 0-22 to 100 whatever the
+    target, and a race to 1000 exported scores a position file refuses."""
+    session = start(Setup("lobo", "standard", target=target), seed=1).session
+    session = run(session, "fold")
+    assert session.table.points == (0, 22)
+    pos = session.table.position()
+    assert pos.scores == scores
+    written = tmp_path / "pos.json"
+    reply = execute(session, f"export {written}")
+    assert parse_position(json.loads(written.read_text())).scores == scores
+    said = " ".join(n.text for n in reply.notes)
+    assert f"0–22 in a race to {target}" in said and ("the same race" in said) == exact
+
+
 def test_virtual_game_refuses_typed_cards() -> None:
     s = start(VANGUARD, seed=3).session
     assert s.table.phase == PLAY  # dealt by the deck at once

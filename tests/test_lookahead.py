@@ -189,3 +189,64 @@ def test_the_hint_table_calls_the_networks_values_estimates_and_shows_bounds_as_
     estimated = [row for m, row in zip(r.moves, rows, strict=True) if m.play.kind != "fold"]
     assert all(row[won].endswith(" est.") for row in estimated), rows
     assert all(row[bounds].endswith("%") and "–" in row[bounds] for row in estimated), rows
+
+
+def test_the_hint_table_shows_bounds_only_where_a_budget_cut_a_play_short() -> None:
+    """A lobo round searched to its end is not exact (its later rounds are the evaluator's), but no
+    play has bounds: a Bounds column would say "exact" beside every estimate. A search cut short
+    keeps the column, and a play it finished says "searched" there, not "exact"."""
+    from solver.core.position import parse_position
+    from solver.search.hint import hint
+    from solver.words.hint import hint_columns
+
+    whole = hint(parse_position({"game": "lobo", "player": [5, 3, 6], "wolf": [5, 7], "draw_pile": {"size": 3}}))
+    assert not whole.exact and all(m.bounds is None for m in whole.moves)
+    columns, _ = hint_columns("lobo", whole, whole.moves)
+    assert "Bounds" not in columns
+    cut = hint(parse_position({"game": "lobo", "player": [5, 3, 6, 2], "wolf": [5, 7, 9, 4]}), max_states=300)
+    assert any(m.bounds is not None for m in cut.moves)
+    columns, rows = hint_columns("lobo", cut, cut.moves)
+    cells = [row[columns.index("Bounds")] for row in rows]
+    assert "exact" not in cells
+    assert all(c == "searched" or "–" in c for c in cells), cells
+
+
+BIG = {
+    "difficulty": "hard",
+    "player": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6],
+    "wolf": [10, 9, 9, 8, 8, 7, 7, 6, 3, 2, 1, 1],
+    "reserve": [5, 5],
+    "final": False,
+}
+
+
+def test_a_lookahead_out_of_time_values_the_rest_by_the_network_alone() -> None:
+    """151 plays: the lookahead over all of them took seconds past any clock. With a deadline it
+    goes a batch at a time; once the clock has run out the rest get the network's value at their
+    child (NETWORK_ALONE), and the hint gives those the sound bounds for interval. Without one
+    (a state budget: the same answer on any machine) every play is looked ahead."""
+    import time
+
+    from solver.search import value_net
+    from solver.search.estimate import LOOKAHEAD, LOOKAHEAD_FIRST, NETWORK_ALONE, looked_ahead
+    from solver.search.hint import hint
+
+    root = initial_state(parse_position(BIG))
+    net = value_net.for_round(root)
+    plays = legal_plays(root)[:40]
+    late = looked_ahead(root, "game", plays, net, win=True, deadline=time.perf_counter())
+    methods = [late[p].method for p in plays]
+    assert methods == [LOOKAHEAD] * LOOKAHEAD_FIRST + [NETWORK_ALONE] * (len(plays) - LOOKAHEAD_FIRST)
+    alone = [late[p] for p in plays[LOOKAHEAD_FIRST:]]
+    assert all(0.0 <= e.value <= 1.0 and e.win is not None and 0.0 <= e.win <= 1.0 for e in alone)
+    whole = looked_ahead(root, "game", plays, net, win=True)
+    assert all(e.method == LOOKAHEAD for e in whole.values())
+    assert all(whole[p].value == late[p].value for p in plays[:LOOKAHEAD_FIRST])
+
+    r = hint(parse_position(BIG), time_limit=0.3)
+    rows = [m for m in r.moves if m.method == NETWORK_ALONE]
+    assert rows and r.stats["seconds"] < 2.0
+    assert any(m.bounds is not None for m in rows)
+    for m in rows:  # a value the search finished keeps it; its win probability may still be the network's
+        assert m.bounds is None or (m.interval == m.bounds and m.bounds[0] <= m.value <= m.bounds[1])
+        assert m.win_interval is None or m.win_interval[0] <= m.win_probability <= m.win_interval[1]

@@ -97,6 +97,24 @@ def test_proofs_are_confirmed_by_the_plain_search(n: int) -> None:
     assert all(n > 5 for n in seen.values()), seen
 
 
+@sample_sizes(60, 400)
+def test_a_round_searched_to_its_end_has_its_status_though_the_game_beyond_is_estimated(n: int) -> None:
+    """Under `game` a lobo round's later rounds are the evaluator's estimates (exact: false), but
+    the round itself was searched to its end: its status is the one `points` proves (FORMAT.md:
+    whatever the objective), and the plain search confirms it. Before, it was always open."""
+    rng = random.Random(23)
+    seen = {"proven_won": 0, "proven_lost": 0, "open": 0}
+    for _ in range(n):
+        raw = {**random_position(rng, game="lobo", max_hand=4, max_wolf=4, max_pile=4), "objective": "game"}
+        p = parse_position(raw)
+        h = hint(p)
+        assert not h.exact and h.objective == "game"
+        assert h.status == hint(parse_position({**raw, "objective": "points"})).status, raw
+        seen[h.status] += 1
+        assert verify_hint(p, h) == [], raw
+    assert all(k > 3 for k in seen.values()), seen
+
+
 def test_an_extra_reserve_card_never_lowers_the_win_probability() -> None:
     rng = random.Random(12)
     checked = 0

@@ -139,3 +139,23 @@ def test_a_state_budget_keeps_one_thread_so_the_answer_is_the_same_every_run() -
     runs = [evaluate_moves(root, "win", max_states=20_000, threads=2) for _ in range(2)]
     assert all(s.shared is None for _, s in runs)
     assert [(m.lo, m.hi) for m in runs[0][0]] == [(m.lo, m.hi) for m in runs[1][0]]
+
+
+def test_the_second_threads_reads_of_the_evaluator_make_the_answer_an_estimate(small_tables: None) -> None:
+    """Under `game`, a value the second thread read from the evaluator's tables is an estimate
+    whichever thread found it: the search counts both threads' reads, and keeps the larger error.
+    Before, a lobo round whose only play the second thread valued first passed for exact."""
+    state = initial_state(parse_position({"game": "lobo", "player": [1, 2], "wolf": [9, 9, 8]}))
+    first = engine.Search(state, "game", None, None, threads=2)
+    helper = engine._Helping(first, None, [], {}, {})  # values nothing: its counts are set below
+    helper._thread.join()
+    assert helper.search is not None
+    helper.search.ctr[engine.plain.ESTIMATED] = 3
+    helper.search.ctr[engine.plain.ERROR] = 7000
+    first.ctr[engine.plain.ERROR] = 2000
+    helper.end(first.stats)
+    assert first.estimated and first.error == 0.007
+    for _ in range(10):  # which thread values the Fold depends on their timing
+        values, search = evaluate_moves(state, "game", time_limit=1.0, threads=2)
+        assert [m.play.kind for m in values] == ["fold"] and search.estimated and search.error > 0
+        assert not hint(parse_position({"game": "lobo", "player": [1, 2], "wolf": [9, 9, 8]}), threads=2).exact

@@ -864,6 +864,33 @@ def owed_now(st: Vec) -> int:
 
 
 @jit()
+def _hopeless(wolf: Vec, avail: Vec, allowed: int) -> bool:
+    """No cover is left: every Wolf card not sacrificed takes at least one of the Player's cards,
+    and as much of their total as its value, even with the `allowed` biggest sacrificed. (Without
+    this, a big Wolf hand against many small cards searched for seconds.)"""
+    wolf_cards = 0
+    wolf_total = 0
+    cards = 0
+    total = 0
+    for v in range(1, 11):
+        wolf_cards += wolf[v - 1]
+        wolf_total += v * wolf[v - 1]
+        cards += avail[v - 1]
+        total += v * avail[v - 1]
+    if cards < wolf_cards - allowed:
+        return True
+    spared = 0
+    left = allowed
+    for v in range(10, 0, -1):
+        if left <= 0:
+            break
+        take = min(left, wolf[v - 1])
+        spared += take * v
+        left -= take
+    return total < wolf_total - spared
+
+
+@jit()
 def _cover(wolf: Vec, avail: Vec, allowed: int, rem: int, start: int) -> int:
     """Fewest sacrifices covering the Wolf's cards (counts), or -1. rem > 0: a group for the card
     being covered still needs rem more, from values >= start."""
@@ -887,6 +914,8 @@ def _cover(wolf: Vec, avail: Vec, allowed: int, rem: int, start: int) -> int:
             break
     if w == 0:
         return 0
+    if _hopeless(wolf, avail, allowed):
+        return -1
     wolf[w - 1] -= 1
     best = _cover(wolf, avail, allowed, w, ONE)
     if best != 0 and allowed > 0:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from solver.core import kernel
 from solver.core.cards import MEMBERS, counts_of, member_order
-from solver.core.games import Game, game
+from solver.core.games import LOBO_TARGET, Game, game
 from solver.core.position import Rules
 from solver.core.rules import State, vector
 from solver.core.status import LOST, WON
@@ -151,6 +151,16 @@ def race_result(points: tuple[int, int], target: int) -> str | None:
     return None
 
 
+def race_to_100(points: tuple[int, int], target: int) -> tuple[tuple[int, int], bool]:
+    """This race to `target` as the race to LOBO_TARGET (100) that positions and the hint know
+    (FORMAT.md's `scores`): a race is decided by the points each side still needs, so (p, w) to T
+    is (p + 100 - T, w + 100 - T) to 100, the same race. True when that is exact; False when a
+    side needs more than 100 (a target above 100): it is written as needing 100."""
+    shift = LOBO_TARGET - target
+    p, w = points[0] + shift, points[1] + shift
+    return (max(0, p), max(0, w)), min(p, w) >= 0
+
+
 __all__ = [
     "Reward",
     "apply_reward",
@@ -163,6 +173,7 @@ __all__ = [
     "party_after_loss",
     "pile_after_deal",
     "race_result",
+    "race_to_100",
     "reshuffled",
     "rewards",
     "round_points",

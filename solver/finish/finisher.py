@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
 SOURCES = ("hand", "reserve")
+# CP-SAT refuses a model solved by some 20,000 workers or more; no machine has the cores for 1,024.
+MAX_WORKERS = 1024
 
 
 class FinisherBug(RuntimeError):
@@ -141,7 +143,7 @@ class FinishModel:
 
         solver = cp_model.CpSolver()
         solver.parameters.max_time_in_seconds = max(0.001, time_limit)
-        solver.parameters.num_workers = max(1, workers)
+        solver.parameters.num_workers = max(1, min(workers, MAX_WORKERS))
         return solver
 
     def plays(self, solver: cp_model.CpSolver) -> tuple[Play, ...]:

@@ -194,6 +194,22 @@ def check_finish_answer(
     return problems
 
 
+NOTHING_TO_VERIFY = (
+    "nothing to verify: this answer is an estimate and claims no proof"
+    " (--verify re-checks finishes, proofs of loss and exact statuses)"
+)
+
+
+def hint_claims(result: HintResult) -> list[str]:
+    """What verify_hint re-checks in this answer; none for an estimate that proves nothing."""
+    claims = []
+    if result.finish is not None:
+        claims.append("the finish" if result.finish.status == FinishStatus.WIN else "the proof that no finish exists")
+    if result.status != HintStatus.OPEN or result.exact:
+        claims.append(f"the status {result.status}")
+    return claims
+
+
 def verify_hint(pos: Position, result: HintResult) -> list[str]:
     """Re-check a hint's claims independently: a final round's finish or core by brute force; a
     proven_lost or proven_won status by the plain status search. Values themselves are checked

@@ -295,8 +295,15 @@ class Table:
         """How many cards the next deal gives the Player and the Wolf."""
         return rounds.deal_sizes(self.pile_size, self.setup.rules.hand_size)
 
+    @property
+    def race_scores(self) -> tuple[tuple[int, int], bool]:
+        """lobo: the points as a race to 100 (rounds.race_to_100: the position's and the hint's),
+        and whether that is this race exactly."""
+        return rounds.race_to_100(self.points, self.setup.target)
+
     def position(self) -> Position:
-        """The position in play (FORMAT.md form via .to_json()), in phases play and reward."""
+        """The position in play (FORMAT.md form via .to_json()), in phases play and reward; lobo's
+        scores as the race to 100 that this race is (race_scores)."""
         s = self.round
         if s is None or self.phase not in (PLAY, REWARD):
             raise GameError(f"there is no position to show while the table waits for a {self.phase}")
@@ -316,7 +323,7 @@ class Table:
             objective=objective,
             rules=s.rules,
             phase="reward" if reward else "play",
-            scores=self.points if game_of(s.game).is_race else (0, 0),  # lobo's race, for the game objective
+            scores=self.race_scores[0] if game_of(s.game).is_race else (0, 0),  # lobo's race, for the game objective
         )
 
     def cards_in_view(self) -> tuple[int, ...]:

@@ -399,6 +399,12 @@ class Search:
         a value made of them, by averages and maxima, is off by no more than that in error."""
         return float(self.ctr[plain.ERROR]) / 1e6
 
+    def count_reads_of(self, other: Search) -> None:
+        """Count another search's reads of the evaluator as this one's: the second thread's values
+        sit in the table this search shares, and its answer rests on them (estimated, error)."""
+        self.ctr[plain.ESTIMATED] += int(other.ctr[plain.ESTIMATED])
+        self.ctr[plain.ERROR] = max(int(self.ctr[plain.ERROR]), int(other.ctr[plain.ERROR]))
+
     def own_error(self, s: State) -> tuple[bool, float]:
         """For an ended round s: whether its value reads the evaluator, and the largest standard
         error among the values it reads (its own, not the whole search's: `error`). Sound because
@@ -798,6 +804,8 @@ class _Helping:
         self._thread.join()
         if self.search is not None:
             stats.add(self.search.stats)
+            # Else a value the second thread read from the evaluator would pass for exact.
+            self.first.count_reads_of(self.search)
 
 
 @dataclass(frozen=True)

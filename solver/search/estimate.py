@@ -37,6 +37,8 @@ TUNED_ROLLOUTS = "tuned-policy rollouts"
 EVALUATED = "search to the round's end, evaluator beyond"
 LOOKAHEAD_PLIES = 2  # the lookahead's depth in the hint: every draw and every play after it
 LOOKAHEAD = f"lookahead {LOOKAHEAD_PLIES} plies, value network beyond"
+NETWORK_ALONE = "value network alone: the clock ran out (interval: the sound bounds)"
+LOOKAHEAD_FIRST = 8  # plays the lookahead values before it looks at a clock (then twice as many)
 
 
 MIN_ROLLOUTS = 64  # a rollout takes some microseconds compiled: an answer has at least these
@@ -153,23 +155,37 @@ def rolled_out(
 
 
 def looked_ahead(
-    root: State, objective: str, plays: list[Play], net: Any, *, win: bool = False
+    root: State, objective: str, plays: list[Play], net: Any, *, win: bool = False, deadline: float | None = None
 ) -> dict[Play, Estimate]:
     """Each play's value by the lookahead (solver/search/lookahead.py: LOOKAHEAD_PLIES plies of
     expectimax after it, the value network `net` beyond, solver/search/value_net.py), under
     `objective` (`game` or `win`); with win=True the same for the round's win probability (the
     network's other head, the ends of the round won or lost). Nothing is sampled: the interval is
-    the value itself until bias.py widens it by what the lookahead was measured to miss."""
-    children = [apply(root, p, check=False) for p in plays]
-    values, reads = Search(root, objective).lookahead(children, LOOKAHEAD_PLIES, net)
-    wins: list[float | None] = [None] * len(plays)
-    if win and objective != "win":
-        got, more = Search(root, "win").lookahead(children, LOOKAHEAD_PLIES, net)
-        wins, reads = list(got), reads + more
-    return {
-        p: Estimate(v, 0, LOOKAHEAD, (v, v), w, None if w is None else (w, w), reads)
-        for p, v, w in zip(plays, values, wins, strict=True)
-    }
+    the value itself until bias.py widens it by what the lookahead was measured to miss.
+
+    With a deadline the plays go in batches, each twice the last, while the clock lasts: a round
+    with a hundred plays or more takes the lookahead seconds. Once it has run out the rest are
+    valued by the network alone at each play's child (NETWORK_ALONE), whose misses were never
+    measured: the hint gives those the search's sound bounds for interval."""
+    search = Search(root, objective)
+    wins_search = Search(root, "win") if win and objective != "win" else None
+    out: dict[Play, Estimate] = {}
+    done, batch = 0, len(plays) if deadline is None else LOOKAHEAD_FIRST
+    while done < len(plays):
+        late = deadline is not None and done > 0 and time.perf_counter() > deadline
+        part = plays[done:] if late else plays[done : done + batch]
+        depth, method = (0, NETWORK_ALONE) if late else (LOOKAHEAD_PLIES, LOOKAHEAD)
+        children = [apply(root, p, check=False) for p in part]
+        values, reads = search.lookahead(children, depth, net)
+        wins: list[float | None] = [None] * len(part)
+        if wins_search is not None:
+            got, more = wins_search.lookahead(children, depth, net)
+            wins, reads = list(got), reads + more
+        for p, v, w in zip(part, values, wins, strict=True):
+            out[p] = Estimate(v, 0, method, (v, v), w, None if w is None else (w, w), reads)
+        done += len(part)
+        batch *= 2
+    return out
 
 
 def evaluated(value: float, error: float) -> Estimate:

@@ -35,6 +35,7 @@ from solver.search.estimate import (
     LOOKAHEAD,
     MAX_ROLLOUTS,
     MIN_ROLLOUTS,
+    NETWORK_ALONE,
     Estimate,
     evaluated,
     looked_ahead,
@@ -374,7 +375,8 @@ def _search(
             wins = {m.play: m for m in wv}
         else:
             wins = found
-    exact = all(m.exact for m in values) and all(m.exact for m in wins.values()) and not search.estimated
+    searched = all(m.exact for m in values) and all(m.exact for m in wins.values())  # to the round's end
+    exact = searched and not search.estimated
     estimates: dict[Play, Estimate] = {}
     if search.estimated:
         # Searched to the end of the round, every end valued for the game; beyond the exact horizon
@@ -396,7 +398,7 @@ def _search(
             estimates[m.play] = evaluated(m.value, error)
     open_plays = [m.play for m in values if not m.exact or not wins.get(m.play, m).exact]
     if open_plays and net is not None:
-        estimates.update(looked_ahead(state, objective, open_plays, net, win=apart))
+        estimates.update(looked_ahead(state, objective, open_plays, net, win=apart, deadline=deadline))
     elif open_plays and (deadline is not None or samples):
         # One method whatever the budget: rollouts, corrected for their bias (solver/search/bias.py).
         # With a sample budget only, the deals' count is the budget (math.inf: no deadline).
@@ -422,8 +424,9 @@ def _search(
         stats.pop("stopped", None)
     win_values = {p: w.value for p, w in wins.items() if w.exact}
     # A run cut short by its budget claims no proof at all, even one the status search could finish.
+    # A round searched to its end has its status even where the game beyond it is an estimate.
     status, proof = HintStatus.OPEN, None
-    if exact:
+    if searched:
         status, proof = _status(state, win_values, _extend(deadline), max_states)
     rows = _Rows(state, objective, apart)
     moves = [rows.move(p, found[p], wins.get(p), estimates.get(p)) for p in legal_plays(state)]
@@ -508,7 +511,9 @@ class _Rows:
         if m.exact and e is not None and e.method == EVALUATED:
             interval, samples, method = e.interval, e.samples, e.method  # searched, but its ends estimated
         elif not m.exact:
-            if e is not None:
+            if e is not None and e.method == NETWORK_ALONE:  # no bias measured: the bounds hold the truth
+                value, interval, samples, method = min(max(e.value, m.lo), m.hi), (m.lo, m.hi), 0, NETWORK_ALONE
+            elif e is not None:
                 value, interval, measured = self.corrected(play, e, "value", (m.lo, m.hi))
                 samples, method = e.samples, bias.method(e.method)
             else:
@@ -517,7 +522,10 @@ class _Rows:
         if w is not None:
             win = w.value if self.apart else value  # under `win` the value is the win probability
             if self.apart and not w.exact:
-                if e is not None and e.win is not None:
+                if e is not None and e.win is not None and e.method == NETWORK_ALONE:
+                    win, win_interval = min(max(e.win, w.lo), w.hi), (w.lo, w.hi)
+                    samples, method = 0, NETWORK_ALONE
+                elif e is not None and e.win is not None:
                     win, win_interval, on = self.corrected(play, e, "win", (w.lo, w.hi))
                     samples, method, measured = e.samples, bias.method(e.method), min(on, measured or on)
                 else:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from solver.core.games import game
 from solver.core.status import FinishStatus, HintStatus
 from solver.search import bias
-from solver.search.estimate import EVALUATED, LOOKAHEAD, LOOKAHEAD_PLIES, ROLLOUTS, TUNED_ROLLOUTS
+from solver.search.estimate import EVALUATED, LOOKAHEAD, LOOKAHEAD_PLIES, NETWORK_ALONE, ROLLOUTS, TUNED_ROLLOUTS
 from solver.search.hint import MIDPOINT, HintResult, MoveResult
 from solver.words.numbers import as_fraction, number_text, signed_text
 
@@ -55,6 +55,11 @@ def estimates_note(moves: Sequence[MoveResult]) -> str:
             f"est.: every draw and play {LOOKAHEAD_PLIES} plies ahead, then the value network trained on lobo-hint's "
             "own games (solver/search/value_net.py), corrected for how far it fell from exact values; the 95% "
             "interval is for the value of playing on as advised"
+        )
+    if any(m.method == NETWORK_ALONE for m in moves):
+        parts.append(
+            "est.: the value network alone at the play's child, where the clock ran out before the lookahead "
+            "reached the play; its 95% interval is the search's sound bounds"
         )
     if any(m.method == EVALUATED for m in moves):
         parts.append(
@@ -132,7 +137,10 @@ def hint_columns(game_name: str, result: HintResult, moves: Sequence[MoveResult]
         columns.append("95% interval")
     if show_win:
         columns.append("Round won" if objective == "game" else "Win")
-    if not result.exact:
+    # Bounds only where a budget cut a play's search short: a round searched to its end whose later
+    # rounds are estimated has none, and a column of "exact" beside estimates would mislead.
+    bounded = any(m.bounds is not None for m in moves)
+    if bounded:
         columns.append("Bounds")
     rows = []
     for m, value_text in zip(moves, value_texts(objective, moves), strict=True):
@@ -142,8 +150,10 @@ def hint_columns(game_name: str, result: HintResult, moves: Sequence[MoveResult]
             cells.append(interval_text(objective, m.interval) if shown else "")
         if show_win:
             cells.append(win_text(m))
-        if not result.exact:
-            cells.append("exact" if m.bounds is None else interval_text(objective, m.bounds))  # as the values are
+        if bounded:
+            # A play searched to the round's end is exact there; "searched" where the rounds after are estimated.
+            unbounded = "exact" if m.samples is None else "searched"
+            cells.append(unbounded if m.bounds is None else interval_text(objective, m.bounds))  # as the values are
         rows.append(cells)
     return columns, rows
 

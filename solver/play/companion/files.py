@@ -32,7 +32,7 @@ from solver.play.driver import (
 )
 
 from .parse import CompanionError
-from .prose import waits
+from .prose import race_words, waits
 from .session import Note, Reply, Session, Settings, deck_steps
 
 SAVE_FORMAT = "lobo-hint companion game"
@@ -202,4 +202,6 @@ def export(session: Session, path: str) -> Reply:
     pos = export_json(session)
     _write(path, json.dumps(pos, indent=1) + "\n")
     use = "lobo-hint reward" if pos.get("phase") == "reward" else "lobo-hint"
-    return Reply(session, (Note("info", f"wrote the position to {path} (try: {use} {path})"),))
+    race = race_words(session.table)
+    notes = (Note("info", f"wrote the position to {path} (try: {use} {path})"),)
+    return Reply(session, notes + ((Note("info", race),) if race else ()))

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from solver.core.games import LOBO_TARGET
 from solver.core.games import game as game_of
 from solver.core.plays import to_text
 from solver.core.rounds import final_at_deal, pile_after_deal, rewards, round_points
@@ -84,6 +85,22 @@ def whereabouts(t: Table, v: int) -> str:
     parts = [f"{c.count(v)} {label}" for label, c in places if v in c]
     copies = t.setup.deck[v - 1]
     return f"the deck has {copies}: " + ", ".join(parts) if parts else ""
+
+
+def race_words(t: Table) -> str | None:
+    """How a race to another target than 100 reaches the hint and a position file, whose race is
+    to 100 (FORMAT.md): None for a race to 100 or a game that is no race."""
+    target = t.setup.target
+    if not game_of(t.setup.game).is_race or target == LOBO_TARGET:
+        return None
+    (p, w), exact = t.race_scores
+    now = f"{t.points[0]}–{t.points[1]} in a race to {target}"
+    if exact:
+        return f"{now} is {p}–{w} in a race to 100: the same race (what counts is the points still needed)"
+    return (
+        f"{now} is valued as {p}–{w} in a race to 100: positions and the hint know no longer race, so a side "
+        "needing more than 100 points counts as needing 100 (the chances are rough until both need 100 or fewer)"
+    )
 
 
 def hint_rows(result: HintResult, limit: int | None = HINT_ROWS) -> tuple[tuple[MoveResult, ...], int]:

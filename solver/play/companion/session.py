@@ -37,7 +37,7 @@ from solver.play.driver import (
 from solver.search.hint import HintResult, hint
 
 from .parse import CompanionError
-from .prose import events, prompts, waits, whereabouts, why_lines
+from .prose import events, prompts, race_words, waits, whereabouts, why_lines
 
 if TYPE_CHECKING:  # the reward advice (and the simulator under it) loads when it is first asked for
     from solver.play.reward_values import RewardAdvice
@@ -246,7 +246,8 @@ def ask_hint(session: Session, seconds: float, started: float | None = None, thr
     pos = t.position()
     result = hint(pos, time_limit=seconds, started=started, threads=threads)
     note = HintNote(len(session.game.steps), pos, result=result)
-    return Reply(replace(session, last_hint=note), show="hint")
+    race = race_words(t) if not t.race_scores[1] else None  # an exact race to 100 needs no word
+    return Reply(replace(session, last_hint=note), (Note("info", race),) if race else (), show="hint")
 
 
 def current_hint(session: Session) -> bool:
