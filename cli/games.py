@@ -41,6 +41,7 @@ from solver.play.driver import (
 )
 from solver.play.policies import BEST_RULE, BEST_SAMPLES, GREEDY_RULE
 from solver.play.registry import CLAIRVOYANT_RULE, HINT_RULE, POLICIES
+from solver.words.board import draw_text
 
 from . import render
 from .common import (
@@ -354,7 +355,7 @@ def game_view(g: Playthrough, record: GameRecord) -> Group:
             who, _ = before.owed()
             lines.append(
                 Text(
-                    f"    {'you draw' if who == 'player' else 'the Wolf draws' if who == 'wolf' else 'revealed'} {_cards(step.cards)}"
+                    f"    {draw_text(who, step.cards) if who in ('player', 'wolf') else 'revealed: ' + _cards(step.cards)}"
                 )
             )
         elif isinstance(step, Take):

@@ -241,6 +241,10 @@ def check_view(v: Judgement) -> Group:
         parts.append(Text.from_markup(f"  {i + 1}. {escape(str(p))}  [green]legal[/green]"))
     if not v.legal:
         parts.append(Text("The finish is illegal.", style="red"))
+    elif any(p.kind == "fold" for p in v.plays):
+        parts.append(
+            Text("Every play is legal, but the finish folds: the final round is lost, and the game.", style="yellow")
+        )
     elif not v.clears:
         parts.append(Text("Every play is legal, but the Wolf still holds cards: the round is not won.", style="yellow"))
     else:

@@ -290,6 +290,7 @@ def test_check_command(tmp_path: Path) -> None:
     assert "Optimal" in text
     r = run("check", path, "--plays", "7==7")
     assert r.exit_code == 2 and "cannot read play" in r.stderr
+    assert "the finish folds: the final round is lost" in run("check", path, "--plays", "7r=7, fold").stdout
 
 
 def test_hint_on_a_final_round_gives_the_first_play_of_the_best_finish(tmp_path: Path) -> None:

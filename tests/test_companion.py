@@ -285,6 +285,9 @@ def test_undo_virtual_takes_back_the_play_and_the_deck_deals_the_same() -> None:
     again = run(back, "9>7")
     assert again.game == after.game
     refused(s, "undo", "nothing to undo")
+    # The cards drawn follow a colon: "the Wolf draws 2" read as a count, as a play's effect says one.
+    said = [n.text for n in execute(s, "9>7").notes]
+    assert any(t.startswith("the Wolf draws: ") and len(t.split(": ")[1].split()) == 2 for t in said), said
 
 
 # ---------------------------------------------------------------------------------------------

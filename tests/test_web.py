@@ -152,7 +152,7 @@ def test_the_plays_listed_are_the_legal_plays_with_what_they_do(api: Api) -> Non
     table = companion([]).table
     assert table.round is not None
     assert list(plays) == [str(p) for p in legal_plays(table.round)]
-    assert plays["9=2+7"]["then"] == "Wolf draws 1" and plays["9=2+7"]["wolf"] == [2, 7]
+    assert plays["9=2+7"]["then"] == "Wolf draws 1 card" and plays["9=2+7"]["wolf"] == [2, 7]
     assert plays["fold"]["then"] == "round lost: J Q K face down"
     assert g["board"]["party_text"] == "J Q K face up"
 

@@ -50,6 +50,7 @@ from solver.play.driver import (
     step_text,
 )
 from solver.play.hint_policy import decision_budgets, hint_samples
+from solver.words.board import cards_text, draw_text
 
 FORMAT = "lobo-hint game analysis"
 VERSION = 1
@@ -509,8 +510,9 @@ def _cards(step: Step) -> tuple[int, ...]:
 def _chance_text(before: Table, step: Step) -> str:
     if isinstance(step, Draw):
         who, _ = before.owed()
-        cards = " ".join(map(str, step.cards))
-        return {"player": f"you draw {cards}", "wolf": f"the Wolf draws {cards}"}.get(who, f"{cards} revealed")
+        if who in ("player", "wolf"):
+            return draw_text(who, step.cards)
+        return f"{cards_text(step.cards)} revealed"
     return f"round {before.rounds + 1} dealt: {step_text(step).removeprefix('deal ')}"
 
 

@@ -84,7 +84,7 @@ def figure(analysis: Analysis, size: tuple[float, float] = (10, 4.2)) -> Any:
 
 def _cards(text: str) -> str:
     """The cards of a luck entry's text, without its words ("round 2 dealt: 1 2 / 3 4" → "1 2 / 3 4")."""
-    return "; ".join(part.split(": ", 1)[-1].removeprefix("you draw ").removeprefix("the Wolf draws ")
+    return "; ".join(part.split(": ", 1)[-1].removeprefix("you draw: ").removeprefix("the Wolf draws: ")
                      for part in text.split("; "))  # fmt: skip
 
 

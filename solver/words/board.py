@@ -23,13 +23,23 @@ def party_text(party: Sequence[str]) -> str:
     return ", ".join([*parts, f"{' '.join(down)} face down"] if down else parts)
 
 
+def count_text(n: int, what: str = "card") -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+
+def draw_text(who: str, values: Sequence[int]) -> str:
+    """Cards drawn, in words. They follow a colon: "the Wolf draws 2" would read as a count, as
+    a play's effect counts them ("Wolf draws 2 cards")."""
+    return f"{'you draw' if who == 'player' else 'the Wolf draws'}: {cards_text(values)}"
+
+
 def effect_text(e: Effect, state: State) -> str:
     parts = []
     if e.player_draws:
-        parts.append(f"you draw {e.known[0]} (known)" if e.known else "you draw 1")
+        parts.append(f"you draw {e.known[0]} (known)" if e.known else "you draw 1 card")
     elif e.wolf_draws:
         known = f" ({cards_text(e.known)} known)" if e.known else ""
-        parts.append(f"Wolf draws {e.wolf_draws}{known}")
+        parts.append(f"Wolf draws {count_text(e.wolf_draws)}{known}")
     elif not e.loses and e.member is None:
         parts.append("no draw")
     if e.member:

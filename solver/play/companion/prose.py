@@ -33,6 +33,7 @@ from solver.play.driver import (
     waiting_for,
 )
 from solver.search.hint import HintResult, MoveResult
+from solver.words.board import draw_text
 from solver.words.hint import explain
 
 if TYPE_CHECKING:  # the session's types only: prose reads sessions, never runs them
@@ -205,7 +206,7 @@ def events(before: Table, step: Step, after: Table, *, virtual: bool) -> list[st
             if who == "reveal":
                 out.append(f"the new top card of the pile is {text}")
             else:
-                out.append(f"{'you draw' if who == 'player' else 'the Wolf draws'} {text}")
+                out.append(draw_text(who, cards))
         case Move(play):
             out.append(f"you play {to_text(play)}")
         case Take(reward):
