@@ -27,7 +27,11 @@ F = TypeVar("F", bound=Callable[..., Any])
 PositionArg = Annotated[str, typer.Argument(metavar="POSITION.json", help="a position file (FORMAT.md form)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print the answer as JSON (the FORMAT.md contract)")]
 ObjectiveOpt = Annotated[
-    str | None, typer.Option("--objective", help="win, party (vanguard) or points (lobo); default: RULES.md §6")
+    str | None,
+    typer.Option(
+        "--objective",
+        help="game (the default outside a final round), win, party (vanguard), points (lobo) or score (a final round's default): RULES.md §6",
+    ),
 ]
 TimeOpt = Annotated[
     float, typer.Option("--time-limit", "-t", help="seconds before answering with what is known (exact: false)")

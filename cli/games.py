@@ -177,7 +177,9 @@ def simulate_cmd(
     game: GameOpt = "vanguard",
     difficulty: DifficultyOpt = "standard",
     games: GamesOpt = 1000,
-    policy: Annotated[str, typer.Option("--policy", "-p", help="hint, best, greedy or random (see above)")] = "best",
+    policy: Annotated[
+        str, typer.Option("--policy", "-p", help="hint, best, greedy, random or clairvoyant (see above)")
+    ] = "best",
     seed: SeedOpt = 1,
     samples: SamplesOpt = None,
     think: ThinkOpt = None,
@@ -233,7 +235,7 @@ def simulate_cmd(
         close_out(sink)
         fail(f"{e}; the games before are in it (its last line may be cut short)", code=1)
     except (OSError, RuntimeError) as e:  # a Dask scheduler that cannot be reached, or is missing
-        fail(f"--cluster: {e}" if cluster else str(e))
+        fail(_cluster_said(e, cluster))
     finally:
         close_out(sink)
     summary = summarize(records, time.perf_counter() - t0)
@@ -386,6 +388,13 @@ def _round_end(t: Any) -> str:
     return f"  round lost, the Wolf keeps {_cards(s.wolf)}; party now {' '.join(t.party) or 'none'}"
 
 
+def _cluster_said(e: Exception, cluster: str | None) -> str:
+    """A failure of the run in one line, named --cluster's when a cluster was asked for (once:
+    the cluster's own errors name it already)."""
+    text = str(e)
+    return f"--cluster: {text}" if cluster and not text.startswith("--cluster") else text
+
+
 def _cards(values: tuple[int, ...]) -> str:
     return " ".join(map(str, values)) if values else "—"
 
@@ -433,7 +442,7 @@ def report(
         except KeyboardInterrupt:
             interrupted()
         except (OSError, RuntimeError) as e:
-            fail(f"--cluster: {e}" if cluster else str(e))
+            fail(_cluster_said(e, cluster))
     if as_json:
         emit_json(result.to_json())
         return
@@ -505,7 +514,7 @@ def reward(
         except GameError as e:
             fail(f"{path}: {e}")
         except (OSError, RuntimeError) as e:
-            fail(f"--cluster: {e}" if cluster else str(e))
+            fail(_cluster_said(e, cluster))
     if as_json:
         emit_json(advice.to_json())
     else:

@@ -96,7 +96,7 @@ def play(
         try:
             setup = Setup.asked(game, difficulty, LOBO_TARGET if target is None else target)  # 0 is refused, not 100
         except GameError as e:
-            fail(str(e))
+            fail(f"--target: {e}")  # the difficulty and the game were checked above
         if virtual and seed is None:
             seed = random.SystemRandom().randrange(1_000_000)
         first = start(setup, seed if virtual else None, settings)

@@ -22,6 +22,7 @@ from solver.railway.deck import (
 )
 from solver.railway.partition import METHODS, Partition, partition
 from solver.railway.position import RailwayPosition, load_position, parse_position, typed_keys
+from solver.words.numbers import count_text
 
 from .common import emit_json, input_errors
 
@@ -105,7 +106,9 @@ def validate(
             f"Position: valid; hand {', '.join(pos.hand) or '(empty)'}; {sum(pos.unseen().values())} cards unseen"
         )
     if graph is not None:
-        typer.echo(f"wrote {graph}: {g.number_of_nodes()} nodes, {g.number_of_edges()} edges")
+        typer.echo(
+            f"wrote {graph}: {count_text(g.number_of_nodes(), 'node')}, {count_text(g.number_of_edges(), 'edge')}"
+        )
 
 
 def _deck_lines(path: str, deck: Deck, s: dict[str, Any]) -> list[str]:

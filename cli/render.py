@@ -33,6 +33,7 @@ from solver.core.rules import State, play_effect
 from solver.core.status import FinishStatus, HintStatus
 from solver.finish.verify import NOTHING_TO_VERIFY
 from solver.words.board import cards_text, effect_text, party_text
+from solver.words.numbers import count_text
 
 if TYPE_CHECKING:  # the searches and the finisher load only for the commands that use them
     from solver.batch.runner import BatchSummary
@@ -72,7 +73,9 @@ def position_panel(pos: Position, title: str = "Position") -> Panel:
         pile += f", known top (top first): {cards_text(pos.pile_top)}"
     t.add_row("Draw pile", pile)
     unseen = pos.unseen
-    t.add_row("Unseen", "  ".join(f"{v}×{n}" for v, n in enumerate(unseen, start=1) if n) + f"   ({sum(unseen)} cards)")
+    t.add_row(
+        "Unseen", "  ".join(f"{v}×{n}" for v, n in enumerate(unseen, start=1) if n) + f"   ({count_text(sum(unseen))})"
+    )
     if pos.discard:
         t.add_row("Discards", cards_text(pos.discard))
     if g.has_final_round:
@@ -211,7 +214,8 @@ def finish_view(f: Finish) -> Group:
             more = "+" if f.alternatives_capped else ""
             parts.append(
                 Text(
-                    "The only finish with this score."
+                    "The only finish with this score"
+                    + (" (whichever members are sacrificed)." if any(p.kind == "sacrifice" for p in f.plays) else ".")
                     if f.alternatives == 0
                     else f"{f.alternatives}{more} other finish(es) reach the same score."
                 )

@@ -12,6 +12,7 @@ from solver.core.plays import parse_plays
 from solver.core.position import load_position, with_objective
 from solver.core.rules import final_state
 from solver.finish.verify import NOTHING_TO_VERIFY
+from solver.words.numbers import count_text
 
 from . import render
 from .common import (
@@ -190,7 +191,9 @@ def graph(
     note = f" (truncated {why[g.graph['stopped']]})" if g.graph["truncated"] else ""
     if not g.graph["exact"]:
         note += "; some values are bounds (lo, hi): the time limit cut the search short"
-    typer.echo(f"wrote {out} ({kind}): {g.number_of_nodes()} nodes, {g.number_of_edges()} edges{note}")
+    typer.echo(
+        f"wrote {out} ({kind}): {count_text(g.number_of_nodes(), 'node')}, {count_text(g.number_of_edges(), 'edge')}{note}"
+    )
 
 
 def _verdict_keys(js: dict[str, Any], problems: list[str] | None, checked: list[str] | None = None) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from solver.play.companion import (
 from solver.play.driver import DEAL, DRAW, GAME_OVER, PLAY, RESHUFFLE, REWARD, waiting_for
 from solver.words.board import cards_text, party_text
 from solver.words.hint import explain
+from solver.words.numbers import count_text
 
 from . import analysis_view, render
 from .games import advice_view
@@ -73,7 +74,7 @@ def board(session: Session) -> Panel:
         pile += f", known top (top first): {_cards(t.pile_top)}"
     grid.add_row("Pile", pile)
     unseen = "  ".join(f"{v}×{n}" for v, n in enumerate(t.unseen, start=1) if n)
-    grid.add_row("Unseen", f"{unseen or '—'}   ({sum(t.unseen)} cards)")
+    grid.add_row("Unseen", f"{unseen or '—'}   ({count_text(sum(t.unseen))})")
     grid.add_row("Discards", f"{len(t.discards)} card(s)" + (f": {_cards(t.discards)}" if t.discards else ""))
     before_deal = "   (to be dealt)" if round_number(t) > t.rounds else ""
     grid.add_row(

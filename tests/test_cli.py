@@ -351,3 +351,15 @@ def test_deeply_nested_json_is_refused_in_one_line(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "nested too deeply" in r.stderr and path in r.stderr
     b = run("batch", path, "--json", "-j", "1")
     assert b.exit_code == 2 and json.loads(b.stdout)["invalid"] == 1  # an invalid puzzle: exit 2
+
+
+def test_counts_of_one_are_singular(tmp_path: Path) -> None:
+    from solver.words.numbers import count_text
+
+    assert (count_text(1), count_text(2), count_text(1, "node")) == ("1 card", "2 cards", "1 node")
+    # Every card but one accounted for: one unseen card.
+    discard = [v for v in range(1, 10) for _ in range(4)]
+    for card in (1, 2, 3, 9):
+        discard.remove(card)
+    out = run(write(tmp_path, {"player": [1, 2], "wolf": [3], "discard": discard, "final": True}), "--verify").stdout
+    assert "(1 card)" in out and "(1 cards)" not in out

@@ -291,6 +291,13 @@ def test_finish_workers_beyond_what_cp_sat_takes_are_refused(monkeypatch: Any, c
     assert "--workers" in one_error_line(err)
 
 
+def test_a_cluster_that_cannot_be_used_is_named_once(monkeypatch: Any, capsys: Any) -> None:
+    code, out, err = lobo(monkeypatch, capsys, "simulate", "--cluster", "notaurl", "--games", "1")
+    assert code == 2 and not out
+    line = one_error_line(err)
+    assert "--cluster: " in line and line.count("--cluster") == 1, line
+
+
 # Files that are no position files (issue 26) ------------------------------------------------------
 
 

@@ -325,6 +325,7 @@ def test_virtual_game_on_stdin() -> None:
         (["--game", "chess"], "--game: 'chess'"),
         (["--difficulty", "brutal"], "--difficulty: 'brutal'"),
         (["--target", "50"], "--target: only lobo"),
+        (["--game", "lobo", "--target", "0"], "--target: the target score must be from 1"),
         (["--time-limit", "0"], "--time-limit"),
         (["--load", "x.json", "--virtual"], "--load: the saved game keeps its own settings"),
         (["--load", "no-such-file.json"], "no-such-file.json: cannot read"),

@@ -9,6 +9,7 @@ from solver.core.cards import MEMBERS
 from solver.core.games import game
 from solver.core.rounds import party_after_loss
 from solver.core.rules import Effect, State
+from solver.words.numbers import count_text
 
 
 def cards_text(values: Sequence[int]) -> str:
@@ -21,10 +22,6 @@ def party_text(party: Sequence[str]) -> str:
     down = [m for m in MEMBERS if m not in party]
     parts = [f"{' '.join(up)} face up"] if up else []
     return ", ".join([*parts, f"{' '.join(down)} face down"] if down else parts)
-
-
-def count_text(n: int, what: str = "card") -> str:
-    return f"{n} {what}" if n == 1 else f"{n} {what}s"
 
 
 def draw_text(who: str, values: Sequence[int]) -> str:
