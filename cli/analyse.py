@@ -112,7 +112,8 @@ def analyse(
     if game is not None:
         games = [g for g in games if g.index == game]
         if not games:
-            fail(f"{path}: no game {game} in this file" + (f" ({len(bad)} line(s) could not be read)" if bad else ""))
+            unread = f" ({len(bad)} line(s) could not be read; the first: {bad[0]})" if bad else ""
+            fail(f"{path}: no game {game} in this file{unread}")
         bad = []
     if out is None:
         if len(games) > 1 and game is not None:

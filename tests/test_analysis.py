@@ -353,6 +353,16 @@ def test_cli_bad_options(tmp_path: Path) -> None:
         assert r.exit_code == 2 and says in r.stderr, (args, r.output)
 
 
+def test_a_game_asked_for_that_could_not_be_read_says_why(tmp_path: Path) -> None:
+    # As replay does: the line's own error, not only that it could not be read.
+    games = tmp_path / "games.jsonl"
+    record = _records("random", "vanguard", 4)[0].to_json()
+    record["steps"][0]["player"] = [9, 9, 9, 9]
+    games.write_text(json.dumps(record) + "\n")
+    r = runner.invoke(app, ["analyse", str(games), "--game", str(record["game"])])
+    assert r.exit_code == 2 and "the seeded deck gives" in r.stderr, r.output
+
+
 def test_a_dask_cluster_gives_the_same_analyses_as_one_process() -> None:
     from distributed import Client, LocalCluster
 
