@@ -167,4 +167,5 @@ def use_memory(text: str | None) -> int | None:
 def positive(value: float | None, name: str) -> None:
     """A budget or count given: a finite number above 0 (nan and inf are neither)."""
     if value is not None and not (0 < value < math.inf):
-        fail(f"{name}: must be a finite number more than 0, not {value}")
+        what = "a whole number" if isinstance(value, int) else "a finite number"
+        fail(f"{name}: must be {what} more than 0, not {value}")

@@ -298,6 +298,14 @@ def test_a_cluster_that_cannot_be_used_is_named_once(monkeypatch: Any, capsys: A
     assert "--cluster: " in line and line.count("--cluster") == 1, line
 
 
+def test_a_count_below_one_is_refused_as_a_whole_number(monkeypatch: Any, capsys: Any) -> None:
+    code, out, err = lobo(
+        monkeypatch, capsys, str(ROOT / "puzzles" / "examples" / "midround.json"), "--max-states", "0"
+    )
+    assert code == 2 and not out
+    assert "--max-states: must be a whole number more than 0, not 0" in one_error_line(err)
+
+
 # Files that are no position files (issue 26) ------------------------------------------------------
 
 
