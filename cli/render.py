@@ -61,14 +61,17 @@ def position_panel(pos: Position, title: str = "Position") -> Panel:
     t.add_column(style="bold")
     t.add_column()
     t.add_row("Game", f"{pos.game}, {pos.difficulty} (A..{pos.top})")
-    t.add_row("Wolf", cards_text(pos.wolf) + f"   (total {sum(pos.wolf)})")
+    if pos.phase == "reward":  # the Wolf's hand is empty: the round is won
+        t.add_row("Wolf", "— (the round is won: choose a reward)")
+    else:
+        t.add_row("Wolf", cards_text(pos.wolf) + f"   (total {sum(pos.wolf)})")
     t.add_row("You", cards_text(pos.player) + f"   (total {sum(pos.player)})")
     g = game(pos.game)
     if g.has_reserve:
         t.add_row("Reserve", cards_text(pos.reserve))
     if g.has_party:
         t.add_row("Party", party_text(pos.party))
-    pile = f"{pos.pile_size} card{'s' if pos.pile_size != 1 else ''}"
+    pile = count_text(pos.pile_size)
     if pos.pile_top:
         pile += f", known top (top first): {cards_text(pos.pile_top)}"
     t.add_row("Draw pile", pile)
