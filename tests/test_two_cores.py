@@ -159,3 +159,12 @@ def test_the_second_threads_reads_of_the_evaluator_make_the_answer_an_estimate(s
         values, search = evaluate_moves(state, "game", time_limit=1.0, threads=2)
         assert [m.play.kind for m in values] == ["fold"] and search.estimated and search.error > 0
         assert not hint(parse_position({"game": "lobo", "player": [1, 2], "wolf": [9, 9, 8]}), threads=2).exact
+
+
+def test_an_unknown_engine_setting_is_said_and_the_search_chooses(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv("LOBO_HINT_ENGINE", "rust-for-this-test")
+    with caplog.at_level("WARNING", logger="lobo_hint"):
+        assert engine._engine_choice() == "auto"
+    assert "LOBO_HINT_ENGINE=rust-for-this-test is not one of auto, python, compiled" in caplog.text

@@ -18,6 +18,7 @@ exactly those of the plain search; the tests run both modes against the referenc
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import os
@@ -100,8 +101,23 @@ class Stats:
         return out
 
 
+ENGINES = ("auto", "python", "compiled")
+
+
 def _engine_choice() -> str:
-    return os.environ.get("LOBO_HINT_ENGINE", "auto")
+    choice = os.environ.get("LOBO_HINT_ENGINE", "auto")
+    if choice not in ENGINES:
+        _unknown_engine(choice)
+        return "auto"
+    return choice
+
+
+@functools.cache
+def _unknown_engine(choice: str) -> None:
+    """Said once a process: a setting that does nothing should not pass in silence."""
+    logging.getLogger("lobo_hint").warning(
+        f"lobo-hint: LOBO_HINT_ENGINE={choice} is not one of {', '.join(ENGINES)}: the search chooses for itself"
+    )
 
 
 def _wants_compiled(root: State) -> bool:
