@@ -297,6 +297,11 @@ def _records(path: str) -> Iterator[tuple[int, Any]]:
                 try:
                     yield n, jsonio.loads(text)
                 except json.JSONDecodeError as e:
+                    if n == 1 and text.strip() == "{":  # one JSON document written over many lines
+                        fail(
+                            f"{path}: one JSON document (a position or a saved game?), not a file of games: "
+                            "simulate --games-out writes one game a line"
+                        )
                     fail(f"{path}:{n}: not valid JSON: {e.msg}")
 
 
