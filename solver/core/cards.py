@@ -49,7 +49,9 @@ def parse_value(raw: object) -> int:
         rank = m.group(1).upper()
         return {"A": 1, "T": 10}.get(rank) or int(rank)
     if _FACE_RE.match(text):
-        raise CardError(f"bad card {raw!r}: a face card is not a value card (the J, Q and K of spades are the party, never in a hand)")
+        raise CardError(
+            f"bad card {raw!r}: a face card is not a value card (the J, Q and K of spades are the party, never in a hand)"
+        )
     raise CardError(f"bad card {raw!r}: not a card")
 
 

@@ -44,7 +44,7 @@ from solver.search.estimate import (
 
 EPS = 1e-9
 PLANNED = 0.95  # of a time limit, planned for; the rest is the margin for overruns
-OVERRUN = 0.25  # of a time limit, the most that rollouts still owed their minimum may run over
+OVERRUN = 0.25  # of a time limit, the most that rollouts owed their minimum (or the lookahead) may run over
 LEAST_SHARE = 0.25  # of a time limit, what the searches get however long the start took
 SEARCH_SHARE = 0.7  # of a time limit, for the exact search; the rest for sampled estimates
 WIN_SHARE = 0.5  # under `party`, of what is left, for the exact win search; the rest for estimates
@@ -398,7 +398,10 @@ def _search(
             estimates[m.play] = evaluated(m.value, error)
     open_plays = [m.play for m in values if not m.exact or not wins.get(m.play, m).exact]
     if open_plays and net is not None:
-        estimates.update(looked_ahead(state, objective, open_plays, net, win=apart, deadline=deadline))
+        # Its batches go on past the deadline by the rollouts' overrun (milliseconds a position, as
+        # before): only a position with a hundred plays and more is left to the network alone.
+        late = None if deadline is None or time_limit is None else deadline + max(0.05, OVERRUN * time_limit)
+        estimates.update(looked_ahead(state, objective, open_plays, net, win=apart, deadline=late))
     elif open_plays and (deadline is not None or samples):
         # One method whatever the budget: rollouts, corrected for their bias (solver/search/bias.py).
         # With a sample budget only, the deals' count is the budget (math.inf: no deadline).
