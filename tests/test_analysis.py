@@ -384,3 +384,12 @@ def test_a_dask_cluster_gives_the_same_analyses_as_one_process() -> None:
         return j
 
     assert [strip(a) for a in one] == [strip(a) for a in many] and len(many) == 2
+
+
+def test_the_plot_ticks_whole_steps_only() -> None:
+    from solver.play.analysis_plot import figure
+
+    ax = figure(_analysed("random", "vanguard", 4)[0]).axes[0]
+    ax.set_xlim(-0.5, 3.5)  # as short a game as a round lost at once: the axis had steps 0.5, 1.5
+    ticks = [t for t in ax.get_xticks() if -0.5 <= t <= 3.5]
+    assert ticks and all(float(t).is_integer() for t in ticks), ticks

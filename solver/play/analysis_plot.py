@@ -34,6 +34,7 @@ def write_plot(analysis: Analysis, path: str) -> None:
 def figure(analysis: Analysis, size: tuple[float, float] = (10, 4.2)) -> Any:
     """The plot as a matplotlib Figure, `size` inches (a phone's page asks for a narrower one)."""
     from matplotlib.figure import Figure  # a quarter of a second to import: only for a plot
+    from matplotlib.ticker import MaxNLocator
 
     fig = Figure(figsize=size, layout="constrained")
     ax = fig.add_subplot()
@@ -68,6 +69,7 @@ def figure(analysis: Analysis, size: tuple[float, float] = (10, 4.2)) -> Any:
     ax.set_ylim(-2, 106)
     ax.set_xlim(-0.5, max(1, len(analysis.game.steps)) + 0.5)
     ax.set_xlabel("step of the game")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # steps are whole: no step 2.5
     ax.set_ylabel("chance to win the game (%)")
     ax.grid(axis="y", color="#eeeeee")
     s = analysis.summary()
