@@ -452,10 +452,11 @@ def report(
         emit_json(result.to_json())
         return
     out_console = render.console()
+    width = max((len(s.policy) for s in result.summaries), default=6)  # clairvoyant is 11 letters
     for s in result.summaries:
         lo, hi = s.interval
         out_console.print(
-            f"{s.setup.game:8} {s.setup.difficulty:8} {s.policy:6}  won {100 * s.win_rate:5.1f}% "
+            f"{s.setup.game:8} {s.setup.difficulty:8} {s.policy:{width}}  won {100 * s.win_rate:5.1f}% "
             f"(95%: {100 * lo:.1f}–{100 * hi:.1f}%)"
         )
     out_console.print(f"wrote {', '.join(str(f) for f in result.files)}")
