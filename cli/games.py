@@ -25,6 +25,7 @@ from solver.core.games import game as game_of
 from solver.core.position import load_position
 from solver.core.rounds import rewards
 from solver.core.status import WON
+from solver.parallel import ClusterError
 from solver.play.driver import (
     DRAW,
     MAX_SEED,
@@ -394,10 +395,9 @@ def _round_end(t: Any) -> str:
 
 
 def _cluster_said(e: Exception, cluster: str | None) -> str:
-    """A failure of the run in one line, named --cluster's when a cluster was asked for (once:
-    the cluster's own errors name it already)."""
-    text = str(e)
-    return f"--cluster: {text}" if cluster and not text.startswith("--cluster") else text
+    """A failure of the run in one line, named --cluster's when a cluster was asked for (a
+    ClusterError names it already)."""
+    return f"--cluster: {e}" if cluster and not isinstance(e, ClusterError) else str(e)
 
 
 def _cards(values: tuple[int, ...]) -> str:

@@ -273,7 +273,7 @@ def check_view(v: Judgement) -> Group:
 def verdict(problems: list[str], checked: list[str] | None = None) -> Text:
     """--verify's outcome; checked: what was re-checked (None: the answer as a whole)."""
     if not problems and checked == []:
-        return Text(NOTHING_TO_VERIFY[0].upper() + NOTHING_TO_VERIFY[1:] + ".", style="yellow")
+        return Text(NOTHING_TO_VERIFY.capitalize() + ".", style="yellow")
     if not problems:
         what = "" if checked is None else ": " + ", ".join(checked)
         return Text(f"Verified independently (brute force){what}.", style="bold green")
