@@ -163,8 +163,9 @@ def looked_ahead(
     network's other head, the ends of the round won or lost). Nothing is sampled: the interval is
     the value itself until bias.py widens it by what the lookahead was measured to miss.
 
-    With a deadline the plays go in batches, each twice the last, while the clock lasts: a round
-    with a hundred plays or more takes the lookahead seconds. Once it has run out the rest are
+    With a deadline the plays go in batches, each twice the last or as many as the clock has room
+    for at the last batch's pace, while the clock lasts: a round with a hundred plays or more takes
+    the lookahead seconds. Once it has run out the rest are
     valued by the network alone at each play's child (NETWORK_ALONE), whose misses were never
     measured: the hint gives those the search's sound bounds for interval."""
     search = Search(root, objective)
@@ -172,7 +173,8 @@ def looked_ahead(
     out: dict[Play, Estimate] = {}
     done, batch = 0, len(plays) if deadline is None else LOOKAHEAD_FIRST
     while done < len(plays):
-        late = deadline is not None and done > 0 and time.perf_counter() > deadline
+        began = time.perf_counter()
+        late = deadline is not None and done > 0 and began > deadline
         part = plays[done:] if late else plays[done : done + batch]
         depth, method = (0, NETWORK_ALONE) if late else (LOOKAHEAD_PLIES, LOOKAHEAD)
         children = [apply(root, p, check=False) for p in part]
@@ -184,7 +186,10 @@ def looked_ahead(
         for p, v, w in zip(part, values, wins, strict=True):
             out[p] = Estimate(v, 0, method, (v, v), w, None if w is None else (w, w), reads)
         done += len(part)
-        batch *= 2
+        if deadline is not None:
+            # Twice as many, but no more than the clock has room for at the last batch's pace.
+            each = (time.perf_counter() - began) / len(part)
+            batch = max(1, min(2 * batch, int((deadline - time.perf_counter()) / max(each, 1e-9))))
     return out
 
 
