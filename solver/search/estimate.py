@@ -189,7 +189,7 @@ def looked_ahead(
         if deadline is not None:
             # Twice as many, but no more than the clock has room for at the last batch's pace.
             each = (time.perf_counter() - began) / len(part)
-            batch = max(1, min(2 * batch, int((deadline - time.perf_counter()) / max(each, 1e-9))))
+            batch = max(1, int(min(2 * batch, (deadline - time.perf_counter()) / max(each, 1e-9))))  # inf: no clock
     return out
 
 
