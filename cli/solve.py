@@ -56,7 +56,8 @@ def hint(
     """The best play and the value of every legal play (also: lobo-hint POSITION.json).
 
     Plays are ranked by the chance to win the whole game (objective game) outside a vanguard
-    final round; the answer comes within --time-limit (2 s by default)."""
+    final round; the answer comes within --time-limit (2 s by default), counted from the
+    command's start (a fresh process needs about half a second to answer at all)."""
     from solver.finish.verify import hint_claims, verify_hint
     from solver.search.engine import cores
     from solver.search.hint import hint as solve_hint

@@ -38,8 +38,8 @@ from solver.words.numbers import count_text
 from . import analysis_view, render
 from .games import advice_view
 
-NOTE_STYLES = {"event": "cyan", "info": "", "warn": "yellow", "error": "bold red"}
-NOTE_MARKS = {"event": "•", "info": " ", "warn": "!", "error": "✗"}
+NOTE_STYLES = {"event": "cyan", "info": "", "prompt": "", "warn": "yellow", "error": "bold red"}
+NOTE_MARKS = {"event": "•", "info": " ", "prompt": " ", "warn": "!", "error": "✗"}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -136,14 +136,28 @@ def test_a_physical_game_takes_the_cards_tapped(api: Api) -> None:
     gid = g["id"]
     assert g["board"]["phase"] == "deal" and g["board"]["deal"] == [4, 4]
     assert any("type deal" in p for p in g["board"]["prompts"])
+    # What to type is the terminal's: the page shows the keypad instead.
+    assert g["notes"] and not any("type" in n["text"] for n in g["notes"])
+    assert not g["board"]["can_undo"] and not g["board"]["can_analyse"]
     lines = ["deal 6 8 9 9 / 2 2 7 7", "9=2+7", "draw 5"]
     for line in lines:
         g = api.step(gid, line)
     assert comparable(g["board"]) == board(companion(lines, seed=None))
     assert g["board"]["wolf"] == [2, 5, 7]
+    assert g["board"]["can_undo"] and g["board"]["can_analyse"]
     g = dict(api.post(gid, "undo", count=2).json())
     assert comparable(g["board"]) == board(companion(lines[:1], seed=None))
     assert g["notes"][0]["text"].startswith("took back: ")
+
+
+def test_undo_and_analyse_wait_for_the_players_first_step(api: Api) -> None:
+    """A virtual game's deal is the deck's: the board says undo and analyse have nothing to work on
+    until a play is made, as the server's refusals do."""
+    g = api.new(mode="virtual", seed=SEED)
+    assert g["board"]["steps"] == 1 and not g["board"]["can_undo"] and not g["board"]["can_analyse"]
+    assert api.post(g["id"], "undo").status_code == 400
+    g = api.step(g["id"], SCRIPT[0])
+    assert g["board"]["can_undo"] and g["board"]["can_analyse"]
 
 
 def test_the_plays_listed_are_the_legal_plays_with_what_they_do(api: Api) -> None:
@@ -186,6 +200,8 @@ def _snapshot(api: Api, gid: str, folder: Path) -> tuple[dict[str, Any], bytes, 
         ("virtual", "hint", {"seconds": 0}, 400, "seconds"),
         ("virtual", "hint", {"seconds": "ten"}, 400, "seconds"),
         ("virtual", "hint/cancel", {}, 409, "no hint is thinking"),
+        ("virtual", "analyse", {"seconds": 0.2}, 400, "nothing to analyse yet: no play has been made"),
+        ("virtual", "step", {"line": "9=" + "2+" * 20000 + "7"}, 400, "…"),
         (
             "physical",
             "step",
@@ -209,6 +225,7 @@ def test_a_bad_request_is_refused_and_changes_nothing(
     assert r.status_code == status, r.text
     error = r.json()["error"]
     assert message in error and "\n" not in error and "Traceback" not in error
+    assert len(error) <= 400  # a refusal quoting a huge input does not send it all back
     assert _snapshot(api, gid, folder) == before
     assert not Path("/tmp/lobo-web-should-not-exist.json").exists()
 
@@ -233,6 +250,10 @@ def test_made_up_ids_and_paths_are_refused(api: Api, folder: Path) -> None:
     [
         ({"game": "poker"}, "game: 'poker' is not one of"),
         ({"difficulty": "nightmare"}, "difficulty"),
+        ({"difficulty": ["easy"]}, "difficulty: ['easy'] is not one of"),
+        ({"difficulty": {}}, "difficulty: {} is not one of"),
+        ({"game": {"lobo": 1}}, "game: {'lobo': 1} is not one of"),
+        ({"mode": ["virtual"]}, "mode"),
         ({"mode": "dream"}, "mode"),
         ({"mode": "physical", "seed": 3}, "only a virtual game has a seed"),
         ({"mode": "virtual", "seed": -1}, "seed"),
@@ -451,6 +472,7 @@ def test_a_download_is_the_companions_save_and_comes_back(api: Api, tmp_path: Pa
         ('{"format": "something else"}', "not a saved lobo-hint game"),
         ("EDIT", "step 2 (9=2+8): illegal play 9=2+8"),
         ("CUT", "the step list was cut or edited"),
+        ("TARGET", "the target must be a whole number, the score that wins, not 'abc'"),
     ],
 )
 def test_a_bad_upload_is_refused(api: Api, folder: Path, text: str, message: str) -> None:
@@ -460,6 +482,9 @@ def test_a_bad_upload_is_refused(api: Api, folder: Path, text: str, message: str
         text = json.dumps(saved)
     elif text == "CUT":
         saved["steps"] = saved["steps"][:-1]
+        text = json.dumps(saved)
+    elif text == "TARGET":
+        saved["setup"]["target"] = "abc"
         text = json.dumps(saved)
     r = api.c.post("/api/games/upload", json={"text": text})
     assert r.status_code == 400 and message in r.json()["error"], r.text
@@ -666,7 +691,7 @@ def test_too_many_hints_at_once_are_refused(folder: Path) -> None:
             assert api.post(a, "hint", seconds=600).status_code == 200
             assert api.post(a, "hint", seconds=600).json()["job"]["state"] == "running"  # the same one again
             r = api.post(b, "hint", seconds=5)
-            assert r.status_code == 503 and "busy" in r.json()["error"]
+            assert r.status_code == 429 and "busy" in r.json()["error"]
             assert api.get(b)["job"] is None
     finally:
         service.close()

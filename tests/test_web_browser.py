@@ -43,6 +43,7 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 PHONE = (390, 844)
 SMALL_PHONE = (360, 740)
+ON_ITS_SIDE = (844, 390)
 DESKTOP = (1280, 900)
 TOKEN = "browser-test-token-0123"
 TYPED = 5  # the script's play typed in the text field, not tapped
@@ -286,6 +287,7 @@ def physical_game_on_the_keypad(d: WebDriver, server: str, tmp_path: Path, axe: 
     tap(d, 'button.card[data-where="wolf"][data-value="7"]')
     exact = d.find_elements(By.CSS_SELECTOR, "#plays button.play.exact")
     assert [e.get_attribute("data-line") for e in exact] == ["9=2+7"]
+    assert in_reach(d, "#play-tapped").text == "Play 9=2+7"  # and in the dock, one tap away
     after(d, lambda: tap(d, "#plays button.play.exact"))
     assert "The Wolf draws 1 card(s)" in text(d, "#dock-action")
     # The server out of reach for a while: the page says so, keeps asking, and heals by itself.
@@ -330,7 +332,11 @@ def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Pa
     tap(d, "#stop")
     wait(d, lambda d: "Hint stopped" in text(d, "#hint-out"), 5)
     assert time.monotonic() - t0 < 2.0
-    assert not d.find_element(By.ID, "job").is_displayed()
+    # Said where Stop was tapped, for a few seconds, and the dock is back as it was.
+    assert text(d, "#job-text") == "Hint stopped: nothing changed."
+    in_reach(d, "#job-text")
+    assert not d.find_element(By.ID, "stop").is_displayed()
+    wait(d, lambda d: not d.find_element(By.ID, "job").is_displayed(), 10)
     assert steps(d) == 1
 
     # A second window on the same game.
@@ -479,6 +485,13 @@ def small_phone(d: WebDriver, server: str, tmp_path: Path) -> None:
         shoot(d, tmp_path, "phone-360x740-keypad.png")
         after(d, lambda: press(d, "#confirm"))
         in_reach(d, "#hint")
+        # The cards of a play tapped on the table: the play waits in the dock, in reach.
+        tap(d, 'button.card[data-where="hand"][data-value="9"]')
+        tap(d, 'button.card[data-where="wolf"][data-value="2"]')
+        tap(d, 'button.card[data-where="wolf"][data-value="7"]')
+        assert in_reach(d, "#play-tapped").text == "Play 9=2+7"
+        tap(d, "#clear-tapped")
+        assert not d.find_element(By.ID, "play-tapped").is_displayed()
         Select(d.find_element(By.ID, "seconds")).select_by_value("2")
         press(d, "#hint")
         wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#hint-table"), 30)
@@ -494,6 +507,64 @@ def small_phone(d: WebDriver, server: str, tmp_path: Path) -> None:
         fits_the_screen(d)
     finally:
         phone(d)
+
+
+def phone_on_its_side(d: WebDriver, server: str, tmp_path: Path) -> None:
+    """At 844×390 the dock stands at the right: the table stays in view beside it, and the keypad,
+    Confirm, Hint and Undo are all in reach (at the bottom, the dock hid the table and cut them off)."""
+    phone(d, ON_ITS_SIDE)
+    try:
+        d.get(server)
+        tap(d, "input[value=physical] + span")
+        after(d, lambda: tap(d, "#start"))
+        for css in ("#hint", "#undo", "#confirm"):
+            in_reach(d, css)
+        for v in (6, 8, 9, 9, 2, 2, 7, 7):
+            press(d, f'.key[data-key="{v}"]')
+        fits_the_screen(d)
+        shoot(d, tmp_path, "phone-844x390-keypad.png")
+        after(d, lambda: press(d, "#confirm"))
+        table, dock = d.execute_script(
+            "return ['table', 'dock'].map(id => document.getElementById(id).getBoundingClientRect())"
+            ".map(r => [r.left, r.right, r.top, r.bottom])"
+        )
+        assert table[1] <= dock[0] + 1, f"the dock ({dock}) covers the table ({table})"
+        assert table[2] < 390 / 2, f"the table starts at {table[2]:.0f} px on a 390 px screen"
+        in_reach(d, "#hint")
+        in_reach(d, "#undo")
+        fits_the_screen(d)
+        shoot(d, tmp_path, "phone-844x390-table.png")
+    finally:
+        phone(d)
+
+
+def nothing_to_take_back_or_find(d: WebDriver, server: str) -> None:
+    """A virtual game's deal is the deck's: Undo and Analyse wait for a play. An address with no
+    game behind it leads back to the list, saying so, and stops asking the server."""
+    d.get(server)
+    tap(d, "input[value=virtual] + span")
+    wait(d, lambda d: d.find_element(By.NAME, "seed")).send_keys(str(SEED))
+    after(d, lambda: tap(d, "#start"))
+    assert steps(d) == 1
+    assert not d.find_element(By.ID, "undo").is_enabled()
+    assert not d.find_element(By.ID, "analyse").is_enabled()
+    play(d, "9=2+7")
+    assert d.find_element(By.ID, "undo").is_enabled() and d.find_element(By.ID, "analyse").is_enabled()
+    # Deleted from its own page, once confirmed: gone from the list, which says when each game moved.
+    gid = d.current_url.split("/g/")[1]
+    tap(d, "#delete")
+    d.switch_to.alert.dismiss()
+    assert d.find_element(By.ID, "game-view").is_displayed()
+    tap(d, "#delete")
+    d.switch_to.alert.accept()
+    wait(d, lambda d: d.find_element(By.ID, "games-view").is_displayed() and d.find_elements(By.CSS_SELECTOR, "a.game"))
+    assert not d.find_elements(By.CSS_SELECTOR, f'a.game[data-id="{gid}"]')
+    assert "last step at " in text(d, "#games")
+    d.get(server.replace("/?token=", "/g/no-such-game?token="))
+    wait(d, lambda d: "no game 'no-such-game'" in text(d, "#error"))
+    assert d.find_element(By.ID, "games-view").is_displayed()
+    assert not d.find_element(By.ID, "game-view").is_displayed()
+    assert d.execute_script("return S.id") is None and "/g/" not in d.current_url
 
 
 def hint_across_a_server_restart(d: WebDriver, games: Path, tmp_path: Path) -> None:
@@ -533,4 +604,6 @@ def test_the_page_at_a_table(
     whole_game_with_hint_undo_and_reward(browser, server, tmp_path, axe)
     lobo_game_with_its_target(browser, server)
     small_phone(browser, server, tmp_path)
+    phone_on_its_side(browser, server, tmp_path)
+    nothing_to_take_back_or_find(browser, server)
     hint_across_a_server_restart(browser, tmp_path_factory.mktemp("restart"), tmp_path)

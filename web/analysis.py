@@ -13,7 +13,8 @@ from solver.play.analysis_plot import figure
 from solver.play.driver import Table, step_to_json
 
 FORMAT = "lobo-hint page analysis"
-PHONE_PLOT = (6.0, 4.5)  # inches: a phone's width shows the labels at a readable size
+PHONE_PLOT = (4.2, 3.6)  # inches: about the pixels of a phone's page, so labels keep their size
+PHONE_LABELS = 8.0  # points
 HINT_ROWS = 6  # the hint's best options shown on a tap (and the one played, if lower)
 
 
@@ -77,7 +78,7 @@ def _hint_rows(d: Decision) -> list[dict[str, Any]]:
 def page_analysis(a: Analysis) -> dict[str, Any]:
     """Everything the page shows of an analysis, JSON-ready (the SVG as text)."""
     svg = io.BytesIO()
-    figure(a, PHONE_PLOT).savefig(svg, format="svg")
+    figure(a, PHONE_PLOT, PHONE_LABELS).savefig(svg, format="svg")
     s = a.summary()
     start = s["start_chance"]
     lines = [

@@ -34,6 +34,7 @@ from solver.core.cards import DIFFICULTIES
 from solver.core.games import GAMES, LOBO_TARGET
 from solver.core.games import game as game_of
 from solver.core.jsonio import MAX_DIGITS
+from solver.play.companion import NOTHING_TO_ANALYSE, decisions_made
 from solver.play.driver import MAX_TARGET, PLAY, REWARD, GameError, Setup, seed_from_json, waiting_for
 from web.hints import ANALYSIS, DONE, HintService
 from web.store import Entry, Store, WebError, save_text
@@ -170,11 +171,12 @@ def create_app(
         game = data.get("game", "vanguard")
         difficulty = data.get("difficulty", "standard")
         mode = data.get("mode", "virtual")
-        if game not in GAMES:
+        # A list or an object is no name (and `in` a dict of names would raise on it).
+        if not isinstance(game, str) or game not in GAMES:
             raise WebError(400, f"game: {game!r} is not one of {', '.join(GAMES)}")
-        if difficulty not in DIFFICULTIES:
+        if not isinstance(difficulty, str) or difficulty not in DIFFICULTIES:
             raise WebError(400, f"difficulty: {difficulty!r} is not one of {', '.join(DIFFICULTIES)}")
-        if mode not in ("virtual", "physical"):
+        if not isinstance(mode, str) or mode not in ("virtual", "physical"):
             raise WebError(400, 'mode: "virtual" (the program deals) or "physical" (you tap the cards dealt)')
         seed = data.get("seed")
         if mode == "physical" and seed is not None:
@@ -237,7 +239,7 @@ def create_app(
         try:
             hints.start(game_id, entry.revision, entry.session, float(limit), "reward" if t.phase == REWARD else "hint")
         except ValueError as e:
-            raise WebError(503, str(e)) from None
+            raise WebError(429, str(e)) from None  # busy: a refusal to ask again later, not a fault
         return view(entry, request)
 
     async def analyse(request: Request) -> Response:
@@ -245,15 +247,15 @@ def create_app(
         data = await body(request)
         entry = store.get(game_id)
         store.check(entry, data.get("at"), data.get("rev"))
-        if not entry.session.game.steps:
-            raise WebError(400, "nothing to analyse yet: no step has been taken")
+        if not decisions_made(entry.session):
+            raise WebError(400, NOTHING_TO_ANALYSE)
         limit = data.get("seconds", seconds)
         if not isinstance(limit, (int, float)) or isinstance(limit, bool) or not 0 < limit <= 3600:
             raise WebError(400, "seconds: the time each decision may take, more than 0 and at most 3600")
         try:
             hints.start(game_id, entry.revision, entry.session, float(limit), ANALYSIS)
         except ValueError as e:
-            raise WebError(503, str(e)) from None
+            raise WebError(429, str(e)) from None  # busy: a refusal to ask again later, not a fault
         return view(entry, request)
 
     async def get_analysis(request: Request) -> Response:

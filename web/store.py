@@ -42,10 +42,15 @@ GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_UNDO = 1000
 
 
+MAX_MESSAGE = 400  # characters of a refusal
+
+
 class WebError(Exception):
     """A request refused: the HTTP status and one sentence saying why."""
 
     def __init__(self, status: int, message: str) -> None:
+        if len(message) > MAX_MESSAGE:  # a refusal that quotes a huge input need not send it back
+            message = message[: MAX_MESSAGE - 1] + "…"
         super().__init__(message)
         self.status = status
         self.message = message

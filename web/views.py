@@ -45,7 +45,8 @@ def game_view(entry: Entry, job: HintJob | None, whole: bool = False) -> dict[st
         "title": title(entry),
         "short_title": short_title(entry),
         "board": data,
-        "notes": [{"kind": n.kind, "text": n.text} for n in entry.notes],
+        # What to type next is the terminal's: the page shows buttons and a keypad instead.
+        "notes": [{"kind": n.kind, "text": n.text} for n in entry.notes if n.kind != "prompt"],
         "hint": hint_view(entry, whole),
         "job": None if job is None else job.to_json(),
         "analysis": analysis_stub(entry),

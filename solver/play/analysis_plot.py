@@ -31,8 +31,9 @@ def write_plot(analysis: Analysis, path: str) -> None:
     write_whole(path, lambda tmp: fig.savefig(tmp, dpi=DPI, format=fmt))
 
 
-def figure(analysis: Analysis, size: tuple[float, float] = (10, 4.2)) -> Any:
-    """The plot as a matplotlib Figure, `size` inches (a phone's page asks for a narrower one)."""
+def figure(analysis: Analysis, size: tuple[float, float] = (10, 4.2), labels: float = 7) -> Any:
+    """The plot as a matplotlib Figure, `size` inches, its labels `labels` points (a phone's page
+    asks for a narrower figure with larger labels: it is shown at about 300 pixels wide)."""
     from matplotlib.figure import Figure  # a quarter of a second to import: only for a plot
     from matplotlib.ticker import MaxNLocator
 
@@ -46,9 +47,16 @@ def figure(analysis: Analysis, size: tuple[float, float] = (10, 4.2)) -> Any:
         if isinstance(step, Deal):
             ax.axvline(i, color="#bbbbbb", linewidth=0.8, linestyle=":", zorder=1)
             ax.text(
-                i + 0.2, 101, f"round {analysis.game.tables[i].rounds + 1}", fontsize=7, color="#777777", va="bottom"
+                i + 0.2, 101, f"round {analysis.game.tables[i].rounds + 1}", fontsize=labels, color="#777777", va="bottom"
             )
     colours = {"??": "#c0392b", "?": "#e67e22", "?!": "#d4ac0d"}
+    last = max(1, len(analysis.game.steps))
+
+    def side(x: float, dy: int) -> dict[str, Any]:
+        """A label right of its point, or left of it in the plot's right part (else it is cut off)."""
+        right = x > 0.6 * last
+        return {"xytext": (-4 if right else 4, dy), "ha": "right" if right else "left"}
+
     for d in analysis.decisions:
         if d.mark is None:
             continue
@@ -56,7 +64,7 @@ def figure(analysis: Analysis, size: tuple[float, float] = (10, 4.2)) -> Any:
         ax.scatter([d.step], [y], color=colours[d.mark], s=46, zorder=3)
         ax.annotate(
             f"{d.mark} {d.played}\n(best {d.best}, −{d.loss:.1f})", (d.step, y), textcoords="offset points",
-            xytext=(4, 8), fontsize=7, color=colours[d.mark],
+            **side(d.step, 8), fontsize=labels, color=colours[d.mark],
         )  # fmt: skip
     for x in analysis.luck:
         if abs(x.swing) < BIG_SWING:
@@ -64,22 +72,24 @@ def figure(analysis: Analysis, size: tuple[float, float] = (10, 4.2)) -> Any:
         y = 100 * x.after
         ax.annotate(
             f"{x.swing:+.0f}: {_cards(x.text)}", (x.steps[-1] + 1, y), textcoords="offset points",
-            xytext=(4, -14), fontsize=7, color="#2e7d32" if x.swing > 0 else "#8e24aa",
+            **side(x.steps[-1] + 1, -14), fontsize=labels, color="#2e7d32" if x.swing > 0 else "#8e24aa",
         )  # fmt: skip
     ax.set_ylim(-2, 106)
-    ax.set_xlim(-0.5, max(1, len(analysis.game.steps)) + 0.5)
-    ax.set_xlabel("step of the game")
+    ax.set_xlim(-0.5, last + 0.5)
+    ax.set_xlabel("step of the game", fontsize=labels + 2)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # steps are whole: no step 2.5
-    ax.set_ylabel("chance to win the game (%)")
+    ax.set_ylabel("chance to win the game (%)", fontsize=labels + 2)
+    ax.tick_params(labelsize=labels + 1)
     ax.grid(axis="y", color="#eeeeee")
     s = analysis.summary()
     setup = analysis.game.tables[0].setup
     name = f"game {analysis.index}" if analysis.index is not None else "the game"
     result = s["result"] or "not finished"
+    narrow = size[0] < 6  # the title in two lines
     ax.set_title(
-        f"{name.capitalize()} ({setup.game}, {setup.difficulty}): {result}; decisions lost {s['total_loss']:.1f} points, "
-        f"luck {s['total_luck']:+.1f}",
-        fontsize=10,
+        f"{name.capitalize()} ({setup.game}, {setup.difficulty}): {result};{chr(10) if narrow else ' '}"
+        f"decisions lost {s['total_loss']:.1f} points, luck {s['total_luck']:+.1f}",
+        fontsize=labels + 3,
     )
     return fig
 

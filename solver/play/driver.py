@@ -107,12 +107,15 @@ class Setup:
     def from_json(raw: Any) -> Setup:
         if not isinstance(raw, dict):
             raise GameError("a game's setup must be a JSON object")
+        target = raw.get("target", LOBO_TARGET)
+        if not isinstance(target, int) or isinstance(target, bool):
+            raise GameError(f"setup: the target must be a whole number, the score that wins, not {target!r:.40}")
         try:
             return Setup(
                 str(raw.get("game", "vanguard")),
                 str(raw.get("difficulty", "standard")),
                 parse_rules(raw.get("rules")),
-                int(raw.get("target", LOBO_TARGET)),
+                target,
             )
         except (TypeError, ValueError) as e:
             raise GameError(f"setup: {e}") from None

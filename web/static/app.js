@@ -82,11 +82,30 @@ async function showGames() {
   list.replaceChildren(...data.games.map((g) => h("li", {},
     h("a", { href: `/g/${g.id}`, class: "game", "data-id": g.id },
       h("strong", {}, g.title),
-      h("span", {}, g.over ? g.result : `round ${g.round} · ${g.next}`)))));
+      h("span", {}, g.over ? g.result : `round ${g.round} · ${g.next}`),
+      h("span", {}, `last step ${when(g.updated)}`)))));
   $("no-games").hidden = data.games.length > 0;
   $("folder").textContent = `Saved after every step in ${data.games_folder}` +
     (data.skipped.length ? ` (${data.skipped.length} file(s) there could not be resumed)` : "");
   formChoices();
+}
+
+// A time the way a list of games says it: the hour today, else the day and the hour.
+function when(seconds) {
+  const d = new Date(seconds * 1000);
+  const hour = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return d.toDateString() === new Date().toDateString() ? `at ${hour}`
+    : `${d.toLocaleDateString([], { day: "numeric", month: "short", year: "numeric" })}, ${hour}`;
+}
+
+async function deleteGame() {
+  if (!S.id || !window.confirm("Delete this game and its save file? This cannot be undone.")) return;
+  try {
+    await api("DELETE", `/api/games/${S.id}`);
+    history.pushState(null, "", "/");
+    clearTimeout(S.timer);
+    route();
+  } catch (e) { showError(e.message); }
 }
 
 function formChoices() {
@@ -146,6 +165,12 @@ async function refresh() {
   try {
     show(await api("GET", `/api/games/${S.id}` + (S.whole ? "?all=1" : "")));
   } catch (e) {
+    if (e.status === 404) { // no such game (a wrong address, or deleted): the list, saying so
+      history.replaceState(null, "", "/");
+      await showGames().catch(() => {});
+      showError(e.message);
+      return;
+    }
     if (e.status !== 0) showError(e.message); // out of reach: the "reconnecting" line says so
     schedule(); // and the page keeps asking (show() schedules the next poll only on an answer)
   }
@@ -196,7 +221,7 @@ function show(g) {
     drawAction(b);
     drawHint(g);
     $("history").replaceChildren(...b.history.map((line) => h("li", {}, line)));
-    $("undo").disabled = b.steps === 0;
+    $("undo").disabled = !b.can_undo; // a virtual game's deal is the deck's: nothing to take back
   }
   // A job the server lost while it ran (it restarted): asked again, for the same table, once.
   const lost = was && was.job && was.job.state === "running" && !g.job && was.board.revision === b.revision;
@@ -220,9 +245,13 @@ function schedule() {
   S.timer = setTimeout(() => { if (!document.hidden) refresh(); else schedule(); }, wait);
 }
 
-// The dock is fixed at the bottom: the page keeps room for it below its last panel.
+// The dock is fixed at the bottom (at the right of a phone on its side, as app.css says): the page
+// keeps room for it below its last panel, or beside it.
+const SIDE_DOCK = window.matchMedia("(orientation: landscape) and (max-height: 520px)");
 function roomForDock() {
-  document.body.style.paddingBottom = S.id ? `${$("dock").offsetHeight + 8}px` : "";
+  const side = Boolean(S.id) && SIDE_DOCK.matches;
+  document.body.style.paddingBottom = S.id && !side ? `${$("dock").offsetHeight + 8}px` : "";
+  document.body.style.paddingRight = side ? `${$("dock").offsetWidth}px` : "";
 }
 
 const WHOSE = { hand: "your", wolf: "the Wolf's", reserve: "reserve" };
@@ -301,6 +330,7 @@ function drawAction(b) {
   // What the table waits for goes in the dock when it is a few buttons (a reward, a reshuffle, the
   // keypad of real cards); the list of plays, and the game's summary, stay on the page.
   const docked = !b.over && (b.phase === "reward" || (b.mode === "physical" && ["reshuffle", "deal", "draw"].includes(b.phase)));
+  $("play-tapped").hidden = true; // until the cards tapped make one play
   const box = docked ? $("dock-action") : $("action");
   $("dock-action").hidden = !docked;
   $("action").hidden = docked;
@@ -350,11 +380,19 @@ function playChoices(b) {
   const exact = (p) => same(sel.hand, p.hand) && same(sel.reserve, p.reserve) && same(sel.wolf, p.wolf) &&
     (sel.member || null) === (p.member || null);
   const fitting = b.plays.filter(fits);
+  // The one play the tapped cards make, in the dock: the list may be below the screen's edge.
+  const made = any ? fitting.filter(exact) : [];
+  const tapped = $("play-tapped");
+  tapped.hidden = made.length !== 1;
+  if (made.length === 1) {
+    tapped.textContent = `Play ${made[0].text}`;
+    tapped.onclick = () => step(made[0].text);
+  }
   const shown = any || S.allPlays || fitting.length <= FEW + 1 ? fitting : fitting.slice(0, FEW);
   const parts = [h("h2", {}, any ? "Plays with the cards you tapped" : `Your play (${b.plays.length} legal)`)];
   parts.push(h("p", { class: "quiet" }, any ? "Tap a play to make it, or tap more cards."
     : "Tap your cards and the Wolf's to find a play, or tap one below."));
-  if (any) parts.push(h("button", { class: "link", onclick: () => { S.sel = { hand: [], reserve: [], wolf: [], member: null }; S.key = null; show(S.game); } }, "clear the cards tapped"));
+  if (any) parts.push(h("button", { class: "link", id: "clear-tapped", onclick: () => { S.sel = { hand: [], reserve: [], wolf: [], member: null }; S.key = null; show(S.game); } }, "clear the cards tapped"));
   const list = h("ul", { class: "plays", id: "plays" }, shown.map((p) =>
     h("li", {}, h("button", { class: "play" + (any && exact(p) ? " exact" : ""), "data-line": p.text, onclick: () => step(p.text) },
       h("strong", {}, p.text), h("span", { class: "then" }, p.then || "")))));
@@ -422,11 +460,31 @@ function keypad(b) {
 
 // -- hints --------------------------------------------------------------------------------------
 
+// How a job ended, when it did not answer (stopped, or failed).
+function jobEnd(job) {
+  if (!job || job.state === "running" || job.state === "done" || !job.message) return null;
+  const what = job.kind === "analysis" ? "Analysis" : "Hint";
+  return job.state === "cancelled"
+    ? (job.message === "stopped" ? `${what} stopped: nothing changed.` : `${what} stopped (${job.message}): nothing changed.`)
+    : `${what} failed: ${job.message}`;
+}
+
 function drawJob(job) {
   const box = $("job");
   const running = job && job.state === "running";
-  box.hidden = !running;
+  // A job that ends unanswered says so in the dock for a few seconds, where Stop was tapped.
+  if (S.jobRunning && !running && jobEnd(job)) S.endUntil = Date.now() + 4000;
+  S.jobRunning = running;
+  const ending = !running && jobEnd(job) !== null && Date.now() < (S.endUntil || 0);
+  box.hidden = !running && !ending;
+  box.querySelector(".progress").hidden = !running;
+  $("stop").hidden = !running;
   $("hint").disabled = running || !S.game || !["play", "reward"].includes(S.game.board.phase);
+  if (ending) {
+    $("job-text").textContent = jobEnd(job);
+    clearTimeout(S.endTimer);
+    S.endTimer = setTimeout(() => drawJob(S.game && S.game.job), S.endUntil - Date.now() + 50);
+  }
   if (!running) return;
   const started = job.started;
   const frac = job.kind === "hint" ? Math.min(1, job.elapsed / job.seconds)
@@ -459,13 +517,8 @@ function drawHint(g) {
   const parts = [];
   drawBest(g.hint, g.board);
   const job = g.job;
-  if (job && job.state !== "running" && job.state !== "done" && job.message) {
-    const what = job.kind === "analysis" ? "Analysis" : "Hint";
-    parts.push(h("p", { class: job.state === "failed" ? "warn" : "quiet", id: "job-end" },
-      job.state === "cancelled"
-        ? (job.message === "stopped" ? `${what} stopped: nothing changed.` : `${what} stopped (${job.message}): nothing changed.`)
-        : `${what} failed: ${job.message}`));
-  }
+  const end = jobEnd(job);
+  if (end) parts.push(h("p", { class: job.state === "failed" ? "warn" : "quiet", id: "job-end" }, end));
   const x = g.hint;
   if (x && x.kind === "advice") {
     parts.push(h("p", { class: "best" }, x.verdict));
@@ -478,7 +531,7 @@ function drawHint(g) {
     if (x.samples > 0) parts.push(h("p", { class: "quiet" }, `${x.samples} continuations each, policy ${x.policy}`));
   } else if (x) {
     parts.push(h("p", { class: "best", id: "hint-best" }, `Best play: ${x.best || "fold"}`, h("span", { class: "status " + x.status }, ` ${x.status_text}`),
-      x.exact ? null : h("span", { class: "warn" }, " (not exact: the budget ran out)")));
+      x.exact ? null : h("span", { class: "warn" }, " (the chances are estimates: the budget ran out)")));
     if (x.reason) parts.push(h("p", {}, x.reason));
     if (x.finish) parts.push(h("p", {}, `Best finish: ${x.finish.join(", ")} → score ${x.finish_score}`));
     if (x.line) parts.push(h("p", {}, `Best line (the pile is known): ${x.line.join(", ")}`));
@@ -512,7 +565,7 @@ function drawAnalyse(g) {
   const job = g.job;
   const running = job && job.state === "running";
   const a = g.analysis;
-  btn.disabled = running || g.board.steps === 0;
+  btn.disabled = running || !g.board.can_analyse;
   btn.textContent = a && a.current ? "Show the analysis" : a ? `Analyse again (the last one stops at step ${a.at})`
     : g.analysis_outdated ? "Analyse again (steps were taken back)" : "Analyse the game";
   // An analysis asked on this page opens when it is done.
@@ -585,16 +638,20 @@ document.addEventListener("DOMContentLoaded", () => {
   api("GET", "/api/games").then((d) => {
     S.seconds = d.seconds;
     if (![...$("seconds").options].some((o) => Number(o.value) === d.seconds)) $("seconds").prepend(h("option", { value: d.seconds }, `${d.seconds} s`));
-    $("seconds").value = String(d.seconds);
+    const kept = localStorage.getItem("lobo-seconds"); // the player's own choice outlives a reload
+    $("seconds").value = kept && [...$("seconds").options].some((o) => o.value === kept) ? kept : String(d.seconds);
   }).catch(() => {});
   $("new-game").addEventListener("submit", newGame);
   $("new-game").addEventListener("change", formChoices);
   $("upload").addEventListener("change", upload);
+  $("seconds").addEventListener("change", () => localStorage.setItem("lobo-seconds", $("seconds").value));
   $("hint").addEventListener("click", () => act("hint", { seconds: Number($("seconds").value) }));
   $("stop").addEventListener("click", () => api("POST", `/api/games/${S.id}/hint/cancel`, {}).then(show).catch((e) => { if (e.status !== 0) showError(e.message); }));
   new ResizeObserver(roomForDock).observe($("dock"));
+  SIDE_DOCK.addEventListener("change", roomForDock);
   $("undo").addEventListener("click", () => act("undo", { count: 1 }));
   $("analyse").addEventListener("click", analyse);
+  $("delete").addEventListener("click", deleteGame);
   $("home").addEventListener("click", (ev) => { ev.preventDefault(); history.pushState(null, "", "/"); clearTimeout(S.timer); route(); });
   $("games").addEventListener("click", (ev) => {
     const a = ev.target.closest("a.game");

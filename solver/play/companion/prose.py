@@ -240,7 +240,7 @@ def round_end(before: Table, after: Table) -> list[str]:
         out.append(f"{'final round' if s.final else f'round {n}'} won")
         if after.phase == REWARD:
             offered = ", ".join(str(r) for r in rewards(s.hand, s.party))
-            out.append(f"choose a reward: {offered}   (type reward for advice)")
+            out.append(f"choose a reward: {offered}")
         elif not s.final:
             out.append("no reward is possible: the hand is empty and the whole party is face up")
     else:
@@ -282,7 +282,7 @@ def prompts(session: Session) -> list[str]:
     """What to type next, when it is the user's turn to name cards (a physical game) or a reward."""
     t = session.table
     if t.phase == REWARD:
-        return []  # the round's end already offered the rewards
+        return ["type the reward you take, or reward for advice"]  # the round's end named them
     if session.virtual or t.phase not in (DEAL, DRAW, RESHUFFLE):
         return []
     if t.phase == DEAL:

@@ -104,7 +104,7 @@ class Session:
 
 @dataclass(frozen=True)
 class Note:
-    kind: str  # "event" (what happened), "info", "warn", "error"
+    kind: str  # "event" (what happened), "info", "prompt" (what to type: the terminal's words), "warn", "error"
     text: str
 
 
@@ -131,12 +131,14 @@ def start(setup: Setup, seed: int | None = None, settings: Settings | None = Non
     """A new game: physical (seed None: the user types the cards) or virtual (dealt from the seed)."""
     session = Session(Playthrough.start(new_table(setup)), seed=seed, settings=settings or Settings())
     session, notes = deck_steps(session)
-    intro = (
-        f"virtual game: the program shuffles (seed {seed}) and deals"
-        if seed is not None
-        else "physical game: type the cards as they are dealt and drawn (deal ... / ..., draw ...)"
-    )
-    return Reply(session, (Note("info", intro), *notes), changed=True, show="board")
+    if seed is not None:
+        intro = [Note("info", f"virtual game: the program shuffles (seed {seed}) and deals")]
+    else:
+        intro = [
+            Note("info", "physical game: you deal and draw the real cards"),
+            Note("prompt", "type the cards as they are dealt and drawn (deal ... / ..., draw ...)"),
+        ]
+    return Reply(session, (*intro, *notes), changed=True, show="board")
 
 
 def deck_steps(session: Session) -> tuple[Session, list[Note]]:
@@ -172,7 +174,7 @@ def take_step(session: Session, step: Step) -> Reply:
     notes = [Note("event", x) for x in events(t, step, game.table, virtual=session.virtual)]
     after, more = deck_steps(replace(session, game=game))
     notes += more
-    notes += [Note("info", x) for x in prompts(after)]
+    notes += [Note("prompt", x) for x in prompts(after)]
     return Reply(after, tuple(notes), changed=True, show="summary" if after.table.over else "board")
 
 
@@ -196,23 +198,43 @@ def _check_supply(t: Table, step: Deal | Draw) -> None:
             )
 
 
+def _undoable(session: Session) -> list[int]:
+    """The steps undo can take back, by index: in a virtual game the Player's (the deck's steps go
+    with them), in a physical game every step."""
+    steps = session.game.steps
+    if session.virtual:
+        return [i for i, s in enumerate(steps) if isinstance(s, (Move, Take))]
+    return list(range(len(steps)))
+
+
+def can_undo(session: Session) -> bool:
+    return bool(_undoable(session))
+
+
+def decisions_made(session: Session) -> int:
+    """The Player's plays and rewards so far: what an analysis has to judge (a deal alone has none)."""
+    return sum(isinstance(s, (Move, Take)) for s in session.game.steps)
+
+
+NOTHING_TO_ANALYSE = "nothing to analyse yet: no play has been made"
+
+
 def undo(session: Session, n: int = 1) -> Reply:
     """Take back n steps; in a virtual game n of the Player's steps, with the deck's steps after them."""
     steps = session.game.steps
-    if session.virtual:
-        mine = [i for i, s in enumerate(steps) if isinstance(s, (Move, Take))]
-        if not mine:
-            raise CompanionError("nothing to undo: no play has been made yet (the deal is the deck's)")
-        cut = mine[-min(n, len(mine))]
-    else:
-        if not steps:
-            raise CompanionError("nothing to undo: no step has been taken yet")
-        cut = max(0, len(steps) - n)
+    mine = _undoable(session)
+    if not mine:
+        raise CompanionError(
+            "nothing to undo: no play has been made yet (the deal is the deck's)"
+            if session.virtual
+            else "nothing to undo: no step has been taken yet"
+        )
+    cut = mine[-min(n, len(mine))]
     taken = steps[cut:]
     game = session.game.undo(len(taken))
     after = replace(session, game=game, saved_at=None if (session.saved_at or 0) > cut else session.saved_at)
     notes = [Note("event", "took back: " + ", ".join(step_text(s) for s in taken if after.typed(s)))]
-    notes += [Note("info", x) for x in prompts(after)]
+    notes += [Note("prompt", x) for x in prompts(after)]
     return Reply(after, tuple(notes), changed=True, show="board")
 
 
@@ -279,8 +301,8 @@ def ask_analysis(
     """The analysis of the game so far (solver/play/analysis.py), `seconds` a decision, its
     decisions searched on `workers` processes (default: every core); the one kept with the
     session when it is for the same steps and budget. progress(done, total) hears each table valued."""
-    if not session.game.steps:
-        raise CompanionError("nothing to analyse yet: no step has been taken")
+    if not decisions_made(session):
+        raise CompanionError(NOTHING_TO_ANALYSE)
     budget = DecisionBudget(seconds)
     kept = session.analysis
     if kept is not None and kept.game.steps == session.game.steps and kept.budget == budget:
