@@ -47,7 +47,12 @@ def figure(analysis: Analysis, size: tuple[float, float] = (10, 4.2), labels: fl
         if isinstance(step, Deal):
             ax.axvline(i, color="#bbbbbb", linewidth=0.8, linestyle=":", zorder=1)
             ax.text(
-                i + 0.2, 101, f"round {analysis.game.tables[i].rounds + 1}", fontsize=labels, color="#777777", va="bottom"
+                i + 0.2,
+                101,
+                f"round {analysis.game.tables[i].rounds + 1}",
+                fontsize=labels,
+                color="#777777",
+                va="bottom",
             )
     colours = {"??": "#c0392b", "?": "#e67e22", "?!": "#d4ac0d"}
     last = max(1, len(analysis.game.steps))
