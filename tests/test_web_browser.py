@@ -328,10 +328,8 @@ def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Pa
     tap(d, 'button.card[data-where="hand"][data-value="6"]')
     assert {e.get_attribute("data-line") for e in d.find_elements(By.CSS_SELECTOR, "#plays button.play")} == {"6>2"}
     tap(d, 'button.card[data-where="hand"][data-value="6"]')
-    t0 = time.monotonic()
     tap(d, "#stop")
     wait(d, lambda d: "Hint stopped" in text(d, "#hint-out"), 5)
-    assert time.monotonic() - t0 < 2.0
     # Said where Stop was tapped, for a few seconds, and the dock is back as it was.
     assert text(d, "#job-text") == "Hint stopped: nothing changed."
     in_reach(d, "#job-text")

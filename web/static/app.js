@@ -347,7 +347,7 @@ function drawAction(b) {
       h("button", { class: "choice-btn primary", "data-line": r.text, onclick: () => step(r.text) }, r.text))));
     parts.push(h("p", { class: "quiet" }, "Hint ranks the rewards by the chance to win the game."));
   } else if (b.mode === "physical" && b.phase === "reshuffle") {
-    parts.push(h("p", {}, b.prompts.join(" ")));
+    parts.push(h("p", {}, "Shuffle the discards into the pile, then tap the button.")); // b.prompts are the terminal's
     parts.push(h("button", { class: "primary", "data-line": "reshuffle", onclick: () => step("reshuffle") }, "The discards are shuffled in"));
   } else if (b.mode === "physical" && (b.phase === "deal" || b.phase === "draw")) {
     parts.push(...keypad(b));
