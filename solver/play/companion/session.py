@@ -198,13 +198,15 @@ def _check_supply(t: Table, step: Deal | Draw) -> None:
             )
 
 
+def _decisions(session: Session) -> list[int]:
+    """The Player's plays and rewards so far, by step index (the deals and draws are the deck's)."""
+    return [i for i, s in enumerate(session.game.steps) if isinstance(s, (Move, Take))]
+
+
 def _undoable(session: Session) -> list[int]:
     """The steps undo can take back, by index: in a virtual game the Player's (the deck's steps go
     with them), in a physical game every step."""
-    steps = session.game.steps
-    if session.virtual:
-        return [i for i, s in enumerate(steps) if isinstance(s, (Move, Take))]
-    return list(range(len(steps)))
+    return _decisions(session) if session.virtual else list(range(len(session.game.steps)))
 
 
 def can_undo(session: Session) -> bool:
@@ -212,8 +214,8 @@ def can_undo(session: Session) -> bool:
 
 
 def decisions_made(session: Session) -> int:
-    """The Player's plays and rewards so far: what an analysis has to judge (a deal alone has none)."""
-    return sum(isinstance(s, (Move, Take)) for s in session.game.steps)
+    """What an analysis has to judge (a deal alone has nothing)."""
+    return len(_decisions(session))
 
 
 NOTHING_TO_ANALYSE = "nothing to analyse yet: no play has been made"
