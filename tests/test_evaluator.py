@@ -20,7 +20,7 @@ from solver.core.rules import initial_state
 from solver.search import evaluator
 from solver.search.evaluator import EvaluatorError
 from solver.search.expectimax import EV_ERRORS, EV_LOBO, EV_PILES, EV_RESERVE, EV_SIZE, EV_TARGET, EV_VANGUARD
-from solver.train import evaluator_tables
+from solver.train import evaluator_tables, provenance
 
 
 def _race_by_recursion(rounds: list[tuple[int, ...]], target: int) -> dict[tuple[int, int], Fraction]:
@@ -223,6 +223,29 @@ def test_a_build_at_the_hints_budgets_plays_the_simulators_seeded_games(tmp_path
     rounds = [list(r) for r in evaluator_tables._lobo_rounds(records)]
     assert len(rounds) > 3 and json.loads(kept.read_text())["lobo easy"] == rounds
     assert built["parts"]["lobo easy"]["budget"] == "200 states and 8 samples a decision"
+    assert built["parts"]["lobo easy"]["code"] == provenance.commit()
+
+
+def test_the_code_is_named_by_its_commit_and_whether_it_was_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(tmp_path), *args], capture_output=True, text=True, check=True).stdout
+
+    monkeypatch.setattr(provenance, "ROOT", tmp_path)
+    assert provenance.commit() == "unknown"  # not a checkout
+    git("init", "-q")
+    (tmp_path / "a.py").write_text("x = 1\n")
+    git("add", "a.py")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "a")
+    head = git("rev-parse", "--short=12", "HEAD").strip()
+    assert provenance.commit() == head
+    (tmp_path / "b.py").write_text("untracked files do not count\n")
+    assert provenance.commit() == head
+    (tmp_path / "a.py").write_text("x = 2\n")
+    assert provenance.commit() == head + "+changes"
 
 
 @pytest.mark.parametrize("flag", ["--max-states", "--samples", "--games"])

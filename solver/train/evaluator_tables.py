@@ -16,8 +16,8 @@ all rounds (--round-model one); the race is then solved exactly for that round m
 induction over the scores (every round scores at least one point). A table is the value of the
 simulated policy, a lower bound in expectation on what best play achieves. Made from the hint
 policy's own games, the tables are a step of fitted value iteration: what following the advice
-wins from each deal. The file records, part by part, the policy, the games, the seed and the
-round model, and beside every value its standard error (vanguard: a share's,
+wins from each deal. The file records, part by part, the policy, the games, the seed, the
+code's commit and the round model, and beside every value its standard error (vanguard: a share's,
 counting the shrinkage as 8 samples; lobo: a bootstrap of the rounds), which the search carries
 into each answer's interval (expectimax.estimated, ctr[ERROR]); and the layout it was built for
 (evaluator.LAYOUT), which the search checks on load.
@@ -44,6 +44,7 @@ from solver.play.simulate import replay_record, simulate
 from solver.search import evaluator
 from solver.search.evaluator import BUILD, LAYOUT, TOPS, EvaluatorError, lobo_index, stale
 from solver.search.expectimax import EV_PILES, EV_RESERVE, EV_SIZE, EV_TARGET, EV_VANGUARD
+from solver.train.provenance import commit
 
 
 def _vanguard_deals(records: Iterable[Any]) -> list[tuple[int, int, tuple[int, ...], bool, int]]:
@@ -291,7 +292,7 @@ def build(
             evaluator.table()
         except EvaluatorError as e:
             raise EvaluatorError(f"{e}; the hint policy plays by them: build them first with --policy best") from None
-    raw: dict[str, Any] = {"about": {"policy": policy, "games": games, "seed": seed}}
+    raw: dict[str, Any] = {"about": {"policy": policy, "games": games, "seed": seed, "code": commit()}}
     budgets: dict[str, Any] = {"max_states": max_states, "samples": samples}
     if policy == "hint" and max_states is not None:
         raw["about"]["budget"] = f"{max_states} states and {hint_samples(max_states, samples)} samples a decision"

@@ -24,7 +24,6 @@ import argparse
 import json
 import math
 import random
-import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -45,6 +44,7 @@ from solver.play.simulate import decision_tables
 from solver.search import bias, value_net
 from solver.search.engine import evaluate_moves, prepare, value_range
 from solver.search.estimate import looked_ahead, rolled_out
+from solver.train.provenance import commit
 
 ESTIMATED = ("game", "win", "party", "points")  # the objectives a round that is not final is searched by
 Row = tuple[str, str, str, str, float, int, float, str]  # table key parts, kind, place, unknown, bias, estimator
@@ -168,16 +168,6 @@ def tables(rows: Sequence[Row]) -> dict[str, dict[str, dict[str, float]]]:
     return out
 
 
-def _commit() -> str:
-    try:
-        root = Path(__file__).resolve().parents[2]
-        return subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--positions", type=int, default=120, help="positions a game and difficulty")
@@ -234,7 +224,7 @@ def main(argv: list[str] | None = None) -> None:
         "deals": args.deals,
         "time_limit": args.time_limit,
         "positions_from": "half decisions of greedy games, half rounds dealt in full",
-        "code": _commit(),
+        "code": commit(),
         "seconds": round(time.perf_counter() - t0),
         "built_by": _command(argv),
     }

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -55,6 +54,7 @@ from solver.play.simulate import chunks, policy_rng
 from solver.search import network, value_net
 from solver.search.engine import Search
 from solver.train import mlp
+from solver.train.provenance import commit
 
 VANGUARD = VANGUARD_GAME.name
 Row = tuple[list[int], float, float | None, bool, int]  # state, game value, round win, exact, game
@@ -205,15 +205,6 @@ def train(
     return fitted, steps
 
 
-def _commit() -> str:
-    try:
-        return subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def _existing(path: Path) -> dict[str, Any]:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
@@ -294,7 +285,7 @@ def main(argv: list[str] | None = None) -> None:
                 "iterations": args.iterations,
                 "lookahead_plies": DEPTH,
                 "steps": steps,
-                "code": _commit(),
+                "code": commit(),
                 "seconds": round(time.perf_counter() - t0),
             },
         }
