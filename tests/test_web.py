@@ -582,7 +582,12 @@ def test_an_analysis_runs_in_the_background_and_is_kept_with_the_game(folder: Pa
         assert api.post(gid, "undo", count=2).status_code == 200
         r = c.get(f"/api/games/{gid}/analysis")
         assert r.status_code == 404 and "taken back: analyse the game again" in r.json()["error"], r.text
-        assert api.get(gid)["analysis_outdated"]
+        assert api.get(gid)["analysis_outdated"] and api.get(gid)["analysis"] is None
+        # The same steps made again: the analysis is of this game again.
+        g = api.step(gid, SCRIPT[5])
+        assert g["analysis"]["at"] == at and g["analysis"]["current"] and not g["analysis_outdated"]
+        assert c.get(f"/api/games/{gid}/analysis").status_code == 200
+        assert api.post(gid, "undo", count=1).status_code == 200 and api.get(gid)["analysis_outdated"]
         other = next(p for p in api.get(gid)["board"]["plays"] if p["text"] != SCRIPT[5])["text"]
         assert api.step(gid, other)["analysis"] is None
         assert c.get(f"/api/games/{gid}/analysis").status_code == 404

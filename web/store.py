@@ -62,16 +62,29 @@ class Entry:
     session: Session
     notes: tuple[Note, ...] = ()  # what the last change said, for every page that shows the game
     updated: float = field(default_factory=time.time)
-    analysis: dict[str, Any] | None = None  # the last analysis of the game (web/analysis.py's form)
-    analysis_outdated: bool = False  # an analysis was dropped: steps it covered were taken back
+    # The last analysis made of the game (web/analysis.py's form). It is kept when steps it covered
+    # are taken back, so that the same steps made again bring it back.
+    made: dict[str, Any] | None = None
 
-    def analysis_fits(self) -> bool:
-        """Whether the kept analysis is of this game: its steps are the game's first steps."""
-        a = self.analysis
-        if a is None:
-            return False
-        steps = [step_to_json(x) for x in self.session.game.steps]
-        return bool(a.get("steps") == steps[: len(a.get("steps", []))])
+    @property
+    def analysis(self) -> dict[str, Any] | None:
+        """The analysis of this game: the last one made, if its steps are the game's first steps."""
+        return self.made if self.made is not None and self.fits(self.made) else None
+
+    @property
+    def analysis_outdated(self) -> bool:
+        """Whether an analysis was made and steps it covered are now taken back."""
+        return self.made is not None and not self.fits(self.made)
+
+    def fits(self, a: dict[str, Any]) -> bool:
+        """Whether an analysis is of this game: its steps are the game's first steps."""
+        steps = a.get("steps", [])
+        game = self.session.game.steps
+        return (
+            isinstance(steps, list)
+            and len(steps) <= len(game)
+            and steps == [step_to_json(x) for x in game[: len(steps)]]
+        )
 
     @property
     def revision(self) -> str:
@@ -105,10 +118,9 @@ class Store:
                 continue
             t = session.table
             note = Note("info", f"resumed: round {t.rounds}, {len(session.game.steps)} steps; next: {waiting_for(t)}")
-            entry = Entry(path.stem, session, (note,), path.stat().st_mtime, self._read_analysis(path.stem))
-            if entry.analysis is not None and not entry.analysis_fits():
-                entry.analysis, entry.analysis_outdated = None, True
-            self._games[path.stem] = entry
+            self._games[path.stem] = Entry(
+                path.stem, session, (note,), path.stat().st_mtime, self._read_analysis(path.stem)
+            )
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -157,12 +169,7 @@ class Store:
                 500, f"cannot save the game to {self.path(game_id)}: {e.strerror or e}; nothing changed"
             ) from None
         before = self._games.get(game_id)
-        entry = Entry(game_id, session, notes, analysis=before.analysis if before is not None else None)
-        if entry.analysis is not None and not entry.analysis_fits():
-            entry.analysis = None  # a step taken back: the analysis was of another game
-            entry.analysis_outdated = True
-        elif before is not None and entry.analysis is None:
-            entry.analysis_outdated = before.analysis_outdated
+        entry = Entry(game_id, session, notes, made=before.made if before is not None else None)
         self._games[game_id] = entry
         return entry
 
@@ -242,14 +249,9 @@ class Store:
         kept beside its save file (a failed write only costs an analysis made again)."""
         with self._lock:
             entry = self._games.get(game_id)
-            if entry is None or entry.analysis is analysis:
+            if entry is None or entry.made is analysis or not entry.fits(analysis):
                 return
-            kept = entry.analysis
-            entry.analysis = analysis
-            if not entry.analysis_fits():
-                entry.analysis = kept
-                return
-            entry.analysis_outdated = False
+            entry.made = analysis
             with contextlib.suppress(OSError):  # a failed write only costs an analysis made again
                 write_atomic(self.analysis_path(game_id), json.dumps(analysis) + "\n")
 

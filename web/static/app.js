@@ -449,7 +449,8 @@ function keypad(b) {
     const left = b.unseen[i] + b.pile.top.filter((x) => x === v).length - (used.get(v) || 0);
     return h("button", { class: "key", "data-key": v, disabled: full || left <= 0, "aria-label": `${v === 1 ? "ace" : v}, ${left > 0 ? left : "none"} left`,
       onclick: () => { S.pad[side].push(v); S.key = null; show(S.game); } },
-    h("b", {}, v === 1 ? "A" : String(v)), h("small", {}, left > 0 ? `${left} left` : "none left"));
+    // The ace is 1 here as on the table and in every play (RULES.md: Ace = 1).
+    h("b", {}, String(v)), h("small", {}, left > 0 ? `${left} left` : "none left"));
   })));
   const line = deal ? `deal ${S.pad.player.join(" ")} / ${S.pad.wolf.join(" ")}`
     : `${owed.who === "reveal" ? "reveal" : "draw"} ${S.pad.player.join(" ")}`;
