@@ -462,11 +462,21 @@ def report(
     out_console.print(f"wrote {', '.join(str(f) for f in result.files)}")
 
 
-@app.command(epilog="Example: lobo-hint reward won.json --samples 400 --jobs 2")
+@app.command(
+    epilog="Examples: lobo-hint reward won.json; lobo-hint reward won.json --policy best --samples 400 --jobs 2"
+)
 @input_errors
 def reward(
     path: PositionArg,
-    samples: Annotated[int, typer.Option("--samples", "-n", help="continuations per reward")] = 200,
+    samples: Annotated[
+        int | None,
+        typer.Option(
+            "--samples",
+            "-n",
+            help="game: next rounds played out per reward where they are (default 1000, as the hint); "
+            "a simulator policy: continuations per reward (default 200)",
+        ),
+    ] = None,
     policy: Annotated[
         str,
         typer.Option(
@@ -477,8 +487,20 @@ def reward(
         ),
     ] = "game",
     budget: Annotated[int | None, typer.Option("--budget", help="best's samples per move in the continuations")] = None,
-    seed: SeedOpt = 1,
-    jobs: JobsOpt = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            "-s",
+            min=0,
+            max=MAX_SEED,
+            help="the deals' seed (default: game 0, the hint's own deals; a simulator policy 1)",
+        ),
+    ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", help="processes for a simulator policy's continuations (default: all cores)"),
+    ] = None,
     cluster: ClusterOpt = None,
     max_memory: MemoryOpt = None,
     as_json: JsonOpt = False,
@@ -497,26 +519,29 @@ def reward(
     of a round (exact where the next deal is surely the final round); with a simulator --policy,
     continuations are played out on the same deals for every reward, and the answer says when a
     difference is not significant."""
-    from solver.play.reward import GAME_VALUES, advise_reward
+    from solver.play.reward import CONTINUATIONS, CONTINUED, GAME_VALUES, advise_reward
 
     began = command_began()
     positive(time_limit, "--time-limit")
-    _choice(policy, (GAME_VALUES, *POLICIES), "--policy")
+    _choice(policy, (GAME_VALUES, *CONTINUED), "--policy")
     _checks(None, jobs, budget, samples_flag="--budget")  # best's samples a move, in the continuations
     use_memory(max_memory)
-    if samples < 2:
+    if samples is not None and samples < 2:
         fail(f"--samples: at least 2, not {samples}")
+    if policy == GAME_VALUES and (budget is not None or cluster is not None):
+        fail(f"{'--budget' if budget is not None else '--cluster'}: only for a simulator --policy's continuations")
     pos = load_position(path, allow_reward=True)
     if pos.phase != "reward":
         fail(
             f'{path}: not a reward position: add "phase": "reward" (the round was just won; the Wolf\'s hand is empty)'
         )
     offered = len(rewards(pos.player, pos.party))
-    with _bar("continuations", max(1, offered * samples), not as_json) as update:
+    continued = CONTINUATIONS if samples is None else samples
+    with _bar("continuations", max(1, offered * continued), not as_json and policy != GAME_VALUES) as update:
         try:
-            advice = advise_reward(pos, policy=policy, samples=samples, seed=seed, budget=budget, workers=jobs,
+            advice = advise_reward(pos, policy=policy, samples=continued, seed=seed, budget=budget, workers=jobs,
                                    cluster=cluster, progress=lambda d, _t: update(d, ""),
-                                   deadline=began + time_limit)  # fmt: skip
+                                   deadline=began + time_limit, played_out=samples)  # fmt: skip
         except GameError as e:
             fail(f"{path}: {e}")
         except (OSError, RuntimeError) as e:
@@ -541,11 +566,18 @@ def advice_view(a: RewardAdvice) -> Group:
     for i, v in enumerate(a.ranked):
         lo, hi = v.interval
         dlo, dhi = v.difference_interval
-        vs = "—" if i == 0 else f"{100 * v.difference:+.1f} pts [{100 * dlo:+.1f}, {100 * dhi:+.1f}]"
+        exact = bool(v.exact) and bool(a.ranked[0].exact)  # exact values: no interval, no chance
+        vs = (
+            "—" if i == 0
+            else f"{100 * v.difference:+.1f} pts" if exact
+            else f"{100 * v.difference:+.1f} pts [{100 * dlo:+.1f}, {100 * dhi:+.1f}]"
+        )  # fmt: skip
         mark = (
-            "[green]best[/green]"
-            if i == 0
-            else ("worse" if v.significant else "[yellow]not significantly worse[/yellow]")
-        )
-        t.add_row(escape(str(v.reward)), f"{100 * v.win_rate:.1f}%", f"{100 * lo:.1f}–{100 * hi:.1f}%", vs, mark)
+            "[green]best[/green]" if i == 0
+            else "worse" if v.significant
+            else "[green]as good[/green]" if exact
+            else "[yellow]not significantly worse[/yellow]"
+        )  # fmt: skip
+        interval = "exact" if v.exact else f"{100 * lo:.1f}–{100 * hi:.1f}%"
+        t.add_row(escape(str(v.reward)), f"{100 * v.win_rate:.1f}%", interval, vs, mark)
     return Group(Text(a.verdict(), style="bold"), t)

@@ -629,6 +629,16 @@ def test_reward_advice() -> None:
     assert h is not None and h.advice is not None and h.advice.samples == 10
     lines = [n.text for n in execute(reply.session, "why").notes]
     assert "continuations" in " ".join(lines)
+    # By the game values (the default) the companion's advice is `lobo-hint reward`'s, and its why
+    # names the method the values were made by.
+    by_values = execute(s, "reward").session
+    h = by_values.last_hint
+    assert h is not None and h.advice is not None
+    from solver.play.reward import advise_reward
+
+    assert h.advice.to_json() == advise_reward(s.table.position()).to_json()
+    said = " ".join(n.text for n in execute(by_values, "why").notes)
+    assert h.advice.best.method is not None and h.advice.best.method in said and "greedy" not in said, said
     refused(start(VANGUARD, seed=6).session, "reward", "no reward to choose")
 
 

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -197,9 +198,58 @@ def test_reward_command(tmp_path: Path) -> None:
     assert r.exit_code == 0 and "revive J" in r.stdout
 
 
+# A standard round won early: the next deal is beyond the exact horizon, so the game values play
+# the next round out for each reward.
+FAR_REWARD = {"player": [3, 7], "wolf": [], "party": ["J", "Q", "K"], "reserve": [], "phase": "reward"}
+
+
+def test_the_game_values_take_the_samples_and_seed_asked_and_the_hints_by_default(tmp_path: Path) -> None:
+    f = tmp_path / "won.json"
+    f.write_text(json.dumps(FAR_REWARD))
+
+    def asked(*args: str) -> dict[str, Any]:
+        r = runner.invoke(app, ["reward", str(f), "--json", *args])
+        assert r.exit_code == 0, r.output
+        return dict(json.loads(r.stdout))
+
+    default = asked()
+    pos = parse_position(FAR_REWARD, allow_reward=True)
+    assert default == advise_reward(pos).to_json()  # the companion's and the hint policy's values
+    assert default["samples"] == 1000 and default["seed"] == 0
+    fewer = asked("--samples", "50")
+    assert fewer["samples"] == 50 and all(r["samples"] == 50 for r in fewer["rewards"]) and fewer != default
+    other = asked("--seed", "7")
+    assert other["seed"] == 7 and other["rewards"] != default["rewards"]
+    assert asked("--seed", "0") == default
+
+
+def test_a_reward_alone_is_valued_as_every_other_reward_is() -> None:
+    # One reward on offer (hand 3 3: reserve 3 only) and two (3 7): the same method, the same deals,
+    # so reserve 3 is worth the same in both; the best against itself differs by nothing.
+    alone = advise_reward(parse_position({**FAR_REWARD, "player": [3, 3]}, allow_reward=True))
+    both = advise_reward(parse_position(FAR_REWARD, allow_reward=True))
+    (only,) = alone.ranked
+    three = next(v for v in both.ranked if str(v.reward) == "reserve 3")
+    assert only.method == three.method and only.samples == three.samples == 1000 and not only.exact
+    assert only.difference == 0 and only.difference_interval == (0.0, 0.0)
+
+
+def test_exact_rewards_are_shown_as_exact(tmp_path: Path) -> None:
+    # The next deal surely final: exact values, no interval; two members equally good are "as
+    # good", not "not significantly worse".
+    f = tmp_path / "won.json"
+    discard = [1, 4, 5, 1, 3, 3, 7, 6, 5, 8, 9, 4, 4, 2, 7, 9, 6, 6, 2, 2, 4]
+    f.write_text(json.dumps({"phase": "reward", "player": [1, 8], "wolf": [], "party": ["K"], "discard": discard}))
+    r = runner.invoke(app, ["reward", str(f)])
+    assert r.exit_code == 0, r.output
+    assert "exact" in r.stdout and "significantly" not in r.stdout and "as good" in r.stdout, r.stdout
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
+        (["reward", str(ROOT / "puzzles/examples/midround.json"), "--policy", "clairvoyant"], "--policy"),
+        (["reward", str(ROOT / "puzzles/examples/midround.json"), "--budget", "3"], "--budget"),
         (["simulate", "--games", "0"], "--games"),
         (["simulate", "--policy", "clever"], "--policy"),
         (["simulate", "--difficulty", "medium"], "--difficulty"),

@@ -17,9 +17,15 @@ from solver.core.position import Position
 from solver.core.rounds import rewards
 from solver.parallel import run_parallel
 from solver.play.driver import REWARD, GameError, Take, advance, table_from_position
-from solver.play.registry import make_policy
+from solver.play.registry import POLICIES, make_policy
 from solver.play.reward_values import GAME_VALUES, RewardAdvice, RewardValue, by_game_values
 from solver.play.simulate import play_game
+
+# The policies whose continuations can rank rewards: every simulator policy that sees only what a
+# player sees (a clairvoyant's win rates are not chances anyone at the table has).
+CONTINUED = tuple(p for p in POLICIES if p != "clairvoyant")
+CONTINUATIONS = 200  # a reward's continuations by default
+SEED = 1  # the continuations' seed by default (the game values take the hint's own deals, seed 0)
 
 
 def continuation_chunk(pos_json: dict[str, Any], reward_index: int, policy: str, budget: int, seed: int,
@@ -40,8 +46,9 @@ def advise_reward(
     pos: Position,
     *,
     policy: str = "game",
-    samples: int = 200,
-    seed: int = 1,
+    samples: int = CONTINUATIONS,
+    seed: int | None = None,
+    played_out: int | None = None,
     budget: int | None = None,
     workers: int | None = 1,
     cluster: Any = None,
@@ -52,11 +59,19 @@ def advise_reward(
     game values the hint uses (policy "game": solver/search/round_end.py, exact where the next deal
     is surely final, the evaluator's estimate beyond), or by the win rate of continuations played
     out by a simulator policy. deadline (a time.perf_counter() reading): by the game values, a next
-    final deal too big to enumerate by then is sampled until then."""
+    final deal too big to enumerate by then is sampled until then. samples: continuations a reward
+    (simulator policies); played_out: next rounds played out a reward where the game values play
+    them out (None: as the hint does). seed: None is the hint's deals for the game values (so the
+    advice is the hint's), SEED for continuations."""
     if pos.phase != "reward":
         raise GameError('reward advice needs a position with "phase": "reward" (a round just won)')
     if policy == GAME_VALUES:
-        return by_game_values(pos, seed, deadline)
+        if played_out is not None and played_out < 2:
+            raise GameError(f"--samples: at least 2 next rounds are needed, not {played_out}")
+        return by_game_values(pos, 0 if seed is None else seed, deadline, played_out)
+    if policy not in CONTINUED:
+        raise GameError(f"--policy: {policy!r} cannot rank rewards; one of {', '.join((GAME_VALUES, *CONTINUED))}")
+    seed = SEED if seed is None else seed
     if samples < 2:
         raise GameError(f"--samples: at least 2 continuations are needed, not {samples}")
     from solver.search.estimate import paired
@@ -97,4 +112,13 @@ def advise_reward(
     return RewardAdvice(tuple(ranked), policy, samples, seed)
 
 
-__all__ = ["GAME_VALUES", "RewardAdvice", "RewardValue", "advise_reward", "continuation_chunk"]
+__all__ = [
+    "CONTINUATIONS",
+    "CONTINUED",
+    "GAME_VALUES",
+    "SEED",
+    "RewardAdvice",
+    "RewardValue",
+    "advise_reward",
+    "continuation_chunk",
+]

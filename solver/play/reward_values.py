@@ -112,34 +112,44 @@ class RewardAdvice:
 GAME_VALUES = "game"
 
 
-def by_game_values(pos: Position, seed: int, deadline: float | None = None) -> RewardAdvice:
+def by_game_values(
+    pos: Position, seed: int = 0, deadline: float | None = None, played_out: int | None = None
+) -> RewardAdvice:
+    """played_out: the next rounds played out for each reward where they are (None: as the hint)."""
     start = table_from_position(pos)
     if start.phase != REWARD or start.round is None:
         raise GameError("no reward to choose here: the hand is empty and the whole party is face up")
-    ranked = game_value_ranking(start.round, deadline, seed)
+    ranked = game_value_ranking(start.round, deadline, seed, played_out=played_out)
     return RewardAdvice(tuple(ranked), GAME_VALUES, ranked[0].samples, seed)
 
 
 def game_value_ranking(
-    s: State, deadline: float | None = None, seed: int = 0, deals: int | None = None
+    s: State,
+    deadline: float | None = None,
+    seed: int = 0,
+    deals: int | None = None,
+    played_out: int | None = None,
 ) -> list[RewardValue]:
     """Every reward on offer after a regular vanguard round won in s, best first, by the chance to
     win the game, as the hint policy chooses (solver/play/hint_policy.py). Where the next deal is
     surely the final round, the exact values (round_end.reward_values). Beyond, the evaluator's
     table knows the reserve only by its size, so the next round is played out instead, the same
     deals for every reward (estimate.rewards_rolled_out), and each reward is compared with the
-    best deal by deal. With a deadline, a next final deal too big to enumerate is sampled instead
-    (round_end.sampled_reward_values), the same deals for every reward."""
+    best deal by deal; so is a reward alone on offer, so that its value is made as every other
+    reward's is. With a deadline, a next final deal too big to enumerate is sampled instead
+    (round_end.sampled_reward_values), the same deals for every reward (`deals` of them, if given).
+    seed: of both the sampled deals and the next rounds played out; played_out: how many of those
+    (None: as the hint policy plays them)."""
     from solver.search import bias
-    from solver.search.estimate import EVALUATED, evaluated, rewards_rolled_out
+    from solver.search.estimate import EVALUATED, REWARD_DEALS, evaluated, rewards_rolled_out
     from solver.search.round_end import reward_values
 
     values = [(r, v) for r, v in reward_values(s, deadline, seed, deals) if r is not None]
     if not values:
         raise GameError("no reward to choose here: the hand is empty and the whole party is face up")
-    if not values[0][1].exact and values[0][1].method is None and len(values) > 1:
+    if not values[0][1].exact and values[0][1].method is None:
         out = []
-        for i, e in enumerate(rewards_rolled_out(s)):
+        for i, e in enumerate(rewards_rolled_out(s, played_out or REWARD_DEALS, seed)):
             assert e.reward is not None
             x = e.estimate
             # The rollouts' average corrected for their bias as the hint corrects its plays' (a
@@ -163,9 +173,8 @@ def game_value_ranking(
         worse = i > 0 and d < -1e-9 - 2 * half
         method = None if v.exact else v.method or EVALUATED
         wins = round(v.value * v.samples)
-        out.append(
-            RewardValue(r, wins, v.samples, band, d, (d - 2 * half, d + 2 * half), worse, v.value, v.exact, method)
-        )
+        apart = (d - 2 * half, d + 2 * half) if i else (0.0, 0.0)  # the best against itself: no difference
+        out.append(RewardValue(r, wins, v.samples, band, d, apart, worse, v.value, v.exact, method))
     return out
 
 

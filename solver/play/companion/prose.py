@@ -129,6 +129,7 @@ def why_lines(h: HintNote) -> list[str]:
         a = h.advice
         lines = [a.verdict()]
         from solver.play.reward_values import GAME_VALUES  # numpy and the simulator: only when advice is shown
+        from solver.search.round_end import SAMPLED
 
         if a.policy == GAME_VALUES:
             for v in a.ranked:
@@ -140,13 +141,17 @@ def why_lines(h: HintNote) -> list[str]:
                         f"; {100 * v.difference:+.1f} points against the best, 95% {100 * dlo:+.1f} to {100 * dhi:+.1f}"
                     )
                 lines.append(f"{v.reward}: chance to win the game {100 * v.win_rate:.1f}% ({band})")
+            how = a.best.method
             lines.append(
-                f"each reward is followed by the same {a.samples} deals of the next round, played out by the greedy "
-                "rule and valued as the hint values the end of a round (the evaluator's table knows the reserve only "
-                "by its size)"
-                if a.samples
-                else "each reward is valued by the hint's game values: exact where the next deal is surely the "
-                "final round"
+                "each reward is valued by the hint's game values: exact where the next deal is surely the final round"
+                if not a.samples or how is None
+                else f"each reward is valued over the same {a.samples} deals ({how})"
+                + (
+                    ""
+                    if SAMPLED in how
+                    else ", each next round played on to its end and valued as the hint values the end of a round "
+                    "(the evaluator's table knows the reserve only by its size)"
+                )
             )
             return lines
         for v in a.ranked:

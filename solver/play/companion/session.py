@@ -290,7 +290,7 @@ def ask_reward(session: Session, policy: str, samples: int) -> Reply:
     try:
         # The hint's seconds bound the game values too (a next deal too big to enumerate is sampled).
         deadline = time.perf_counter() + session.settings.hint_seconds
-        advice = advise_reward(pos, policy=policy, samples=samples, seed=1, workers=1, deadline=deadline)
+        advice = advise_reward(pos, policy=policy, samples=samples, workers=1, deadline=deadline)
     except GameError as e:  # pragma: no cover - a table in phase reward always has a reward
         raise CompanionError(str(e)) from None
     note = HintNote(len(session.game.steps), pos, advice=advice)
