@@ -24,7 +24,17 @@ def _pct(c: Chance) -> str:
     text = f"{100 * c.value:.1f}%"
     if c.exact:
         return text
-    return f"{text} ({100 * c.low:.0f}–{100 * c.high:.0f})"
+    lo, hi = 100 * c.low, 100 * c.high
+    digits = 1 if f"{lo:.0f}" == f"{hi:.0f}" else 0  # a narrow interval keeps a decimal: never "(8–8)"
+    return f"{text} ({lo:.{digits}f}–{hi:.{digits}f})"
+
+
+LEGEND = (
+    "chance: to win the game, exact or an estimate with its 95% interval in brackets (--json names each "
+    "estimate's method); loss: best − played, in points; marks by the loss: ?! over 2 points, ? over 5, "
+    "?? over 10; ≈: the two chances' intervals overlap, so the loss is the estimates' difference, not told "
+    "apart from none"
+)
 
 
 def view(a: Analysis) -> Group:
@@ -35,15 +45,17 @@ def view(a: Analysis) -> Group:
     head = Text(f"{name} ({setup.game}, {setup.difficulty}{who}): {s['result'] or 'not finished'}", style="bold")
     decisions = Table(title="Decisions", title_justify="left", show_edge=False)
     for col, just in (("step", "right"), ("round", "right"), ("played", "left"), ("chance", "right"),
-                      ("best", "left"), ("chance", "right"), ("loss", "right"), ("", "left")):  # fmt: skip
+                      ("best", "left"), ("its chance", "right"), ("loss", "right"), ("mark", "left")):  # fmt: skip
         decisions.add_column(col, justify=just)  # type: ignore[arg-type]
     for d in a.decisions:
         same = d.played == d.best
+        mark = " ".join(x for x in (d.mark, "" if same or d.apart else "≈") if x)
         decisions.add_row(
             str(d.step), str(d.round), d.played, _pct(d.chance_played), "=" if same else d.best,
             "" if same else _pct(d.chance_best), "" if same else f"{d.loss:.1f}",
-            Text(d.mark or ("≈" if not same and not d.apart else ""), style=MARK_STYLE.get(d.mark or "", "dim")),
+            Text(mark, style=MARK_STYLE.get(d.mark or "", "dim") if d.apart else "dim"),
         )  # fmt: skip
+    legend = Text(LEGEND, style="dim")
     luck = Table(title="Luck: what the cards did to the chance to win", title_justify="left", show_edge=False)
     luck.add_column("step", justify="right")
     luck.add_column("cards")
@@ -54,7 +66,7 @@ def view(a: Analysis) -> Group:
         style = "green" if x.swing >= 5 else "magenta" if x.swing <= -5 else ""
         luck.add_row(str(x.step), x.text, f"{100 * x.before:.1f}%", f"{100 * x.after:.1f}%",
                      Text(f"{x.swing:+.1f}", style=style))  # fmt: skip
-    return Group(head, decisions, luck, summary_view(a))
+    return Group(head, decisions, legend, luck, summary_view(a))
 
 
 def summary_view(a: Analysis) -> Table:
@@ -69,7 +81,13 @@ def summary_view(a: Analysis) -> Table:
     t.add_row("error rate", f"{s['error_rate']:.2f} points a decision")
     t.add_row("luck", f"{s['total_luck']:+.1f} points")
     marks = s["marks"]
-    t.add_row("marks", ", ".join(f"{n} {m}" for m, n in marks.items()) + "  (?! over 2 points, ? over 5, ?? over 10)")
+    uncertain = s["marks_not_told_apart"]
+    t.add_row(
+        "marks",
+        ", ".join(f"{n} {m}" for m, n in marks.items())
+        + "  (?! over 2 points, ? over 5, ?? over 10)"
+        + (f"; {uncertain} of them not told apart (≈)" if uncertain else ""),
+    )
     d: dict[str, Any] | None = s["decisive"]
     if d is not None:
         what = "decision" if d["kind"] == "decision" else "luck"

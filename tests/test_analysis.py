@@ -102,6 +102,8 @@ def test_decisions_rewards_and_deals_agree_with_the_reference(n: int) -> None:
         assert d.chance_best.value == pytest.approx(float(best), abs=1e-9), raw
         assert d.loss >= -1e-7
         assert (d.mark is None) == (d.loss <= 2 + 1e-7 or d.played == d.best), (raw, d)
+        # A play worth the best's exact value is the best, whichever way the search broke the tie.
+        assert (d.played == d.best) == (float(values[play_key(play.to_json())]) >= float(best) - 1e-9), raw
         checked["play"] += 1
         checked["lossy"] += d.loss > 2
         t = _draw(advance(table, Move(play)), rng)
@@ -196,6 +198,21 @@ def test_luck_is_the_move_of_the_chance_across_the_cards() -> None:
                 assert nxt.chance_best.value == pytest.approx(d.chance_played.value, abs=1e-9)
 
 
+def test_a_loss_is_marked_by_its_size_and_says_when_it_is_not_told_apart() -> None:
+    # Two estimates whose intervals overlap: the loss is still the best estimate of the cost, and
+    # marked by its size, as backgammon's analyses mark errors; told_apart says how sure it is.
+    played, best = A.Chance(0.30, 0.10, 0.50, False, "m"), A.Chance(0.58, 0.38, 0.78, False, "m")
+    vague = A.Decision(3, "play", 1, "8=3+5", "1r=1", played, best, 4, apart=False)
+    sure = A.Decision(5, "play", 1, "9>1", "fold", A.Chance.known(0.0), A.Chance.known(0.06), 2, apart=True)
+    small = A.Decision(7, "play", 1, "2=2", "3=3", A.Chance.known(0.50), A.Chance.known(0.51), 2, apart=True)
+    assert vague.mark == "??" and sure.mark == "?" and small.mark is None
+    assert vague.to_json()["told_apart"] is False and vague.to_json()["mark"] == "??"
+    game = _analysed("random", "vanguard", 1)[0]
+    a = A.Analysis(game.game, game.budget, (vague, sure, small), (), (None,) * len(game.game.tables))
+    s = a.summary()
+    assert s["marks"] == {"??": 1, "?": 1, "?!": 0} and s["marks_not_told_apart"] == 1
+
+
 def test_json_form_and_summary() -> None:
     a = _analysed("random", "vanguard", 4)[1]
     j = a.to_json()
@@ -237,6 +254,7 @@ def test_cli_record_json_and_plots(tmp_path: Path) -> None:
     r = runner.invoke(app, ["analyze", str(games), "--game", "2", *args, "-o", str(tmp_path / "g.svg")])
     assert r.exit_code == 0, r.output
     assert "Decisions" in r.stdout and "Summary" in r.stdout
+    assert "95% interval in brackets" in " ".join(r.stdout.split())  # the legend says what the numbers are
     assert (tmp_path / "g.svg").read_text().lstrip().startswith("<?xml")
 
 

@@ -86,7 +86,9 @@ def page_analysis(a: Analysis) -> dict[str, Any]:
         f"Lost by decisions: {s['total_loss']:.1f} points over {s['decisions']} decisions "
         f"(error rate {s['error_rate']:.2f} a decision)",
         f"Luck of the cards: {s['total_luck']:+.1f} points",
-        "Marks: " + ", ".join(f"{n} {m}" for m, n in s["marks"].items()),
+        "Marks: "
+        + ", ".join(f"{n} {m}" for m, n in s["marks"].items())
+        + (f" ({s['marks_not_told_apart']} not told apart: ≈)" if s["marks_not_told_apart"] else ""),
     ]
     if s["decisive"] is not None:
         d = s["decisive"]

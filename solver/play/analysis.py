@@ -138,7 +138,9 @@ class Decision:
 
     @property
     def mark(self) -> str | None:
-        if not self.apart or self.played == self.best:
+        """By the loss, as backgammon's analyses mark an error: the loss is the best estimate of
+        what the choice cost, told apart from the best or not (`apart` says which)."""
+        if self.played == self.best:
             return None
         return next((m for limit, m in MARKS if self.loss > limit + EPS), None)
 
@@ -227,6 +229,10 @@ class Analysis:
     def marks(self) -> dict[str, int]:
         return {m: sum(d.mark == m for d in self.decisions) for _, m in MARKS}
 
+    def marks_not_told_apart(self) -> int:
+        """Marked decisions whose two choices' intervals overlap: the loss is an estimate's."""
+        return sum(d.mark is not None and not d.apart for d in self.decisions)
+
     def decisive(self) -> dict[str, Any] | None:
         """The moment that moved the chance to win the most: a decision's loss or a luck swing."""
         moments: list[tuple[float, dict[str, Any]]] = [
@@ -259,6 +265,7 @@ class Analysis:
             "total_loss": round(self.total_loss, 4),
             "total_luck": round(self.total_luck, 4),
             "marks": self.marks(),
+            "marks_not_told_apart": self.marks_not_told_apart(),
             "decisions": n,
             "exact_decisions": sum(d.chance_played.exact and d.chance_best.exact for d in self.decisions),
             # Points lost per decision: comparable from game to game, as GNU Backgammon's error rate.
@@ -381,9 +388,10 @@ def _play(index: int, table: Table, step: Step | None, budget: DecisionBudget) -
     if made is None:
         raise GameError(f"step {index + 1}: {step.play} is not among the legal plays the search valued")
     made_chance = chance(result, made)
-    if made_chance.low > best_chance.high + EPS:
+    if made_chance.low > best_chance.high + EPS or made_chance.value >= best_chance.value - EPS:
         # The play made is surely better than the one recommended (a state budget alone picks by
-        # the worst case): it is the best, and nothing was lost.
+        # the worst case), or worth as much (a tie broken the other way): it is the best, and
+        # nothing was lost.
         best, best_chance = made, made_chance
     if result.objective == "game":
         apart = made.play != best.play and not made.tied

@@ -32,8 +32,13 @@ def game_from_json(raw: Any, where: str) -> PlayedGame:
         if raw.get("format") == SAVE_FORMAT:
             return PlayedGame(load_json(raw).game, where)
         if "player" in raw or "wolf" in raw:
+            ask = (
+                "`lobo-hint reward POSITION.json` ranks its rewards"
+                if raw.get("phase") == "reward"
+                else "`lobo-hint POSITION.json` gives its best play"
+            )
             raise GameError(
-                "a position, not a game (the kind `export` writes): `lobo-hint POSITION.json` gives its best play;"
+                f"a position, not a game (the kind `export` writes): {ask};"
                 " to analyse a game, `save` it in `play` (or download it from the phone page) and analyse that"
             )
         if "deal_seed" in raw or {"game", "seed", "result"} <= set(raw):

@@ -43,6 +43,7 @@ from solver.play.driver import (
     new_table,
     seed_from_json,
     step_from_json,
+    step_text,
     step_to_json,
 )
 from solver.play.policies import Policy
@@ -226,7 +227,9 @@ def replay_record(record: GameRecord) -> Playthrough:
     game = Playthrough.start(table)
     for i, step in enumerate(record.steps, start=1):
         if isinstance(step, (Deal, Draw)) and deck.next_step(game.table) != step:
-            raise GameError(f"step {i}: the seeded deck gives {deck.next_step(game.table)}, the record {step}")
+            expected = deck.next_step(game.table)
+            dealt = "nothing" if expected is None else step_text(expected)
+            raise GameError(f"step {i}: the seeded deck gives {dealt}, the record {step_text(step)}")
         try:
             game = game.then(step)
         except GameError as e:

@@ -598,7 +598,7 @@ function drawAnalysis(a) {
     h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, d.kind === "reward" ? "reward" : "play"), h("th", { scope: "col" }, "chance to win")),
     d.hint_rows.map((r) => h("tr", { class: r.played ? "played" : "" },
       h("td", {}, String(r.rank)), h("td", {}, r.option + (r.played ? " (yours)" : "")), h("td", {}, r.chance_text))));
-  const marked = (d) => d.mark ? ` ${d.mark}` : d.played !== d.best && !d.told_apart ? " ≈" : "";
+  const marked = (d) => (d.mark ? ` ${d.mark}` : "") + (d.played !== d.best && !d.told_apart ? " ≈" : "");
   const items = a.decisions.map((d) => h("li", {},
     h("button", { class: "decision" + (d.mark ? " marked" : ""), "data-step": d.step, "data-played": d.played, onclick: () => {
       detail.replaceChildren(h("p", {}, h("b", {}, `Step ${d.step}, round ${d.round}: `), d.table_text), h("p", {}, d.verdict), hintTable(d));
@@ -609,7 +609,7 @@ function drawAnalysis(a) {
     h("h2", {}, a.current ? "The analysis" : `The analysis (of the first ${a.at} steps)`),
     h("ul", { class: "summary" }, a.summary_lines.map((l) => h("li", {}, l))),
     h("div", { class: "plot-wrap" }, plot),
-    h("p", { class: "quiet" }, "Marks: ?! over 2 points lost, ? over 5, ?? over 10; ≈ cannot be told apart from the best."),
+    h("p", { class: "quiet" }, "Marks by the points lost: ?! over 2, ? over 5, ?? over 10; ≈ the two chances' intervals overlap: the loss is the estimates' difference, not told apart from none."),
     h("ol", { class: "decisions", id: "analysis-decisions" }, items),
     detail,
     h("button", { class: "link", onclick: () => { $("analysis-panel").hidden = true; } }, "close the analysis"));
