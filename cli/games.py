@@ -310,7 +310,9 @@ def _records(path: str) -> Iterator[tuple[int, Any]]:
 @input_errors
 def replay(
     path: Annotated[str, typer.Argument(metavar="GAMES.jsonl", help="a file written by simulate --games-out")],
-    game: Annotated[int, typer.Option("--game", help='the game number (its "game" key)')],
+    game: Annotated[
+        int | None, typer.Option("--game", help='the game number (its "game" key); not needed for a file of one game')
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Replay one recorded game step by step, every card and play checked.
@@ -319,6 +321,11 @@ def replay(
     shown round by round."""
     from solver.play.simulate import GameRecord, replay_record
 
+    if game is None:
+        numbers = [raw.get("game") for _, raw in _records(path) if isinstance(raw, dict)]
+        if len(numbers) != 1 or not isinstance(numbers[0], int):
+            fail(f'{path}: {len(numbers)} games in this file: name one with --game N (its "game" key)')
+        game = numbers[0]
     for n, raw in _records(path):
         if isinstance(raw, dict) and raw.get("game") == game:
             try:
@@ -343,6 +350,7 @@ def game_view(g: Playthrough, record: GameRecord) -> Group:
             style="bold",
         )
     ]
+    rules = game_of(record.setup.game)
     for step, before, after in zip(g.steps, g.tables[:-1], g.tables[1:], strict=True):
         if isinstance(step, Deal):
             final = " — the final round" if after.final_reached and not before.final_reached else ""
@@ -354,11 +362,8 @@ def game_view(g: Playthrough, record: GameRecord) -> Group:
             )
             lines.append(Text(f"  dealt: you {_cards(step.player)}, Wolf {_cards(step.wolf)}"))
         elif isinstance(step, Move):
-            lines.append(
-                Text(
-                    f"  you {_cards(before.hand)} reserve {_cards(before.reserve)} | Wolf {_cards(before.wolf)}:  {step_text(step)}"
-                )
-            )
+            reserve = f" reserve {_cards(before.reserve)}" if rules.has_reserve else ""
+            lines.append(Text(f"  you {_cards(before.hand)}{reserve} | Wolf {_cards(before.wolf)}:  {step_text(step)}"))
         elif isinstance(step, Draw):
             who, _ = before.owed()
             lines.append(
@@ -367,7 +372,7 @@ def game_view(g: Playthrough, record: GameRecord) -> Group:
                 )
             )
         elif isinstance(step, Take):
-            lines.append(Text(f"  round won; reward: {step.reward}"))
+            lines.append(Text(f"  reward: {step.reward}"))  # the round's end, just above, said it was won
         elif isinstance(step, Reshuffle):
             lines.append(Text("  reshuffle: the discards go back into the pile"))
         if before.phase in (PLAY, DRAW) and after.phase not in (PLAY, DRAW) and after.round is not None:

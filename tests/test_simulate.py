@@ -148,6 +148,23 @@ def test_simulate_writes_games_that_replay(tmp_path: Path) -> None:
     assert json.loads(js.stdout)["replayed"] is True
     text = runner.invoke(app, ["simulate", "--games", "5", "--policy", "random", "-j", "1"])
     assert text.exit_code == 0 and "won" in text.stdout
+    # A file of one game needs no --game; a file of many names how many.
+    many = runner.invoke(app, ["replay", str(out)])
+    assert many.exit_code == 2 and "12 games in this file: name one with --game" in many.stderr
+    one = tmp_path / "one.jsonl"
+    one.write_text(lines[5] + "\n")
+    alone = runner.invoke(app, ["replay", str(one)])
+    assert alone.exit_code == 0 and alone.stdout == shown.stdout
+
+
+def test_a_lobo_replay_shows_no_reserve(tmp_path: Path) -> None:
+    out = tmp_path / "lobo.jsonl"
+    r = runner.invoke(
+        app, ["simulate", "--game", "lobo", "--games", "1", "--policy", "greedy", "--games-out", str(out)]
+    )
+    assert r.exit_code == 0, r.output
+    shown = runner.invoke(app, ["replay", str(out)])
+    assert shown.exit_code == 0 and "Wolf" in shown.stdout and "reserve" not in shown.stdout, shown.output
 
 
 def test_a_record_edited_into_another_game_does_not_replay(tmp_path: Path) -> None:
