@@ -39,7 +39,7 @@ def moves(path: PositionArg, as_json: JsonOpt = False) -> None:
 @input_errors
 def validate(path: PositionArg, as_json: JsonOpt = False) -> None:
     """Check a position file: show it if valid, or name exactly what is wrong (exit 2)."""
-    pos = load_position(path)
+    pos = load_position(path, allow_reward=True)  # a reward position is a position too (for `reward`)
     if as_json:
         emit_json({"valid": True, "position": pos.to_json(), "unseen": _unseen_json(pos)})
         return

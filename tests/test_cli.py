@@ -106,6 +106,11 @@ def test_validate_shows_the_position(tmp_path: Path) -> None:
         assert words in r.stdout, words
     js = json.loads(run("validate", path, "--json").stdout)
     assert js["valid"] and js["position"]["draw_pile"] == {"size": 5, "top": [9]}
+    # A reward position (what `lobo-hint reward` reads) is valid too, and says so.
+    won = write(tmp_path, {"player": [3, 7], "wolf": [], "party": ["J", "Q", "K"], "phase": "reward"})
+    r = run("validate", won)
+    assert r.exit_code == 0 and "choose a reward" in r.stdout, r.output
+    assert json.loads(run("validate", won, "--json").stdout)["position"]["phase"] == "reward"
 
 
 @pytest.mark.parametrize("command", ["validate", "moves", "hint"])
