@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import time
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -14,9 +15,10 @@ from typing import Any
 
 import pytest
 
+from conftest import sample_sizes
 from gen import A_REWARD
 from solver.core.position import parse_position
-from solver.core.rules import initial_state
+from solver.core.rules import apply, initial_state, legal_plays
 from solver.search import evaluator
 from solver.search.evaluator import EvaluatorError
 from solver.search.expectimax import EV_ERRORS, EV_LOBO, EV_PILES, EV_RESERVE, EV_SIZE, EV_TARGET, EV_VANGUARD
@@ -485,3 +487,79 @@ def test_each_reward_carries_the_error_of_the_value_it_reads(monkeypatch: pytest
         assert v.value == evaluator.table()[cell]
         assert abs(v.error - errors[cell]) < 1e-6
     assert EV_ERRORS == EV_SIZE
+
+
+@pytest.mark.parametrize("engine", ["compiled", pytest.param("python", marks=pytest.mark.slow)])
+@sample_sizes(12, 200)
+def test_a_plays_own_error_bounds_what_the_evaluators_errors_can_move_it(
+    monkeypatch: pytest.MonkeyPatch, engine: str, n: int
+) -> None:
+    # Every cell of a made-up table moved up by its own error moves a value made of cells (their
+    # averages and maxima) up by no more than the largest error among the cells it reads, and a
+    # value that reads none not at all: so hint.own_reads, a play's own search, must say at least
+    # that much (and "reads none" only where nothing moves).
+    from solver.search import hint as hints
+    from solver.search.engine import Search
+
+    monkeypatch.setenv("LOBO_HINT_ENGINE", engine)
+    rng = random.Random(f"own-error-{engine}")
+    values = [0.3 + 0.4 * rng.random() for _ in range(EV_SIZE)]
+    errors = [0.01 + 0.09 * rng.random() for _ in range(EV_SIZE)]
+    low, high = values + errors, [v + e for v, e in zip(values, errors, strict=True)] + errors
+    checked = untouched = 0
+    while checked < n:
+        # Small rounds beyond the exact horizon (the next deal is not surely final), with Overs that
+        # draw few cards, so that every play's search finishes in moments.
+        deck = [v for v in range(1, 10) for _ in range(4)]
+        rng.shuffle(deck)
+        a, b, r, pile = rng.randint(1, 3), rng.randint(1, 2), rng.randint(0, 1), rng.randint(17, 22)
+        wolf = deck[:b]
+        mine = [v for v in deck[b:] if v <= min(wolf) + 2][: a + r]
+        rest = list(deck[b:])
+        for v in mine:
+            rest.remove(v)
+        raw = {
+            "player": mine[:a], "wolf": wolf, "reserve": mine[a:],
+            "party": rng.choice([["J", "Q", "K"], ["Q", "K"], ["K"]]), "draw_pile": {"size": pile},
+            "discard": rest[: len(rest) - pile], "final": False,  # the unseen cards are the pile
+        }  # fmt: skip
+        root = initial_state(parse_position({**raw, "objective": "game"}))
+        for play in legal_plays(root):
+            child = apply(root, play, check=False)
+            if child.outcome is not None:
+                continue
+            monkeypatch.setattr(evaluator, "table", lambda: low)
+            read, error = hints.own_reads(child, "game", (0, 0), time.perf_counter() + 0.3, 1.0)
+            if error == 1.0:
+                continue  # its own search did not finish: the whole search's error stands, sound as before
+            before = Search(child, "game").value(child)
+            monkeypatch.setattr(evaluator, "table", lambda: high)
+            after = Search(child, "game").value(child)
+            # (the search keeps an error in millionths: engine.Search.error)
+            assert -1e-9 <= after - before <= error + 2e-6, (raw, str(play), before, after, error)
+            assert read or after == before, (raw, str(play))
+            checked += 1
+            untouched += not read
+    assert untouched < checked  # most plays read the table; the test is not vacuous
+
+
+def test_a_play_that_loses_the_game_whatever_comes_is_exact() -> None:
+    # Found by a review: 9>1 leaves the Wolf eight cards and the hand empty, so the Fold that
+    # follows loses the whole party. It reads no cell, and is exact: 0, not 0 to 18% with the
+    # largest error the whole search read.
+    from solver.search import hint as hints
+
+    discard = [8, 8, 4, 4, 1, 5, 6, 5, 3, 7, 7, 2, 1]
+    raw = {
+        "player": [9],
+        "wolf": [1],
+        "discard": discard,
+        "draw_pile": {"size": 21},
+        "final": False,
+        "objective": "game",
+    }
+    result = hints.hint(parse_position(raw), time_limit=1.0)
+    over = next(m for m in result.moves if str(m.play) == "9>1")
+    assert over.value == 0.0 and over.method is None and over.interval is None and over.bounds is None
+    fold = next(m for m in result.moves if m.play.kind == "fold")
+    assert fold.method is not None and fold.value is not None and fold.value > 0  # two members left: an estimate

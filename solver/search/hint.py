@@ -66,6 +66,11 @@ NETWORK_WIN_SHARE = 0.97
 # it leaves open it finishes after the game search, on what is left.
 FIRST_WIN_SHARE = 0.5
 MIDPOINT = "middle of the sound bounds"  # a state budget only: nothing was sampled
+# Under a clock, a play searched to the round's end may read few of the evaluator's values, or none
+# (a play that leaves the Wolf more cards than the party has members): where every play was searched
+# to the round's end, its own error is found by a search of its own, with at most this share of the
+# time left between them.
+OWN_ERROR_SHARE = 0.25
 
 
 @dataclass(frozen=True)
@@ -382,10 +387,14 @@ def _search(
         # Searched to the end of the round, every end valued for the game; beyond the exact horizon
         # that value is the evaluator's: an estimate, with the evaluator's own error (the largest
         # the search read, or for a play that ends the round, the largest that end reads: a Fold
-        # that loses the last member reads none, and is exact).
-        for m in values:
-            if not m.exact:
-                continue
+        # that loses the last member reads none, and is exact; under a clock, where every play was
+        # searched to the round's end, the largest its own search reads). Where some play is left
+        # open, the time left is the estimates' (the rollouts or the lookahead).
+        searched_plays = [m for m in values if m.exact]
+        every = len(searched_plays) == len(values) and all(w.exact for w in wins.values())
+        left = 0.0 if deadline is None else max(0.0, deadline - time.perf_counter())
+        own_until = time.perf_counter() + OWN_ERROR_SHARE * left if deadline is not None and every else None
+        for i, m in enumerate(searched_plays):
             error = search.error
             child = apply(state, m.play, check=False)
             if child.outcome is not None:
@@ -393,8 +402,13 @@ def _search(
                     read, error = search.own_error(child)
                 except Budget:
                     read, error = True, search.error
-                if not read:
-                    continue
+            elif own_until is not None:
+                share = (own_until - time.perf_counter()) / (len(searched_plays) - i)
+                read, error = own_reads(child, objective, pos.scores, time.perf_counter() + share, search.error)
+            else:
+                read = True
+            if not read:
+                continue
             estimates[m.play] = evaluated(m.value, error)
     open_plays = [m.play for m in values if not m.exact or not wins.get(m.play, m).exact]
     if open_plays and net is not None:
@@ -473,6 +487,25 @@ def _search(
         stats,
         line,
     )
+
+
+def own_reads(
+    child: State, objective: str, scores: tuple[int, int], deadline: float, otherwise: float
+) -> tuple[bool, float]:
+    """Whether a play's value (child: the state it makes, the round not ended) reads the
+    evaluator, and the largest standard error it reads, by a search of its own until deadline.
+    The whole search's table cannot tell: a play may take up entries another play's reads made.
+    Cut short, (True, otherwise): the whole search's error, which holds for every play."""
+    if time.perf_counter() >= deadline:
+        return True, otherwise
+    own = Search(child, objective, None, deadline, scores=scores)
+    try:
+        own.value(child)
+    except Budget:
+        return True, otherwise
+    finally:
+        own.let_go_of_table()
+    return own.estimated, min(own.error, otherwise)
 
 
 @dataclass(frozen=True)
