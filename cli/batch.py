@@ -86,7 +86,7 @@ def batch(
       or an invalid puzzle (every other puzzle is still solved and written)
     * 130: interrupted (rerun with --resume)
     """
-    from solver.batch.runner import done_ids, iter_jobs, problem, repair_tail, run_batch, unmatched
+    from solver.batch.runner import done_ids, iter_jobs, named_inputs, problem, repair_tail, run_batch, unmatched
     from solver.parallel import ClusterError, connect
 
     if fmt not in ("jsonl", "csv"):
@@ -100,6 +100,8 @@ def batch(
     nothing = unmatched(paths)
     if nothing:
         fail("; ".join(nothing))
+    if out is not None and Path(out).exists() and named_inputs(paths, out):
+        fail(f"--out: {out} is one of the puzzle files this batch reads: write the results to another file")
     skip: set[str] = set()
     if resume and out is not None:
         written = _format_written(out)
@@ -112,7 +114,7 @@ def batch(
             repair_tail(out)
         except (OSError, UnicodeDecodeError) as e:
             fail(f"--out: cannot read {out}: {getattr(e, 'strerror', None) or e}")
-    total = sum(1 for _ in iter_jobs(paths))
+    total = sum(1 for _ in iter_jobs(paths, out))
     client = None
     if cluster is not None:
         try:
@@ -154,7 +156,7 @@ def batch(
                 advance(record)
 
             summary = run_batch(
-                iter_jobs(paths),
+                iter_jobs(paths, out),  # its own --out, in a folder it reads, is not a puzzle file
                 workers=jobs,
                 time_limit=time_limit,
                 max_memory=budget,

@@ -136,6 +136,38 @@ def write_out(sink: IO[str], text: str, option: str) -> None:
         raise OutputError(f"{option}: cannot write {sink.name}: {e.strerror or e}") from None
 
 
+class LateOut:
+    """An option's output file opened (and emptied) at its first record, not before: a run that
+    fails before it has a record (a cluster that cannot be reached, Ctrl-C at the start) leaves a
+    file the user already had as it was, and makes none. That it can be written is checked at once."""
+
+    def __init__(self, path: str, option: str) -> None:
+        self.path, self.option = path, option
+        self.sink: IO[str] | None = None
+        target = Path(path)
+        try:
+            if target.is_dir():
+                raise IsADirectoryError(21, "Is a directory")
+            existed = target.exists()
+            with open(target, "a", encoding="utf-8"):
+                pass
+            if not existed:
+                target.unlink()
+        except OSError as e:
+            fail(f"{option}: cannot write {path}: {e.strerror or e}")
+
+    def write(self, text: str) -> None:
+        if self.sink is None:
+            try:
+                self.sink = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - closed by close()
+            except OSError as e:
+                raise OutputError(f"{self.option}: cannot write {self.path}: {e.strerror or e}") from None
+        write_out(self.sink, text, self.option)
+
+    def close(self) -> None:
+        close_out(self.sink)
+
+
 def close_out(sink: IO[str] | None) -> None:
     """Close an output file whose failure was already said (its rest cannot be written either)."""
     if sink is not None:

@@ -47,10 +47,10 @@ from solver.words.board import draw_text
 from . import render
 from .common import (
     JsonOpt,
+    LateOut,
     MemoryOpt,
     OutputError,
     PositionArg,
-    close_out,
     command_began,
     emit_json,
     fail,
@@ -58,7 +58,6 @@ from .common import (
     interrupted,
     positive,
     use_memory,
-    write_out,
 )
 
 if TYPE_CHECKING:  # simulate, report and reward import what they need when they run
@@ -200,12 +199,7 @@ def simulate_cmd(
     _choice(policy, POLICIES, "--policy")
     _checks(games, jobs, samples, think, max_states)
     use_memory(max_memory)
-    sink = None
-    if games_out is not None:
-        try:
-            sink = open(games_out, "w", encoding="utf-8")  # noqa: SIM115 - closed below
-        except OSError as e:
-            fail(f"--games-out: cannot write {games_out}: {e.strerror or e}")
+    sink = None if games_out is None else LateOut(games_out, "--games-out")
     won = 0
     t0 = time.perf_counter()
     try:
@@ -215,7 +209,7 @@ def simulate_cmd(
                 nonlocal won
                 won += r.won
                 if sink is not None:
-                    write_out(sink, json.dumps(r.to_json()) + "\n", "--games-out")
+                    sink.write(json.dumps(r.to_json()) + "\n")
                 update(r.index + 1, f"won {won}")
 
             records = simulate(
@@ -233,12 +227,14 @@ def simulate_cmd(
     except KeyboardInterrupt:
         interrupted()
     except OutputError as e:
-        close_out(sink)
+        if sink is not None:
+            sink.close()
         fail(f"{e}; the games before are in it (its last line may be cut short)", code=1)
     except (OSError, RuntimeError) as e:  # a Dask scheduler that cannot be reached, or is missing
         fail(_cluster_said(e, cluster))
     finally:
-        close_out(sink)
+        if sink is not None:
+            sink.close()
     summary = summarize(records, time.perf_counter() - t0)
     if as_json:
         budget: dict[str, Any] = {"samples": samples or BEST_SAMPLES if policy == "best" else None}

@@ -116,8 +116,8 @@ def finish(
     result = solve_finish(state, time_limit=time_limit, workers=workers, count_alternatives=True)
     problems = None
     if verify:
-        core = result.proof.wolf if result.proof else None
-        problems = check_finish_answer(state, result.status, result.score, result.plays, core)
+        core, minimal = (result.proof.wolf, result.proof.minimal) if result.proof else (None, True)
+        problems = check_finish_answer(state, result.status, result.score, result.plays, core, minimal)
     if as_json:
         js = result.to_json()
         if forced:

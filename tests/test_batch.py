@@ -286,3 +286,23 @@ def test_resume_solves_a_puzzle_whose_id_another_used_and_reads_invalid_ones_aga
     assert json.loads(r.stdout)["skipped_by_resume"] == 1  # a.json only
     records = [json.loads(x) for x in out.read_text().splitlines()]
     assert sorted(Path(x["source"]).name for x in records) == ["a.json", "b.json", "c.json", "c.json"]
+
+
+def test_the_batchs_own_output_is_never_read_as_puzzles(tmp_path: Path) -> None:
+    # Found by a review: --out inside a folder the batch reads was read back as puzzles (a .jsonl
+    # growing without end), and `batch a.json --out a.json` emptied its own puzzle first.
+    folder = tmp_path / "puzzles"
+    folder.mkdir()
+    source = ROOT / "puzzles" / "examples" / "final.json"
+    (folder / "final.json").write_text(source.read_text())
+    out = folder / "results.jsonl"
+    for _ in range(2):  # the second run finds the first run's results in the folder, and leaves them out
+        r = runner.invoke(app, ["batch", str(folder), "--out", str(out), "-j", "1", "-t", "0.5"])
+        assert r.exit_code == 0, r.output
+        assert len(out.read_text().splitlines()) == 1
+    kept = (folder / "final.json").read_text()
+    r = runner.invoke(app, ["batch", str(folder / "final.json"), "--out", str(folder / "final.json")])
+    assert r.exit_code == 2 and "one of the puzzle files this batch reads" in r.stderr
+    assert (folder / "final.json").read_text() == kept
+    r = runner.invoke(app, ["batch", ""])
+    assert r.exit_code == 2 and "an empty path" in r.stderr

@@ -224,3 +224,53 @@ def test_check_agrees_with_the_reference_on_random_finishes() -> None:
         theirs = reference_check(pos.to_json(), text)
         for k in ("legal", "clears", "score", "best_score", "optimal"):
             assert ours[k] == theirs[k], (raw, text, k, ours, theirs)
+
+
+# Found by a review: a lost final round of 18 cards against 12, whose proof core the exact cover
+# search took tens of seconds to shrink (and minutes for 24 against 16), whatever -t said.
+BIG_LOST = {"difficulty": "hard", "final": True, "reserve": [1, 2, 3] * 3, "player": [4, 5, 6] * 3,
+            "wolf": [10, 9, 8, 7] * 3}  # fmt: skip
+
+
+def test_a_big_lost_final_round_keeps_the_clock_and_its_proof_is_still_a_proof() -> None:
+    import time
+
+    from solver.finish import finisher
+    from solver.search.hint import hint
+
+    state = initial_state(parse_position(BIG_LOST))
+    t0 = time.perf_counter()
+    f = solve_finish(state, time_limit=0.3)
+    assert time.perf_counter() - t0 < 3.0
+    assert f.status.value == "lost" and f.proof is not None
+    # Whatever was left open, every card kept was kept on a decided check: the core cannot be
+    # covered (decided here with all the time it needs; reference_coverable would take minutes).
+    assert finisher._coverable_by(state, list(f.proof.wolf), time.perf_counter() + 60) is False
+    assert f.to_json()["proof"]["minimal"] == f.proof.minimal
+    t0 = time.perf_counter()
+    answer = hint(parse_position(BIG_LOST), time_limit=0.3)
+    assert time.perf_counter() - t0 < 3.0 and answer.proof is not None
+
+
+@sample_sizes(60, 1000)
+def test_a_core_left_unshrunk_by_the_clock_is_still_uncoverable_and_says_so(n: int) -> None:
+    # With no time at all for the deletions, the core is CP-SAT's (or all the Wolf's cards): never
+    # coverable, and not called minimal unless every deletion was decided.
+    from solver.finish import finisher
+
+    rng = random.Random("unshrunk-core")
+    seen = 0
+    while seen < n:
+        raw = random_final(rng)
+        try:
+            state = final_state(parse_position(raw), True)[0]
+        except PositionError:
+            continue
+        if finisher._unmakeable_core(state) is not None or coverable(
+            state.wolf, state.hand, state.reserve, len(state.party)
+        ):
+            continue  # lost at a glance, or not lost
+        core, minimal = finisher._assumption_core(state, 0.0)  # the clock already out
+        assert not coverable(core, state.hand, state.reserve, len(state.party)), raw
+        assert not minimal or core_is_minimal(core, state.hand, state.reserve, len(state.party)), raw
+        seen += 1

@@ -327,3 +327,18 @@ def test_the_same_seed_deals_the_same_games() -> None:
     c = simulate(Setup("vanguard", "hard"), "greedy", 5, 14, workers=1)
     assert all(isinstance(x.steps[0], Deal) for x in a)
     assert [x.steps[0] for x in a] == [x.steps[0] for x in b] != [x.steps[0] for x in c]
+
+
+def test_a_run_that_fails_before_its_first_game_leaves_the_games_file_as_it_was(tmp_path: Path) -> None:
+    # Found by a review: a cluster that could not be reached left --games-out emptied.
+    kept = tmp_path / "games.jsonl"
+    kept.write_text("the user's own file\n")
+    args = ["simulate", "--games", "2", "--policy", "greedy", "--cluster", "tcp://127.0.0.1:1"]
+    r = runner.invoke(app, [*args, "--games-out", str(kept)])
+    assert r.exit_code == 2 and "--cluster" in r.stderr
+    assert kept.read_text() == "the user's own file\n"
+    fresh = tmp_path / "fresh.jsonl"
+    r = runner.invoke(app, [*args, "--games-out", str(fresh)])
+    assert r.exit_code == 2 and not fresh.exists()  # nothing half-made either
+    r = runner.invoke(app, ["simulate", "--games", "2", "--policy", "greedy", "-j", "1", "--games-out", str(kept)])
+    assert r.exit_code == 0 and len(kept.read_text().splitlines()) == 2  # a run that plays replaces it

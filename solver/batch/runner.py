@@ -40,6 +40,8 @@ class Job:
 
 
 def _files(arg: str) -> list[Path]:
+    if not arg.strip():
+        return []  # not the current folder: an empty argument names nothing
     p = Path(arg)
     if p.is_dir():
         # A link that leads nowhere is a puzzle that cannot be read, said as such, not left out.
@@ -57,7 +59,9 @@ def unmatched(args: Iterable[str]) -> list[str]:
     for arg in args:
         if _files(arg):
             continue
-        if Path(arg).is_dir():
+        if not arg.strip():
+            out.append(f"{arg!r}: an empty path names no file or folder")
+        elif Path(arg).is_dir():
             out.append(f"{arg}: the folder holds no .json or .jsonl file")
         elif any(c in arg for c in "*?["):
             out.append(f"{arg}: no file matches")
@@ -66,10 +70,19 @@ def unmatched(args: Iterable[str]) -> list[str]:
     return out
 
 
-def iter_jobs(args: Iterable[str]) -> Iterator[Job]:
-    """Every puzzle named by the arguments, lazily: a JSONL file is read line by line."""
+def named_inputs(args: Iterable[str], out: str) -> bool:
+    """Whether the file `out` is itself one of the arguments (not a file of a folder or a glob
+    named: that one is left out of the puzzles, iter_jobs's leave_out)."""
+    target = Path(out).resolve()
+    return any(arg.strip() and Path(arg).is_file() and Path(arg).resolve() == target for arg in args)
+
+
+def iter_jobs(args: Iterable[str], leave_out: str | None = None) -> Iterator[Job]:
+    """Every puzzle named by the arguments, lazily: a JSONL file is read line by line. leave_out:
+    a file never read as puzzles (the batch's own --out, in a folder it reads)."""
+    left = None if leave_out is None else Path(leave_out).resolve()
     for arg in args:
-        files = _files(arg)
+        files = [f for f in _files(arg) if left is None or f.resolve() != left]
         if not files:
             yield Job(
                 shown_path(arg), shown_path(arg), None, None, f"{shown_path(arg)}: no such file, folder or glob match"

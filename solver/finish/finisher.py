@@ -180,15 +180,17 @@ def solve_finish(
     count_alternatives: bool = False,
     alternatives_cap: int = 50,
     objective: str = "score",
+    prove: bool = True,
 ) -> Finish:
     """The best finish of a final-round state (its party's sacrifices allowed), or a proof of loss.
 
     objective "score" maximizes the game score; "party" loses the fewest members, then maximizes the score.
+    prove=False: a loss without its proof (a caller that needs only won or lost).
     """
     t0 = time.perf_counter()
     if _unmakeable_core(state) is not None:
         # Lost at a glance (more cards nothing adds up to than sacrifices): no model needed.
-        proof = find_core(state)
+        proof = find_core(state) if prove else None
         quick_stats: dict[str, Any] = {"solver": "not needed", "seconds": round(time.perf_counter() - t0, 6)}
         return Finish(FinishStatus.LOST, True, proof=proof, stats=quick_stats)
     fm = FinishModel(state, objective=objective)
@@ -227,7 +229,7 @@ def solve_finish(
             stats,
         )
     if status == "infeasible":
-        proof = find_core(state, time_limit=max(0.01, time_limit - (time.perf_counter() - t0)))
+        proof = find_core(state, time_limit=max(0.01, time_limit - (time.perf_counter() - t0))) if prove else None
         stats["seconds"] = round(time.perf_counter() - t0, 6)
         return Finish(FinishStatus.LOST, True, proof=proof, stats=stats)
     stats["seconds"] = round(time.perf_counter() - t0, 6)
@@ -260,39 +262,65 @@ def _count_optimal(state: State, fm: FinishModel, cost: int, cap: int, time_limi
 
 
 def find_core(state: State, *, time_limit: float = 10.0) -> Proof:
-    """A minimal set of Wolf cards that cannot all be covered: CP-SAT's sufficient assumptions, then
-    shrunk by deletion (drop a card whenever the rest stays infeasible), then re-checked by brute force."""
-    values = _unmakeable_core(state) or _assumption_core(state, time_limit)
-    # Re-check with the exact cover search before showing it: the core really cannot be covered
-    # (--verify checks it again, and its minimality, by verify.py's own brute force).
-    if _subset_coverable(state, list(values)):
+    """A set of Wolf cards that cannot all be covered, minimal when the time limit allows: CP-SAT's
+    sufficient assumptions, then shrunk by deletion (drop a card whenever the rest stays
+    infeasible), then re-checked. Every card kept is kept on a decided check, so the core is a
+    proof whatever the clock; `minimal` says whether every deletion was decided."""
+    deadline = time.perf_counter() + time_limit
+    quick = _unmakeable_core(state)
+    values, minimal = (quick, True) if quick is not None else _assumption_core(state, deadline)
+    # Re-check before showing it: the core really cannot be covered (--verify checks it again, and
+    # its minimality, by verify.py's own brute force).
+    if _coverable_by(state, list(values), max(deadline, time.perf_counter() + RECHECK_SECONDS)):
         raise FinisherBug(f"the proof core {values} is coverable")
-    return Proof(values, loss_reason(state, values), True)
+    return Proof(values, loss_reason(state, values), minimal)
 
 
-def _assumption_core(state: State, time_limit: float) -> tuple[int, ...]:
+def _assumption_core(state: State, deadline: float) -> tuple[tuple[int, ...], bool]:
     fm = FinishModel(state, for_proof=True)
     # 1. CP-SAT's own core: every Wolf card's "covered" literal is an assumption.
     fm.model.add_assumptions(fm.covered)
-    solver = fm.solver(time_limit, 1)
+    solver = fm.solver(max(0.001, deadline - time.perf_counter()), 1)
     # Presolve can report cores with literals outside the assumptions; without it they are sound.
     solver.parameters.cp_model_presolve = False
     core = list(range(len(fm.wolf)))
     if _status(solver.solve(fm.model)) == "infeasible":
         wanted = {fm.covered[j].index: j for j in core}
         suggested = sorted(wanted[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in wanted)
-        if suggested and not _subset_coverable(state, [fm.wolf[j] for j in suggested]):
+        if suggested and _coverable_by(state, [fm.wolf[j] for j in suggested], deadline) is False:
             core = suggested
     # 2. Shrink by deletion: drop a card whenever the rest still cannot be covered. The result is
-    # minimal: taking away any one remaining card makes the rest coverable.
+    # minimal when every check was decided: taking away any one remaining card makes the rest
+    # coverable. A check the clock leaves open keeps its card (the core stays a proof).
+    minimal = True
     i = 0
     while i < len(core):
         trial = core[:i] + core[i + 1 :]
-        if trial and not _subset_coverable(state, [fm.wolf[j] for j in trial]):
+        coverable = _coverable_by(state, [fm.wolf[j] for j in trial], deadline) if trial else True
+        if coverable is False:
             core = trial
         else:
+            minimal = minimal and coverable is True
             i += 1
-    return tuple(sorted((fm.wolf[j] for j in core), reverse=True))
+    return tuple(sorted((fm.wolf[j] for j in core), reverse=True)), minimal
+
+
+# The exact cover search decides a set of Wolf cards in moments when the cards it may use are few;
+# with more, its groups multiply past any clock, and CP-SAT decides within the time left.
+EXACT_COVER_CARDS = 10
+RECHECK_SECONDS = 0.1  # the core's re-check gets at least this long, whatever the clock left
+
+
+def _coverable_by(state: State, wolf: list[int], deadline: float) -> bool | None:
+    """Whether these Wolf cards can be covered together; None when the clock ran out first."""
+    if len(state.hand) + len(state.reserve) <= EXACT_COVER_CARDS:
+        return _subset_coverable(state, wolf)
+    left = deadline - time.perf_counter()
+    if left <= 0:
+        return None
+    fm = FinishModel(state._replace(wolf=tuple(wolf)), optimize=False)
+    status = _status(fm.solver(left, 1).solve(fm.model))
+    return True if status in ("optimal", "feasible") else False if status == "infeasible" else None
 
 
 def _subset_coverable(state: State, wolf: list[int]) -> bool:

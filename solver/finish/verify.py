@@ -173,9 +173,15 @@ def plainly_won(state: State, surely: bool, memo: dict[tuple[bool, State], bool]
 
 
 def check_finish_answer(
-    state: State, status: str, score: int | None, plays: Sequence[Play], core: Sequence[int] | None
+    state: State,
+    status: str,
+    score: int | None,
+    plays: Sequence[Play],
+    core: Sequence[int] | None,
+    minimal: bool = True,
 ) -> list[str]:
-    """Problems found when re-checking a finisher answer by brute force (empty: verified)."""
+    """Problems found when re-checking a finisher answer by brute force (empty: verified). minimal:
+    whether the proof claims its core minimal (a time limit may leave it not shown so)."""
     problems = []
     brute = brute_finish(state.wolf, state.hand, state.reserve, state.party, state.rules.reserve_scores)
     if status == FinishStatus.WIN:
@@ -189,7 +195,9 @@ def check_finish_answer(
     elif status == FinishStatus.LOST:
         if brute.score is not None:
             problems.append(f"brute force finds a finish scoring {brute.score}")
-        if core is None or not core_is_minimal(core, state.hand, state.reserve, len(state.party)):
+        if core is None or coverable(core, state.hand, state.reserve, len(state.party)):
+            problems.append("the proof's Wolf cards can all be covered")
+        elif minimal and not core_is_minimal(core, state.hand, state.reserve, len(state.party)):
             problems.append("the proof's Wolf cards are not a minimal set that cannot be covered")
     return problems
 
@@ -220,7 +228,8 @@ def verify_hint(pos: Position, result: HintResult) -> list[str]:
     problems: list[str] = []
     if result.finish is not None:
         f = result.finish
-        problems += check_finish_answer(state, f.status, f.score, f.plays, f.proof.wolf if f.proof else None)
+        core, minimal = (f.proof.wolf, f.proof.minimal) if f.proof else (None, True)
+        problems += check_finish_answer(state, f.status, f.score, f.plays, core, minimal)
     if result.status == HintStatus.PROVEN_LOST and plainly_won(state, surely=False):
         problems.append("the plain search finds a line that wins under some order of the pile")
     if result.status == HintStatus.PROVEN_WON and not plainly_won(state, surely=True):

@@ -220,20 +220,26 @@ def hint(
 
 def _final_round(state: State, objective: str, time_limit: float | None, t0: float) -> HintResult:
     limit = 10.0 if time_limit is None else time_limit
+    # A time limit is the whole answer's: the plays share what the root's finish leaves (with
+    # none, each finish has its own ten seconds, as a state budget's answers always had).
+    due = None if time_limit is None else t0 + time_limit
     by = "party" if objective == "party" else "score"
     root = solve_finish(state, time_limit=limit, objective=by)
     active = len(state.party)
     moves = []
     exact = root.exact
-    for play in legal_plays(state):
+    plays = legal_plays(state)
+    for i, play in enumerate(plays):
         after = apply(state, play)
+        if due is not None:
+            limit = max(0.01, (due - time.perf_counter()) / (len(plays) - i))
         if play.kind == "fold":
             f: Finish | None = None
             won = False
         elif after.outcome == WON:
             f, won = None, True
         else:
-            f = solve_finish(after, time_limit=limit, objective=by)
+            f = solve_finish(after, time_limit=limit, objective=by, prove=False)  # its row needs won or lost
             exact = exact and f.exact
             won = f.status == FinishStatus.WIN
         value: float | None
