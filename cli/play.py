@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from . import render
-from .common import MemoryOpt, fail, input_errors, use_memory
+from .common import MemoryOpt, fail, input_errors, positive, use_memory
 
 if TYPE_CHECKING:
     from solver.play.companion import Note, Session
@@ -57,8 +57,7 @@ def play(
 
     from .table_view import run_session, stream_reader, terminal_reader
 
-    if time_limit <= 0:
-        fail(f"--time-limit: must be more than 0, not {time_limit}")
+    positive(time_limit, "--time-limit")  # nan and inf too: a hint that never ends
     if samples < 2:
         fail(f"--samples: at least 2, not {samples}")
     if reward_policy not in REWARD_POLICIES:

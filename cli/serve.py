@@ -88,7 +88,7 @@ def serve(
     """Follow a real game on a phone: the companion of `play` as a web page, with hints."""
     if not 0 <= port <= 65535:
         fail(f"--port: 0 to 65535, not {port}")
-    if time_limit <= 0 or time_limit > 3600:
+    if not 0 < time_limit <= 3600:  # nan fails this too
         fail(f"--time-limit: more than 0 and at most 3600 seconds, not {time_limit}")
     if token is not None and (len(token) < 8 or not token.isascii() or not token.isprintable() or " " in token):
         fail("--token: at least 8 printable characters, no spaces")

@@ -61,6 +61,11 @@ INVALID: list[tuple[str, dict[str, Any], str, str]] = [
     ("negative size", {"player": [3], "wolf": [3], "draw_pile": {"size": -1}}, "out_of_range", "draw_pile.size"),
     ("size not int", {"player": [3], "wolf": [3], "draw_pile": {"size": "4"}}, "wrong_type", "draw_pile.size"),
     ("hand_size zero", {"player": [3], "wolf": [3], "rules": {"hand_size": 0}}, "out_of_range", "rules.hand_size"),
+    # Found by a review: the Kelvin sign and the long s matched K and s without case.
+    ("kelvin sign", {"player": [3], "wolf": [3], "party": ["\u212a"]}, "malformed_card", "party[0]"),
+    ("long s suit", {"player": ["7\u017f"], "wolf": [3]}, "malformed_card", "player[0]"),
+    # Found by a review: 2**63 passed the parser and overflowed the search's integers.
+    ("hand_size 2**63", {"player": [3], "wolf": [3], "rules": {"hand_size": 2**63}}, "out_of_range", "far too large"),
     (
         "threshold negative",
         {"player": [3], "wolf": [3], "rules": {"final_threshold": -2}},

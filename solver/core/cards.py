@@ -17,9 +17,9 @@ DIFFICULTIES = {"easy": 8, "standard": 9, "hard": 10}
 DIFFICULTY_OF_TOP = {top: name for name, top in DIFFICULTIES.items()}  # a deck's top value → its difficulty
 MEMBERS = ("J", "Q", "K")
 
-_VALUE_RE = re.compile(r"^(A|T|10|[1-9])([SHDC♠♥♦♣])?$", re.IGNORECASE)
-_MEMBER_RE = re.compile(r"^([JQK])([S♠])?$", re.IGNORECASE)
-_FACE_RE = re.compile(r"^([JQK])([SHDC♠♥♦♣])?$", re.IGNORECASE)
+_VALUE_RE = re.compile(r"^(A|T|10|[1-9])([SHDC♠♥♦♣])?$", re.IGNORECASE | re.ASCII)
+_MEMBER_RE = re.compile(r"^([JQK])([S♠])?$", re.IGNORECASE | re.ASCII)
+_FACE_RE = re.compile(r"^([JQK])([SHDC♠♥♦♣])?$", re.IGNORECASE | re.ASCII)
 
 
 class CardError(ValueError):

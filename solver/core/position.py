@@ -50,6 +50,7 @@ TOP_KEYS = frozenset(
 EXTENSION_KEYS = frozenset({"id", "note", "phase"})
 PHASES = ("play", "reward")
 PILE_KEYS = frozenset({"size", "top"})
+MAX_RULE_NUMBER = 1_000_000
 RULE_KEYS = frozenset({"hand_size", "final_threshold", "reserve_scores", "top_card_visible"})
 PUZZLE_KEYS = frozenset({"position", "expect", "note", "id", "plays", "grade"})
 
@@ -205,6 +206,8 @@ def _int(v: object, where: str, minimum: int) -> int:
         raise PositionError(f"{where}: must be a whole number, not {_type_name(v)}", "wrong_type")
     if v < minimum:
         raise PositionError(f"{where}: must be at least {minimum}, not {v}", "out_of_range")
+    if v > MAX_RULE_NUMBER:  # far beyond any deck, and past what the search's integers hold
+        raise PositionError(f"{where}: {v} is far too large (at most {MAX_RULE_NUMBER})", "out_of_range")
     return v
 
 
