@@ -26,6 +26,7 @@ from .common import (
     interrupted,
     positive,
     use_memory,
+    writable_folder,
     write_out,
 )
 
@@ -223,14 +224,14 @@ def generate(
     if grade not in (None, "easy", "medium", "hard"):
         fail(f"--grade: {grade!r} is not one of easy, medium, hard")
     positive(count, "--count")
-    folder = Path(out)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        fail(f"--out: cannot make {out}: {e.strerror or e}")
+    folder = writable_folder(out, "--out")
     written = 0
     for puzzle in make_puzzles(kind, difficulty, count, seed, only, grade):
-        write_whole(folder / f"{puzzle.id}.json", json.dumps(puzzle.to_json(), indent=1) + "\n")
+        try:
+            write_whole(folder / f"{puzzle.id}.json", json.dumps(puzzle.to_json(), indent=1) + "\n")
+        except OSError as e:
+            done = f" ({written} written before it)" if written else ""
+            fail(f"--out: cannot write into {out}: {e.strerror or e}{done}")
         written += 1
     typer.echo(
         f"wrote {written} puzzle(s) to {folder}"

@@ -9,6 +9,7 @@ import json
 import math
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from functools import wraps
@@ -168,6 +169,21 @@ class LateOut:
         close_out(self.sink)
 
 
+def writable_folder(out: str, option: str) -> Path:
+    """The folder an option names, made if need be and checked writable before any work (a long
+    run must not find out at its end)."""
+    if not out.strip():
+        fail(f"{option}: an empty path names no folder")
+    folder = Path(out)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".lobo-hint-", suffix=".probe"):
+            pass
+    except OSError as e:
+        fail(f"{option}: cannot write into {out}: {e.strerror or e}")
+    return folder
+
+
 def close_out(sink: IO[str] | None) -> None:
     """Close an output file whose failure was already said (its rest cannot be written either)."""
     if sink is not None:
@@ -176,7 +192,13 @@ def close_out(sink: IO[str] | None) -> None:
 
 
 def emit_json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+    text = json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
+    try:
+        sys.stdout.write(text)
+    except UnicodeEncodeError:
+        # A lone surrogate from the input (an id's "\ud800"), or a terminal that takes ASCII only:
+        # the same JSON with every such character escaped.
+        sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=True) + "\n")
 
 
 def use_memory(text: str | None) -> int | None:

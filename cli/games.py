@@ -8,7 +8,6 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -58,6 +57,7 @@ from .common import (
     interrupted,
     positive,
     use_memory,
+    writable_folder,
 )
 
 if TYPE_CHECKING:  # simulate, report and reward import what they need when they run
@@ -289,7 +289,17 @@ def _records(path: str) -> Iterator[tuple[int, Any]]:
     except OSError as e:
         fail(f"{path}: cannot read: {e.strerror or e}")
     with handle:
-        for n, text in enumerate(handle, start=1):
+        n = 0
+        lines = enumerate(handle, start=1)
+        while True:
+            try:
+                n, text = next(lines)
+            except StopIteration:
+                return
+            except UnicodeDecodeError:
+                fail(f"{path}:{n + 1}: not UTF-8 text (a file of games is JSON, one game a line)")
+            except OSError as e:
+                fail(f"{path}: cannot read: {e.strerror or e}")
             if text.strip():
                 try:
                     yield n, jsonio.loads(text)
@@ -428,11 +438,7 @@ def report(
     _choice(game, [*GAMES, "both"], "--game")
     _checks(games, jobs, samples, think, max_states)
     use_memory(max_memory)
-    folder = Path(out)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        fail(f"--out: cannot make {out}: {e.strerror or e}")
+    folder = writable_folder(out, "--out")
     names = GAMES if game == "both" else (game,)
     total = len(names) * len(DIFFICULTIES) * len(POLICIES) * games
     done_by: dict[str, int] = {}

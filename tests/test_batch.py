@@ -306,3 +306,21 @@ def test_the_batchs_own_output_is_never_read_as_puzzles(tmp_path: Path) -> None:
     assert (folder / "final.json").read_text() == kept
     r = runner.invoke(app, ["batch", ""])
     assert r.exit_code == 2 and "an empty path" in r.stderr
+
+
+def test_odd_bytes_and_names_give_one_line_not_a_traceback(tmp_path: Path) -> None:
+    # Found by a review: an id with a lone surrogate broke the --json summary; a binary file of
+    # games and an empty --out folder gave tracebacks or wrote into the current folder.
+    folder = tmp_path / "odd"
+    folder.mkdir()
+    (folder / "bad.json").write_text('{"id": "\\ud800x", "player": [3], "wolf": []}')
+    r = runner.invoke(app, ["batch", str(folder), "-j", "1", "--json"])
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert json.loads(r.stdout)["invalid_puzzles"][0]["id"] == "\ud800x"
+    games = tmp_path / "games.jsonl"
+    games.write_bytes(b"\x1f\x8b\x08\x00binary")
+    r = runner.invoke(app, ["replay", str(games), "--game", "0"])
+    assert r.exit_code == 2 and "not UTF-8 text" in r.stderr
+    for command in (["generate", "-o", ""], ["report", "-o", "", "--games", "1"]):
+        r = runner.invoke(app, command)
+        assert r.exit_code == 2 and "an empty path names no folder" in r.stderr, command
