@@ -324,3 +324,29 @@ def test_odd_bytes_and_names_give_one_line_not_a_traceback(tmp_path: Path) -> No
     for command in (["generate", "-o", ""], ["report", "-o", "", "--games", "1"]):
         r = runner.invoke(app, command)
         assert r.exit_code == 2 and "an empty path names no folder" in r.stderr, command
+
+
+def test_an_expected_answer_of_the_wrong_shape_is_named_not_matched(tmp_path: Path) -> None:
+    # Found by a review: "expect": "x" counted as a match, and other shapes gave Python's words
+    # ("KeyError: 'play'") on an error line.
+    position = json.loads((ROOT / "puzzles" / "examples" / "final.json").read_text())
+    shapes = {
+        "text": ("x", "expect: must be an object, not a string"),
+        "number": (5, "expect: must be an object, not a number"),
+        "moves": ({"moves": 5}, "expect.moves: must be a list, not a number"),
+        "move": ({"moves": [{}]}, 'expect.moves[0]: must be an object with "play" and "value"'),
+        "best": ({"best_plays": [{"type": "bogus"}]}, "expect.best_plays[0]: play type 'bogus'"),
+    }
+    for name, (expect, _) in shapes.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps({"position": position, "expect": expect}))
+    (tmp_path / "plays.json").write_text(json.dumps({"position": position, "plays": ["9=9"]}))
+    out = tmp_path / "out.jsonl"
+    r = runner.invoke(app, ["batch", str(tmp_path), "--out", str(out), "-j", "1", "--check"])
+    assert r.exit_code != 0 and "Traceback" not in r.output
+    records = {Path(x["source"]).stem: x for x in map(json.loads, out.read_text().splitlines())}
+    for name, (_, words) in shapes.items():
+        assert records[name]["status"] == "invalid" and words in records[name]["error"], records[name]
+        assert records[name]["check"] == "mismatch"
+    assert (
+        records["plays"]["status"] == "invalid" and "plays: a finish to judge is a string" in records["plays"]["error"]
+    )

@@ -21,7 +21,7 @@ from solver.core.files import write_whole
 from solver.core.games import game
 from solver.core.jsonio import HugeNumber, Unreadable, loads, read_text, shown_path
 from solver.core.plays import PlayError, from_json, parse_plays
-from solver.core.position import PositionError, parse_position
+from solver.core.position import PositionError, json_type_name, parse_position
 from solver.core.rules import final_state, initial_state, legal_plays
 from solver.core.status import Check, FinishStatus, HintStatus, RecordStatus
 from solver.finish.finisher import judge_finish, solve_finish
@@ -162,6 +162,9 @@ def solve_one(job: Job, time_limit: float | None = None, max_memory: int | None 
         puzzle = raw if isinstance(raw, dict) and "position" in raw and "player" not in raw else {"position": raw}
         pos = parse_position(puzzle["position"])
         expect = puzzle.get("expect")
+        _check_expect(expect)
+        if "plays" in puzzle and not isinstance(puzzle["plays"], str):
+            raise PositionError('plays: a finish to judge is a string of plays, as "9=4+5, 7>3"', "wrong_type")
         if isinstance(expect, dict) and isinstance(expect.get("plays"), list):
             # A legal-plays puzzle: the answer is the list of plays, no search needed.
             plays = legal_plays(initial_state(pos))
@@ -213,6 +216,30 @@ def solve_one(job: Job, time_limit: float | None = None, max_memory: int | None 
         record.update(kind="error", status=RecordStatus.ERROR, error=f"{type(e).__name__}: {e}", exact=False)
     record["seconds"] = round(time.perf_counter() - t0, 4)
     return record
+
+
+def _check_expect(expect: Any) -> None:
+    """An expected answer of a shape compare() can read, or PositionError naming the key."""
+    if expect is None:
+        return
+    if not isinstance(expect, dict):
+        raise PositionError(f"expect: must be an object, not {json_type_name(expect)}", "wrong_type")
+    for key in ("plays", "best_plays", "moves"):
+        if key in expect and not isinstance(expect[key], list):
+            raise PositionError(f"expect.{key}: must be a list, not {json_type_name(expect[key])}", "wrong_type")
+    for key in ("plays", "best_plays"):
+        for i, p in enumerate(expect.get(key, [])):
+            try:
+                from_json(p)
+            except PlayError as e:
+                raise PositionError(f"expect.{key}[{i}]: {e}", "malformed_play") from None
+    for i, m in enumerate(expect.get("moves", [])):
+        if not isinstance(m, dict) or "play" not in m or "value" not in m:
+            raise PositionError(f'expect.moves[{i}]: must be an object with "play" and "value"', "wrong_type")
+        try:
+            from_json(m["play"])
+        except PlayError as e:
+            raise PositionError(f"expect.moves[{i}].play: {e}", "malformed_play") from None
 
 
 def _close(a: Any, b: Any) -> bool:

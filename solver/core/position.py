@@ -140,7 +140,8 @@ class Position:
         return out
 
 
-def _type_name(v: object) -> str:
+def json_type_name(v: object) -> str:
+    """A JSON value's kind in words, for messages: "a number", "a list", "null"."""
     if isinstance(v, HugeNumber):
         return "a number"
     return {
@@ -165,7 +166,7 @@ def _card(card: object, where: str, top: int) -> int:
 
 def _cards_in_order(raw: object, where: str, top: int) -> tuple[int, ...]:
     if not isinstance(raw, list):
-        raise PositionError(f"{where}: must be a list of cards, not {_type_name(raw)}", "wrong_type")
+        raise PositionError(f"{where}: must be a list of cards, not {json_type_name(raw)}", "wrong_type")
     return tuple(_card(card, f"{where}[{i}]", top) for i, card in enumerate(raw))
 
 
@@ -203,7 +204,7 @@ def _int(v: object, where: str, minimum: int) -> int:
             raise PositionError(f"{where}: must be at least {minimum}, not {v}", "out_of_range")
         raise PositionError(f"{where}: {v} is far too large", "out_of_range")
     if isinstance(v, bool) or not isinstance(v, int):
-        raise PositionError(f"{where}: must be a whole number, not {_type_name(v)}", "wrong_type")
+        raise PositionError(f"{where}: must be a whole number, not {json_type_name(v)}", "wrong_type")
     if v < minimum:
         raise PositionError(f"{where}: must be at least {minimum}, not {v}", "out_of_range")
     if v > MAX_RULE_NUMBER:  # far beyond any deck, and past what the search's integers hold
@@ -213,7 +214,7 @@ def _int(v: object, where: str, minimum: int) -> int:
 
 def _bool(v: object, where: str) -> bool:
     if not isinstance(v, bool):
-        raise PositionError(f"{where}: must be true or false, not {_type_name(v)}", "wrong_type")
+        raise PositionError(f"{where}: must be true or false, not {json_type_name(v)}", "wrong_type")
     return v
 
 
@@ -221,7 +222,7 @@ def parse_rules(raw: object) -> Rules:
     if raw is None:
         return Rules()
     if not isinstance(raw, dict):
-        raise PositionError(f"rules: must be an object, not {_type_name(raw)}", "wrong_type")
+        raise PositionError(f"rules: must be an object, not {json_type_name(raw)}", "wrong_type")
     _unknown_keys(raw, RULE_KEYS, "rules: ")
     d = Rules()
     return Rules(
@@ -236,7 +237,7 @@ def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
     """Validate a decoded JSON value against FORMAT.md and build a Position. A `"phase": "reward"`
     position (an extension) is accepted only where the caller says it can use one."""
     if not isinstance(raw, dict):
-        raise PositionError(f"a position must be a JSON object, not {_type_name(raw)}", "wrong_type")
+        raise PositionError(f"a position must be a JSON object, not {json_type_name(raw)}", "wrong_type")
     _unknown_keys(raw, TOP_KEYS | EXTENSION_KEYS, "")
     game = _choice(raw, "game", GAMES, "vanguard")
     g = game_of(game)
@@ -262,12 +263,12 @@ def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
             )
     note = raw.get("note")
     if note is not None and not isinstance(note, str):
-        raise PositionError(f"note: must be a string, not {_type_name(note)}", "wrong_type")
+        raise PositionError(f"note: must be a string, not {json_type_name(note)}", "wrong_type")
     label = raw.get("id", note)
     if isinstance(label, HugeNumber):
         label = label.text  # a label, never a number to compute with
     if label is not None and (isinstance(label, bool) or not isinstance(label, (str, int))):
-        raise PositionError(f"id: must be a string or a number, not {_type_name(label)}", "wrong_type")
+        raise PositionError(f"id: must be a string or a number, not {json_type_name(label)}", "wrong_type")
     for key in ("draw_pile", "rules"):  # left out, they have their defaults; null is not one
         if key in raw and raw[key] is None:
             raise PositionError(f"{key}: must be {'a list or an object' if key == 'draw_pile' else 'an object'}, not null "
@@ -282,7 +283,7 @@ def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
     if g.has_party:
         raw_party = raw.get("party", list(MEMBERS))
         if not isinstance(raw_party, list):
-            raise PositionError(f"party: must be a list of members, not {_type_name(raw_party)}", "wrong_type")
+            raise PositionError(f"party: must be a list of members, not {json_type_name(raw_party)}", "wrong_type")
         members = []
         for i, m in enumerate(raw_party):
             try:
@@ -314,7 +315,7 @@ def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
             size_given = _int(raw_pile["size"], "draw_pile.size", 0)
     else:
         raise PositionError(
-            f"draw_pile: must be a list of cards or an object, not {_type_name(raw_pile)}", "wrong_type"
+            f"draw_pile: must be a list of cards or an object, not {json_type_name(raw_pile)}", "wrong_type"
         )
 
     # Copies: every seen card of a value together must fit in the deck.
@@ -421,7 +422,7 @@ def _scores(raw: dict[str, Any], g: Any) -> tuple[int, int]:
     obj = raw["scores"]
     if not isinstance(obj, dict):
         raise PositionError(
-            f'scores: must be an object {{"player": P, "wolf": W}}, not {_type_name(obj)}', "wrong_type"
+            f'scores: must be an object {{"player": P, "wolf": W}}, not {json_type_name(obj)}', "wrong_type"
         )
     _unknown_keys(obj, SCORE_KEYS, "scores.")
     out = []
