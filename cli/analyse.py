@@ -20,6 +20,7 @@ from .common import (
     emit_json,
     fail,
     interrupted,
+    one_line,
     positive,
     use_memory,
     write_out,
@@ -198,7 +199,7 @@ def analyse(
             note = f" ({len(games) - len(todo)} already in it)" if len(games) > len(todo) else ""
             console().print(f"{len(results)} game(s) analysed into {out}{note}")
     for line in bad[:5]:
-        typer.echo(f"lobo-hint: invalid: {line}", err=True)
+        typer.echo(f"lobo-hint: invalid: {one_line(str(line))}", err=True)
     if len(bad) > 5:
         typer.echo(f"lobo-hint: and {len(bad) - 5} more line(s) that are not games", err=True)
     if bad:

@@ -24,6 +24,7 @@ from .common import (
     emit_json,
     fail,
     interrupted,
+    one_line,
     positive,
     use_memory,
     writable_folder,
@@ -115,6 +116,9 @@ def batch(
             repair_tail(out)
         except (OSError, UnicodeDecodeError) as e:
             fail(f"--out: cannot read {out}: {getattr(e, 'strerror', None) or e}")
+        except (RecursionError, ValueError, csv.Error) as e:
+            why = "a line nested too deeply" if isinstance(e, RecursionError) else f"{e}"
+            fail(f"--out: {out} does not hold results this batch can resume from ({why}): choose another file")
     total = sum(1 for _ in iter_jobs(paths, out))
     client = None
     if cluster is not None:
@@ -194,7 +198,7 @@ def batch(
 def _list_problems(problems: list[tuple[dict[str, Any], str]], out: str | None) -> None:
     """The first few invalid or failed puzzles on stderr, each with its reason."""
     for record, line in problems[:SHOWN_PROBLEMS]:
-        typer.echo(f"lobo-hint: {record['status']}: {line}", err=True)
+        typer.echo(f"lobo-hint: {record['status']}: {one_line(line)}", err=True)
     rest = len(problems) - SHOWN_PROBLEMS
     if rest > 0:
         where = f"every one is in {out}" if out is not None else "give --out to keep every one"

@@ -50,9 +50,19 @@ MemoryOpt = Annotated[
 FinalOpt = Annotated[bool, typer.Option("--final", help="treat the position as a final round")]
 
 
+MAX_ERROR = 600  # characters of an error line: a huge input quoted back is cut
+
+
+def one_line(message: str) -> str:
+    """A message as one line of bounded length: a newline quoted from the input (an id's) would
+    forge a second line, and a 100,000-character card need not come back whole."""
+    text = message.replace("\r", "\\r").replace("\n", "\\n")
+    return text if len(text) <= MAX_ERROR else text[: MAX_ERROR - 1] + "…"
+
+
 def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
     """One line on stderr, nothing on stdout, and the exit status."""
-    typer.echo(f"lobo-hint: error: {message}", err=True)
+    typer.echo(f"lobo-hint: error: {one_line(message)}", err=True)
     raise typer.Exit(code)
 
 

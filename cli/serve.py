@@ -101,6 +101,8 @@ def serve(
     from web.hints import HintService
     from web.store import Store, WebError
 
+    if games is not None and not games.strip():
+        fail("--games: an empty path names no folder")
     folder = Path(games).expanduser() if games else default_games_folder()
     try:
         store = Store(folder)

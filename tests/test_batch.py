@@ -350,3 +350,22 @@ def test_an_expected_answer_of_the_wrong_shape_is_named_not_matched(tmp_path: Pa
     assert (
         records["plays"]["status"] == "invalid" and "plays: a finish to judge is a string" in records["plays"]["error"]
     )
+
+
+def test_an_error_stays_one_line_of_bounded_length(tmp_path: Path) -> None:
+    # Found by a review: a newline in an id forged a second "lobo-hint:" line, a 100,000-character
+    # card came back whole, and a resume file nested past reading gave a traceback.
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps({"id": "a\nlobo-hint: forged", "player": [3], "wolf": []}))
+    r = runner.invoke(app, ["batch", str(f), "-j", "1"])
+    assert len([x for x in r.stderr.splitlines() if x.startswith("lobo-hint:")]) == 1, r.stderr
+    f.write_text(json.dumps({"player": ["9" * 100_000], "wolf": [3]}))
+    r = runner.invoke(app, ["validate", str(f)])
+    assert r.exit_code == 2 and len(r.stderr) < 1000 and len(r.stderr.splitlines()) == 1
+    f.write_text(json.dumps({"player": [1], "wolf": [2], "id": 1.5}))
+    r = runner.invoke(app, ["validate", str(f)])
+    assert r.exit_code == 2 and "id: must be a string or a whole number" in r.stderr
+    deep = tmp_path / "out.jsonl"
+    deep.write_text('{"id": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
+    r = runner.invoke(app, ["batch", str(ROOT / "puzzles" / "examples" / "final.json"), "--out", str(deep), "--resume"])
+    assert r.exit_code == 2 and "nested too deeply" in r.stderr and "Traceback" not in r.output

@@ -268,7 +268,8 @@ def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
     if isinstance(label, HugeNumber):
         label = label.text  # a label, never a number to compute with
     if label is not None and (isinstance(label, bool) or not isinstance(label, (str, int))):
-        raise PositionError(f"id: must be a string or a number, not {json_type_name(label)}", "wrong_type")
+        what = "a number with a fraction" if isinstance(label, float) else json_type_name(label)
+        raise PositionError(f"id: must be a string or a whole number, not {what}", "wrong_type")
     for key in ("draw_pile", "rules"):  # left out, they have their defaults; null is not one
         if key in raw and raw[key] is None:
             raise PositionError(f"{key}: must be {'a list or an object' if key == 'draw_pile' else 'an object'}, not null "

@@ -76,7 +76,7 @@ def load_json(raw: Any, settings: Settings | None = None) -> Session:
     unknown = sorted(set(raw) - SAVE_KEYS)
     if unknown:
         raise CompanionError(f"unknown key {unknown[0]!r}")
-    if raw.get("version") != SAVE_VERSION:
+    if raw.get("version") != SAVE_VERSION or isinstance(raw.get("version"), bool):  # true == 1 in Python
         raise CompanionError(f"version {raw.get('version')!r} is not one this lobo-hint reads ({SAVE_VERSION})")
 
     mode, seed = raw.get("mode"), raw.get("seed")
