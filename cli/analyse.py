@@ -5,6 +5,7 @@ cli/analysis_view.py's."""
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -98,6 +99,11 @@ def analyse(
         folder = Path(plot).parent
         if not folder.is_dir():
             fail(f"--plot: cannot write {plot}: no folder {folder}")  # said before the analysis, not after
+        try:
+            with tempfile.NamedTemporaryFile(dir=folder, prefix=".lobo-hint-", suffix=".probe"):
+                pass
+        except OSError as e:
+            fail(f"--plot: cannot write {plot}: {e.strerror or e}")
     budget = DecisionBudget(
         time_limit if time_limit is not None or max_states is not None else 2.0, max_states, samples
     )

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import MemoryOpt, fail, input_errors, use_memory
+from .common import MemoryOpt, fail, input_errors, use_memory, writable_folder
 
 app = typer.Typer()
 
@@ -104,6 +104,7 @@ def serve(
     if games is not None and not games.strip():
         fail("--games: an empty path names no folder")
     folder = Path(games).expanduser() if games else default_games_folder()
+    writable_folder(str(folder), "--games")  # a save that fails later loses a game
     try:
         store = Store(folder)
     except WebError as e:
