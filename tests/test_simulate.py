@@ -342,3 +342,26 @@ def test_a_run_that_fails_before_its_first_game_leaves_the_games_file_as_it_was(
     assert r.exit_code == 2 and not fresh.exists()  # nothing half-made either
     r = runner.invoke(app, ["simulate", "--games", "2", "--policy", "greedy", "-j", "1", "--games-out", str(kept)])
     assert r.exit_code == 0 and len(kept.read_text().splitlines()) == 2  # a run that plays replaces it
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "words"),
+    [
+        ("rounds", -1, '"rounds": must be a whole number'),
+        ("final_reached", "x", '"final_reached": must be true or false'),
+        ("rewards", "x", '"rewards": must be a list'),
+        ("party_by_round", [1.5], '"party_by_round[0]": must be a whole number'),
+        ("seconds", -1, '"seconds": must be a number'),
+        ("points", [1], '"points": must be a list of two'),
+        ("result", "maybe", '"result": "won" or "lost"'),
+        ("steps", 5, '"steps": must be a list'),
+    ],
+)
+def test_a_record_with_a_bad_field_names_it(tmp_path: Path, key: str, value: Any, words: str) -> None:
+    # Found by a review: such fields replayed with exit 0, or failed with Python's own words.
+    out = tmp_path / "games.jsonl"
+    runner.invoke(app, ["simulate", "--games", "1", "--policy", "greedy", "-j", "1", "--games-out", str(out)])
+    record = json.loads(out.read_text())
+    out.write_text(json.dumps({**record, key: value}) + "\n")
+    r = runner.invoke(app, ["replay", str(out)])
+    assert r.exit_code == 2 and words in r.stderr and "Traceback" not in r.output, r.output

@@ -10,6 +10,7 @@ of workers.
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import time
@@ -124,33 +125,81 @@ class GameRecord:
     def from_json(raw: Any) -> GameRecord:
         if not isinstance(raw, dict):
             raise GameError("a game record must be a JSON object")
-        try:
-            setup = Setup.from_json(raw["setup"])
-            steps = tuple(step_from_json(s) for s in raw["steps"])
-            predicted = tuple(
-                (i, float(s["predicted"])) for i, s in enumerate(raw["steps"]) if s.get("predicted") is not None
-            )
-            return GameRecord(
-                seed_from_json(raw.get("game"), "game"),
-                seed_from_json(raw.get("seed")),
-                setup,
-                str(raw.get("policy", "")),
-                steps,
-                str(raw["result"]),
-                None if raw.get("score") is None else int(raw["score"]),
-                int(raw.get("rounds", 0)),
-                tuple(int(x) for x in raw.get("party_by_round", [])),
-                tuple(str(x) for x in raw.get("rewards", [])),
-                bool(raw.get("final_reached", False)),
-                tuple(int(x) for x in raw.get("points", (0, 0))),  # type: ignore[arg-type]
-                int(raw.get("reshuffles", 0)),
-                float(raw.get("seconds", 0.0)),
-                predicted,
-            )
-        except GameError:
-            raise  # a ValueError too, but already says what is wrong (a seed out of range)
-        except (KeyError, TypeError, ValueError) as e:
-            raise GameError(f"not a game record: {type(e).__name__} {e}") from None
+        for key in ("setup", "steps", "result"):
+            if key not in raw:
+                raise GameError(f'not a game record: no "{key}"')
+        if not isinstance(raw["steps"], list):
+            raise GameError('"steps": must be a list of steps')
+        setup = Setup.from_json(raw["setup"])
+        steps = []
+        for i, s in enumerate(raw["steps"]):
+            try:
+                steps.append(step_from_json(s))
+            except (KeyError, TypeError, ValueError, AttributeError) as e:
+                if isinstance(e, GameError):
+                    raise GameError(f"steps[{i}]: {e}") from None
+                raise GameError(f"steps[{i}]: not a step ({type(e).__name__}: {e})") from None
+        predicted = []
+        for i, s in enumerate(raw["steps"]):
+            if isinstance(s, dict) and s.get("predicted") is not None:
+                # A chance, but a bias correction may step a hair outside [0, 1]: any finite number.
+                predicted.append((i, _number(s["predicted"], f"steps[{i}].predicted", -math.inf, math.inf)))
+        result = raw["result"]
+        if result not in ("won", "lost"):
+            raise GameError(f'"result": "won" or "lost", not {result!r}')
+        score = raw.get("score")
+        points = raw.get("points", [0, 0])
+        if not isinstance(points, list) or len(points) != 2:
+            raise GameError('"points": must be a list of two whole numbers')
+        return GameRecord(
+            seed_from_json(raw.get("game"), "game"),
+            seed_from_json(raw.get("seed")),
+            setup,
+            _text(raw.get("policy", ""), "policy"),
+            tuple(steps),
+            result,
+            None if score is None else _whole(score, "score"),
+            _whole(raw.get("rounds", 0), "rounds"),
+            tuple(_whole(x, f"party_by_round[{i}]") for i, x in enumerate(_list(raw, "party_by_round"))),
+            tuple(_text(x, f"rewards[{i}]") for i, x in enumerate(_list(raw, "rewards"))),
+            _flag(raw.get("final_reached", False), "final_reached"),
+            (_whole(points[0], "points[0]"), _whole(points[1], "points[1]")),
+            _whole(raw.get("reshuffles", 0), "reshuffles"),
+            _number(raw.get("seconds", 0.0), "seconds", 0.0, math.inf),
+            tuple(predicted),
+        )
+
+
+# A record's fields, each checked and named when it is not what simulate writes.
+def _whole(x: Any, key: str) -> int:
+    if isinstance(x, bool) or not isinstance(x, int) or x < 0:
+        raise GameError(f'"{key}": must be a whole number, 0 or more, not {x!r}')
+    return x
+
+
+def _number(x: Any, key: str, low: float, high: float) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or not low <= x <= high:
+        raise GameError(f'"{key}": must be a number from {low:g} to {high:g}, not {x!r}')
+    return float(x)
+
+
+def _text(x: Any, key: str) -> str:
+    if not isinstance(x, str):
+        raise GameError(f'"{key}": must be a string, not {x!r}')
+    return x
+
+
+def _flag(x: Any, key: str) -> bool:
+    if not isinstance(x, bool):
+        raise GameError(f'"{key}": must be true or false, not {x!r}')
+    return x
+
+
+def _list(raw: dict[str, Any], key: str) -> list[Any]:
+    x = raw.get(key, [])
+    if not isinstance(x, list):
+        raise GameError(f'"{key}": must be a list, not {x!r}')
+    return x
 
 
 def decision_tables(setup: Setup, policy: Policy, seed: int, index: int, rng: random.Random) -> Iterator[Table]:
