@@ -96,6 +96,26 @@ def test_ctrl_c_stops_a_parallel_simulation_at_once_with_one_line() -> None:
     assert len(kids) == 2 and not still_alive(kids, 5)
 
 
+def test_ctrl_c_in_one_process_while_cp_sat_solves_says_interrupted(tmp_path: Path) -> None:
+    # Found by a review: `best` on one process solves final rounds with CP-SAT, whose own Ctrl-C
+    # handler took the signal: the process ended with no word, its games file wherever it was.
+    out = tmp_path / "games.jsonl"
+    cmd = [sys.executable, "-c", MAIN_WITH_CTRL_C, "simulate", "--games", "100000", "-j", "1", "--policy", "best"]
+    proc = subprocess.Popen([*cmd, "--games-out", str(out)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out.exists() or len(out.read_text().splitlines()) < 3):
+        time.sleep(0.1)  # some games played: final rounds solved by CP-SAT
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and err.decode().splitlines() == ["lobo-hint: interrupted"], err
+    lines = out.read_text().splitlines()
+    assert len(lines) >= 3 and all(json.loads(x)["steps"] for x in lines)  # whole games, every one
+
+
 def test_wilson_interval() -> None:
     lo, hi = wilson(41, 100)
     assert 0.3186 < lo < 0.3188 and 0.5079 < hi < 0.5081  # the textbook values for 41 of 100

@@ -144,6 +144,10 @@ class FinishModel:
         solver = cp_model.CpSolver()
         solver.parameters.max_time_in_seconds = max(0.001, time_limit)
         solver.parameters.num_workers = max(1, min(workers, MAX_WORKERS))
+        # CP-SAT's own Ctrl-C handler would take the signal from Python: the command could not say
+        # "interrupted" or keep what it had written. Solves are short; Python's KeyboardInterrupt
+        # comes when this one returns.
+        solver.parameters.catch_sigint_signal = False
         return solver
 
     def plays(self, solver: cp_model.CpSolver) -> tuple[Play, ...]:

@@ -202,6 +202,7 @@ def partition_cpsat(deck: Deck, hand: Sequence[str], time_limit: float = 60.0) -
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1  # tiny models: one worker is fastest and deterministic
     solver.parameters.max_time_in_seconds = time_limit
+    solver.parameters.catch_sigint_signal = False  # Ctrl-C is Python's (finisher.FinishModel.solver says why)
     if solver.solve(m) != cp_model.OPTIMAL:
         raise RailwayError(f"CP-SAT found no proven largest partition in {time_limit:g} s", "timeout")
     chosen = [j for j in range(len(junctions)) if solver.boolean_value(use[j])]
