@@ -127,14 +127,21 @@ def _wants_compiled(root: State) -> bool:
     return choice == "compiled" or root.unknown_draws >= COMPILED_FROM or "solver.search.compiled" in sys.modules
 
 
+_UNAVAILABLE: list[str] = []  # why the compiled search could not load, once known: not tried again
+
+
 def _compiled_module() -> Any:
-    """The compiled search, loaded (None where numba cannot load: the plain one then answers)."""
+    """The compiled search, loaded (None where numba cannot load: the plain one then answers,
+    and the warning is said once a process, not at every search)."""
+    if _UNAVAILABLE:
+        return None
     try:
         from solver.search import compiled
 
         compiled.warm_up()
         return compiled
     except Exception as e:  # pragma: no cover - numba missing, or no place to cache machine code
+        _UNAVAILABLE.append(str(e))
         logging.getLogger("lobo_hint").warning(
             f"lobo-hint: the compiled search is unavailable ({e}); searching in Python"
         )
