@@ -5,7 +5,6 @@ cli/analysis_view.py's."""
 from __future__ import annotations
 
 import json
-import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,6 +23,7 @@ from .common import (
     one_line,
     positive,
     use_memory,
+    writable_folder,
     write_out,
 )
 from .render import console
@@ -99,11 +99,7 @@ def analyse(
         folder = Path(plot).parent
         if not folder.is_dir():
             fail(f"--plot: cannot write {plot}: no folder {folder}")  # said before the analysis, not after
-        try:
-            with tempfile.NamedTemporaryFile(dir=folder, prefix=".lobo-hint-", suffix=".probe"):
-                pass
-        except OSError as e:
-            fail(f"--plot: cannot write {plot}: {e.strerror or e}")
+        writable_folder(str(folder), "--plot")
     budget = DecisionBudget(
         time_limit if time_limit is not None or max_states is not None else 2.0, max_states, samples
     )
