@@ -311,7 +311,7 @@ def _assumption_core(state: State, deadline: float) -> tuple[tuple[int, ...], bo
 
 # The exact cover search decides a set of Wolf cards in moments when the cards it may use are few;
 # with more, its groups multiply past any clock, and CP-SAT decides within the time left.
-EXACT_COVER_CARDS = 10
+EXACT_COVER_CARDS = 12
 RECHECK_SECONDS = 0.1  # the core's re-check gets at least this long, whatever the clock left
 
 
