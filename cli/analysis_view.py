@@ -51,7 +51,7 @@ def view(a: Analysis) -> Group:
         same = d.played == d.best
         mark = " ".join(x for x in (d.mark, "" if same or d.apart else "≈") if x)
         decisions.add_row(
-            str(d.step), str(d.round), d.played, _pct(d.chance_played), "=" if same else d.best,
+            str(d.number), str(d.round), d.played, _pct(d.chance_played), "=" if same else d.best,
             "" if same else _pct(d.chance_best), "" if same else f"{d.loss:.1f}",
             Text(mark, style=MARK_STYLE.get(d.mark or "", "dim") if d.apart else "dim"),
         )  # fmt: skip
@@ -64,7 +64,7 @@ def view(a: Analysis) -> Group:
     luck.add_column("swing", justify="right")
     for x in a.luck:
         style = "green" if x.swing >= 5 else "magenta" if x.swing <= -5 else ""
-        luck.add_row(str(x.step), x.text, f"{100 * x.before:.1f}%", f"{100 * x.after:.1f}%",
+        luck.add_row(str(x.number), x.text, f"{100 * x.before:.1f}%", f"{100 * x.after:.1f}%",
                      Text(f"{x.swing:+.1f}", style=style))  # fmt: skip
     return Group(head, decisions, legend, luck, summary_view(a))
 
@@ -91,7 +91,7 @@ def summary_view(a: Analysis) -> Table:
     d: dict[str, Any] | None = s["decisive"]
     if d is not None:
         what = "decision" if d["kind"] == "decision" else "luck"
-        t.add_row("the decisive moment", f"step {d['step']}, {what}: {d['text']} ({d['points']:+.1f} points)")
+        t.add_row("the decisive moment", f"step {d['number']}, {what}: {d['text']} ({d['points']:+.1f} points)")
     t.add_row("budget", _budget(a))
     return t
 

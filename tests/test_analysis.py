@@ -411,3 +411,22 @@ def test_the_plot_ticks_whole_steps_only() -> None:
     ax.set_xlim(-0.5, 3.5)  # as short a game as a round lost at once: the axis had steps 0.5, 1.5
     ticks = [t for t in ax.get_xticks() if -0.5 <= t <= 3.5]
     assert ticks and all(float(t).is_integer() for t in ticks), ticks
+
+
+def test_steps_are_numbered_from_1_as_the_messages_about_a_file_number_them(tmp_path: Path) -> None:
+    # The first decision of a game is its second step (the deal is the first): shown as step 2, as
+    # a bad play there is reported ("step 2: ..."); JSON keeps `step` as the index into the steps.
+    a = _analysed("random", "vanguard", 1)[0]
+    first = a.decisions[0]
+    assert first.step == 1 and first.number == 2 and first.to_json()["number"] == 2
+    assert a.luck[0].number == 1 and a.to_json()["luck"][0]["number"] == 1
+    games = tmp_path / "games.jsonl"
+    _write_records(games, _records("random", "vanguard", 1))
+    r = runner.invoke(app, ["analyse", str(games), "--max-states", "1500", "--samples", "32", "--jobs", "1"])
+    assert r.exit_code == 0, r.output
+    assert any(line.split()[:3] == ["2", "│", "1"] and first.played in line for line in r.stdout.splitlines())
+    record = _records("random", "vanguard", 1)[0].to_json()
+    record["steps"][1] = {"step": "play", "play": "1+1+1+1+1=5"}  # five cards from a hand of four
+    games.write_text(json.dumps(record) + "\n")
+    r = runner.invoke(app, ["analyse", str(games)])
+    assert r.exit_code == 2 and "step 2" in r.stderr, r.stderr

@@ -440,3 +440,34 @@ def test_a_null_card_is_shown_as_json_writes_it(monkeypatch: Any, capsys: Any, t
     code, out, err = lobo(monkeypatch, capsys, "validate", path)
     assert code == 2 and not out
     assert "player[1]: bad card null:" in one_error_line(err)
+
+
+def test_a_ctrl_c_while_the_program_is_still_imported_is_one_line_and_130() -> None:
+    """The installed script's entry (cli/entry.py) catches a Ctrl-C that comes before the commands
+    are loaded; here the import of typer raises it, as a terminal's Ctrl-C would at that moment."""
+    import subprocess
+
+    code = (
+        "import sys\n"
+        "class CtrlC:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'typer':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, CtrlC())\n"
+        "from cli.entry import run\n"
+        "run()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, "--version"], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "lobo-hint: interrupted\n")
+
+
+def test_the_installed_script_runs_the_command_line() -> None:
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-c", "from cli.entry import run; run()", "--version"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stdout.startswith("lobo-hint ")

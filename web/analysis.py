@@ -92,7 +92,7 @@ def page_analysis(a: Analysis) -> dict[str, Any]:
     ]
     if s["decisive"] is not None:
         d = s["decisive"]
-        lines.append(f"The decisive moment: step {d['step']}, {d['text']} ({d['points']:+.1f} points)")
+        lines.append(f"The decisive moment: step {d['number']}, {d['text']} ({d['points']:+.1f} points)")
     return {
         "format": FORMAT,
         "at": len(a.game.steps),

@@ -115,6 +115,12 @@ class Chance:
         return out
 
 
+def step_number(index: int) -> int:
+    """A step as a person counts it, from 1: the numbers the messages about a game's steps give
+    (solver/play/driver.py's replay). JSON's `step` stays the index into the steps."""
+    return index + 1
+
+
 @dataclass(frozen=True)
 class Decision:
     """One decision of the Player's: the option taken against the best one."""
@@ -132,6 +138,10 @@ class Decision:
     choices: tuple[tuple[str, Chance], ...] = ()  # every option with its chance, the best first
 
     @property
+    def number(self) -> int:
+        return step_number(self.step)
+
+    @property
     def loss(self) -> float:
         """Best minus made, in percentage points."""
         return 100.0 * (self.chance_best.value - self.chance_played.value)
@@ -147,6 +157,7 @@ class Decision:
     def to_json(self) -> dict[str, Any]:
         return {
             "step": self.step,
+            "number": self.number,
             "kind": self.kind,
             "round": self.round,
             "played": self.played,
@@ -190,12 +201,17 @@ class Luck:
     steps: tuple[int, ...]  # every step the cards came in
 
     @property
+    def number(self) -> int:
+        return step_number(self.step)
+
+    @property
     def swing(self) -> float:
         return 100.0 * (self.after - self.before)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "step": self.step,
+            "number": self.number,
             "kind": self.kind,
             "text": self.text,
             "cards": list(self.cards),
@@ -240,6 +256,7 @@ class Analysis:
                 d.loss,
                 {
                     "step": d.step,
+                    "number": d.number,
                     "kind": "decision",
                     "text": f"{d.played} (best {d.best})",
                     "points": round(-d.loss, 4),
@@ -248,7 +265,10 @@ class Analysis:
             for d in self.decisions
         ]
         moments += [
-            (abs(x.swing), {"step": x.step, "kind": "luck", "text": x.text, "points": round(x.swing, 4)})
+            (
+                abs(x.swing),
+                {"step": x.step, "number": x.number, "kind": "luck", "text": x.text, "points": round(x.swing, 4)},
+            )
             for x in self.luck
         ]
         if not moments:
@@ -590,6 +610,7 @@ __all__ = [
     "analyse_games",
     "assemble",
     "deal_chance",
+    "step_number",
     "tasks",
     "value_task",
 ]

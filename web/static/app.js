@@ -601,8 +601,8 @@ function drawAnalysis(a) {
   const marked = (d) => (d.mark ? ` ${d.mark}` : "") + (d.played !== d.best && !d.told_apart ? " ≈" : "");
   const items = a.decisions.map((d) => h("li", {},
     h("button", { class: "decision" + (d.mark ? " marked" : ""), "data-step": d.step, "data-played": d.played, onclick: () => {
-      detail.replaceChildren(h("p", {}, h("b", {}, `Step ${d.step}, round ${d.round}: `), d.table_text), h("p", {}, d.verdict), hintTable(d));
-    } }, `${d.step}. ${d.played}${marked(d)}`, h("span", { class: "quiet" }, ` ${d.played_text}`))));
+      detail.replaceChildren(h("p", {}, h("b", {}, `Step ${d.number}, round ${d.round}: `), d.table_text), h("p", {}, d.verdict), hintTable(d));
+    } }, `${d.number}. ${d.played}${marked(d)}`, h("span", { class: "quiet" }, ` ${d.played_text}`))));
   const plot = h("img", { id: "analysis-plot", alt: "The chance to win over the game, the marked decisions and the big swings of luck labelled",
     src: "data:image/svg+xml;charset=utf-8," + encodeURIComponent(a.svg) });
   $("analysis-out").replaceChildren(
