@@ -204,11 +204,12 @@ def close_out(sink: IO[str] | None) -> None:
 def emit_json(obj: Any) -> None:
     text = json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
     try:
-        sys.stdout.write(text)
-    except UnicodeEncodeError:
-        # A lone surrogate from the input (an id's "\ud800"), or a terminal that takes ASCII only:
-        # the same JSON with every such character escaped.
-        sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=True) + "\n")
+        text.encode(getattr(sys.stdout, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        # A lone surrogate from the input (an id's "\ud800"), or an output that takes ASCII only:
+        # the same JSON with every such character escaped, never replaced.
+        text = json.dumps(obj, indent=2, ensure_ascii=True) + "\n"
+    sys.stdout.write(text)
 
 
 def use_memory(text: str | None) -> int | None:

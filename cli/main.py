@@ -8,9 +8,11 @@ The commands live in their own modules, each with a Typer app of its own, added 
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import difflib
 import errno
+import io
 import logging
 import os
 import sys
@@ -184,12 +186,36 @@ def main() -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
+# What the text prints beyond ASCII, as an output that cannot encode it shows it.
+PLAIN = {"—": "-", "–": "-", "−": "-", "×": "x", "≤": "<=", "≥": ">=", "≈": "~", "…": "...", "·": ".",
+         "→": "->", "✗": "x", "✓": "v", "•": "*", "§": "S", "±": "+/-"}  # fmt: skip
+
+
+def _plain(e: UnicodeError) -> tuple[str, int]:
+    if not isinstance(e, UnicodeEncodeError):
+        raise e
+    return "".join(PLAIN.get(c, "?") for c in e.object[e.start : e.end]), e.end
+
+
+def narrow_terminal_encoding() -> None:
+    """An output that takes fewer characters than Unicode (PYTHONIOENCODING=ascii, a latin-1
+    terminal) shows a dash or a sign it cannot encode in ASCII (`-`, `x`, `<=`), anything else as
+    `?`, instead of failing on it with a traceback; JSON escapes such characters instead
+    (common.emit_json), so it stays exact."""
+    codecs.register_error("lobo-hint-plain", _plain)
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "utf-8").lower().replace("_", "-")
+        if not encoding.startswith("utf") and isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="lobo-hint-plain")
+
+
 def run() -> None:
     """The installed script: main() in a process of its own, whose start its time limit counts from.
     A hint's process then ends without Python's teardown of the compiled search and its tables
     (a few tenths of a second, after the answer was due): its output is flushed and it started no
     other process."""
     begin_process()
+    narrow_terminal_encoding()
     try:
         main()
     except SystemExit as e:

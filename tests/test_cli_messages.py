@@ -471,3 +471,31 @@ def test_the_installed_script_runs_the_command_line() -> None:
         capture_output=True, text=True, cwd=ROOT, timeout=60,
     )  # fmt: skip
     assert done.returncode == 0 and done.stdout.startswith("lobo-hint ")
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_an_output_that_takes_ascii_or_latin_1_shows_plain_signs_and_exact_json(tmp_path: Path, encoding: str) -> None:
+    # It was a traceback at the first dash (UnicodeEncodeError): now signs it cannot encode are
+    # shown plainly, and JSON escapes them, so it still reads as the same data.
+    import os
+    import subprocess
+
+    script = "from cli.entry import run; run()"
+
+    def lobo_hint(*args: str, narrow: bool = True) -> subprocess.CompletedProcess[bytes]:
+        env = {**os.environ, "PYTHONIOENCODING": encoding if narrow else "utf-8"}
+        return subprocess.run(
+            [sys.executable, "-c", script, *args], capture_output=True, cwd=ROOT, env=env, timeout=120
+        )
+
+    text = lobo_hint("puzzles/examples/midround.json", "--max-states", "2000")
+    assert text.returncode == 0 and text.stderr == b"", text.stderr
+    shown = text.stdout.decode(encoding)  # strictly: every byte is the output's encoding
+    assert ("1x1  2x2" if encoding == "ascii" else "1×1  2×2") in shown and "Best play" in shown
+    (tmp_path / "défi×.json").write_text("{")  # an invalid puzzle: its name is in the JSON
+    data = lobo_hint("batch", str(tmp_path), "--json", "-j", "1")
+    whole = lobo_hint("batch", str(tmp_path), "--json", "-j", "1", narrow=False)
+    assert data.returncode == whole.returncode == 2, data.stderr  # every puzzle invalid
+    assert not whole.stdout.isascii()  # the check means something: the JSON has such characters
+    read = json.loads(data.stdout.decode(encoding))  # strictly, as a reader in that encoding would
+    assert read["invalid_puzzles"][0]["source"].endswith("défi×.json") and read == json.loads(whole.stdout)
