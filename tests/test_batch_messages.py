@@ -59,6 +59,33 @@ def test_a_path_naming_nothing_is_a_usage_error_and_leaves_out_alone(tmp_path: P
     assert r.exit_code == 2 and not (tmp_path / "new.jsonl").exists()
 
 
+def test_a_folder_that_cannot_be_read_is_said_so_not_passed_over(tmp_path: Path, monkeypatch: Any) -> None:
+    # A folder without read permission (a user other than root; here its listing fails as it
+    # would): named as such, not "holds no .json file"; one below others is an invalid puzzle.
+    real = os.scandir
+    closed = {str(tmp_path / "closed"), str(tmp_path / "open" / "sub")}
+
+    def scandir(path: Any = ".") -> Any:
+        if os.fspath(path) in closed:
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real(path)
+
+    for folder in ("closed", "open/sub"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "p.json").write_text(json.dumps(GOOD))
+    (tmp_path / "open" / "good.json").write_text(json.dumps({"id": "good", **GOOD}))
+    monkeypatch.setattr(os, "scandir", scandir)
+    r = runner.invoke(app, ["batch", str(tmp_path / "closed"), "-j", "1"])
+    assert r.exit_code == 2 and r.stderr.splitlines() == [
+        f"lobo-hint: error: {tmp_path / 'closed'}: cannot read the folder: Permission denied"
+    ]
+    r = runner.invoke(app, ["batch", str(tmp_path / "open"), "-j", "1", "--json"])
+    assert r.exit_code == 2, r.output
+    summary = json.loads(r.stdout)
+    assert summary["solved"] == 1 and summary["invalid"] == 1
+    assert f"{tmp_path / 'open' / 'sub'}: cannot read the folder: Permission denied" in r.stderr
+
+
 def invalid_folder(tmp_path: Path, bad_files: int) -> Path:
     folder = tmp_path / "mixed"
     folder.mkdir()

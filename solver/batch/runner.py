@@ -11,6 +11,7 @@ from __future__ import annotations
 import glob
 import json
 import math
+import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -52,6 +53,18 @@ def _files(arg: str) -> list[Path]:
     return [m for m in matches if m.is_file()]
 
 
+def unreadable_folders(arg: str) -> list[tuple[Path, str]]:
+    """The folders under a folder argument (itself included) that cannot be listed, each with the
+    reason: rglob passes over them in silence, and their puzzles would be lost without a word."""
+    p = Path(arg)
+    if not arg.strip() or not p.is_dir():
+        return []
+    found: list[tuple[Path, str]] = []
+    for _ in os.walk(p, onerror=lambda e: found.append((Path(str(e.filename)), e.strerror or str(e)))):
+        pass
+    return sorted(found)
+
+
 def unmatched(args: Iterable[str]) -> list[str]:
     """A line for each argument that names no puzzle file (a missing path, a glob matching nothing,
     a folder with no .json or .jsonl file), saying which: a usage error, refused before anything starts."""
@@ -59,7 +72,10 @@ def unmatched(args: Iterable[str]) -> list[str]:
     for arg in args:
         if _files(arg):
             continue
-        if not arg.strip():
+        closed = [why for folder, why in unreadable_folders(arg) if folder == Path(arg)]
+        if closed:
+            out.append(f"{arg}: cannot read the folder: {closed[0]}")
+        elif not arg.strip():
             out.append(f"{arg!r}: an empty path names no file or folder")
         elif Path(arg).is_dir():
             out.append(f"{arg}: the folder holds no .json or .jsonl file")
@@ -83,7 +99,11 @@ def iter_jobs(args: Iterable[str], leave_out: str | None = None) -> Iterator[Job
     left = None if leave_out is None else Path(leave_out).resolve()
     for arg in args:
         files = [f for f in _files(arg) if left is None or f.resolve() != left]
-        if not files:
+        closed = unreadable_folders(arg)
+        for folder, why in closed:
+            name = shown_path(folder)
+            yield Job(name, name, None, None, f"{name}: cannot read the folder: {why}")
+        if not files and not closed:
             yield Job(
                 shown_path(arg), shown_path(arg), None, None, f"{shown_path(arg)}: no such file, folder or glob match"
             )
