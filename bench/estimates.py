@@ -145,8 +145,36 @@ def _unknown_at_steps(raw: dict[str, Any]) -> dict[int, int]:
     return out
 
 
+def _seam(records: list[dict[str, Any]]) -> None:
+    """At the seam between two regular rounds of vanguard (the Player's won): the last play of the
+    round, whose chance reads the evaluator's cell of the next deal, and the next round's first
+    play, valued by a search of its own; a reward taken between them has no prediction."""
+    last: list[tuple[float, bool]] = []
+    after: list[tuple[float, bool]] = []
+    for raw in records:
+        won = raw["result"] == "won"
+        steps = raw["steps"]
+        plays = [i for i, s in enumerate(steps) if s["step"] == "play"]
+        for i, s in enumerate(steps):
+            if s["step"] != "reward":
+                continue
+            before = [j for j in plays if j < i]
+            later = [j for j in plays if j > i]
+            if before and steps[before[-1]].get("predicted") is not None:
+                last.append((steps[before[-1]]["predicted"], won))
+            if later and steps[later[0]].get("predicted") is not None:
+                after.append((steps[later[0]]["predicted"], won))
+    print("## the last play of a round won (the next deal read from the evaluator's cell)")
+    print_calibration(last, [], f"{len(records)} games")
+    print("\n## the next round's first play")
+    print_calibration(after, [], f"{len(records)} games")
+
+
 def calibration(args: argparse.Namespace) -> None:
     records = [json.loads(line) for path in args.files for line in Path(path).read_text(encoding="utf-8").splitlines()]
+    if args.seam:
+        _seam(records)
+        return
     if args.split_unknown is None:
         _calibration_tables(records, None)
         return
@@ -222,6 +250,7 @@ def main() -> None:
     k = sub.add_parser("calibration")
     k.add_argument("files", nargs="+")
     k.add_argument("--split-unknown", type=int, default=None, help="tables apart for at most / more unknown cards")
+    k.add_argument("--seam", action="store_true", help="only the plays either side of a reward (vanguard)")
     args = ap.parse_args()
     {"coverage": coverage, "calibration": calibration}[args.what](args)
 
