@@ -226,7 +226,7 @@ def _at_end(reader: Reader, console: Console, session: Session, interactive: boo
         if name and name.strip():
             show(console, execute(session, f"save {name.strip()}"))
             return
-    console.print(Text(f"! {n} step(s) were not saved", style="yellow"))
+    console.print(Text(f"! {session.unsaved_words()}", style="yellow"))
 
 
 class _Completer:

@@ -358,6 +358,25 @@ def test_quit_asks_again_when_steps_are_unsaved(tmp_path: Path) -> None:
     assert execute(saved, "quit").quit
 
 
+def test_steps_taken_back_past_a_save_are_counted_as_such(tmp_path: Path) -> None:
+    # It said "4 step(s) are not saved" after one undo of a saved game (every typed step counted
+    # from 0), and nothing at all once every play was taken back.
+    s = run(start(VANGUARD, seed=3).session, "9=2+7", "9=2+7", "8=3+5", f"save {tmp_path / 'g.json'}")
+    s = load_file(tmp_path / "g.json")
+    assert s.unsaved() == 0
+    one = run(s, "undo")
+    assert one.changes() == (0, 1) and one.unsaved() == 1
+    warned = execute(one, "quit")
+    assert not warned.quit and warned.notes[0].text.startswith("1 step(s) of the save were taken back")
+    everything = run(s, "undo 3")
+    assert everything.changes() == (0, 3) and not execute(everything, "quit").quit
+    other = run(everything, "9>7")  # a new line of play where the saved one was
+    assert other.changes() == (1, 3)
+    assert "1 step(s) are not saved; 3 step(s) of the save were taken back" in execute(other, "quit").notes[0].text
+    same = run(one, "8=3+5")  # the step taken back made again: the game is the save's once more
+    assert same.changes() == (0, 0) and execute(same, "quit").quit
+
+
 def _over_with_unsaved_steps() -> Session:
     rec = record("vanguard", 6)
     s = start(VANGUARD, seed=6).session

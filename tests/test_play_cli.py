@@ -247,7 +247,7 @@ def test_quit_at_game_over_with_unsaved_steps_asks_and_eof_says_so(tmp_path: Pat
     assert session.table.phase == GAME_OVER
     n = session.unsaved()
     assert f"{n} step(s) are not saved" in text and "left with" not in text
-    assert f"{n} step(s) were not saved" in text  # the end of input (Ctrl-D) says so too
+    assert f"! {n} step(s) are not saved" in text  # the end of input (Ctrl-D) says so too
     _, text = drive(rec.setup, rec.seed, [*lines, "quit", "quit"])
     assert f"left with {n} unsaved step(s)" in text
     # At a terminal, Ctrl-D at game over offers to save, as it does mid-game.
@@ -290,7 +290,7 @@ def test_quit_with_unsaved_steps_asks_again_and_eof_says_so(tmp_path: Path) -> N
     _, text = drive(rec.setup, rec.seed, [lines[0], "quit", "quit"])
     assert "1 step(s) are not saved" in text and "left with 1 unsaved step(s)" in text
     _, text = drive(rec.setup, rec.seed, [lines[0]])  # the input just ends (Ctrl-D)
-    assert "1 step(s) were not saved" in text
+    assert "! 1 step(s) are not saved" in text
 
 
 # ---------------------------------------------------------------------------------------------

@@ -424,7 +424,9 @@ def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Pa
     assert [b.get_attribute("data-played") for b in decisions] == SCRIPT
     decisions[1].click()
     detail = text(d, "#analysis-detail")
-    assert detail.startswith("Step 3, round 1: you ") and "You played 9=2+7" in detail, detail
+    assert detail.startswith("Step 4, round 1: you ") and "You played 9=2+7" in detail, (
+        detail
+    )  # counted from 1: the deal is step 1
     yours = d.find_elements(By.CSS_SELECTOR, "#analysis-detail table.hint-rows tr.played")
     assert len(yours) == 1 and "9=2+7 (yours)" in yours[0].text, detail
     assert d.find_element(By.ID, "analysis-plot").get_attribute("naturalWidth") not in (None, "0")

@@ -125,7 +125,7 @@ def load_json(raw: Any, settings: Settings | None = None) -> Session:
             "the file was changed after it was saved (its checksum does not match its setup and steps); "
             'to load it as it is now, delete its "checksum" line'
         )
-    session = replace(session, game=game, saved_at=len(steps))
+    session = replace(session, game=game, saved=game.steps)
     session, _ = deck_steps(session)  # an older save may stop before a deal
     return session
 
@@ -183,7 +183,7 @@ def save(session: Session, path: str | None) -> Reply:
     if path is None:
         raise CompanionError("save needs a file name: save game.json")
     _write(path, json.dumps(save_json(session), indent=1) + "\n")
-    after = replace(session, saved_at=len(session.game.steps), save_path=path, quitting=False)
+    after = replace(session, saved=session.game.steps, save_path=path, quitting=False)
     return Reply(
         after,
         (Note("info", f"saved to {path} ({len(session.game.steps)} steps); resume with lobo-hint play --load {path}"),),

@@ -68,7 +68,7 @@ class HintNote:
 class Session:
     game: Playthrough
     seed: int | None = None  # the seeded deck of a virtual game; None: a physical game
-    saved_at: int | None = None  # the number of steps at the last save or load
+    saved: tuple[Step, ...] = ()  # the steps as last saved or loaded
     save_path: str | None = None
     last_hint: HintNote | None = None
     # The last analysis of the game (`analyse`): kept, so that asking again for the same steps and
@@ -95,8 +95,29 @@ class Session:
         return SeededDeck.for_table(self.game.tables[0], self.seed, DECK_INDEX)
 
     def unsaved(self) -> int:
-        """Steps typed since the last save: the deck's own steps can be dealt again, so they do not count."""
-        return sum(1 for s in self.game.steps[self.saved_at or 0 :] if self.typed(s))
+        """How far the game is from its last save: the steps typed since, and those the save holds
+        that were taken back since. The deck's own steps can be dealt again, so they do not count."""
+        new, back = self.changes()
+        return new + back
+
+    def changes(self) -> tuple[int, int]:
+        """(steps typed beyond what the save shares with the game, steps of the save taken back)."""
+        steps = self.game.steps
+        shared = 0
+        for a, b in zip(steps, self.saved, strict=False):
+            if a != b:
+                break
+            shared += 1
+        return (sum(1 for s in steps[shared:] if self.typed(s)), sum(1 for s in self.saved[shared:] if self.typed(s)))
+
+    def unsaved_words(self) -> str:
+        """What unsaved() counts, in words: "2 step(s) are not saved; 1 saved step was taken back"."""
+        new, back = self.changes()
+        where = f" (last saved to {self.save_path})" if self.save_path else ""
+        parts = [f"{new} step(s) are not saved"] if new else []
+        if back:
+            parts.append(f"{back} step(s) of the save were taken back (the file still has them)")
+        return "; ".join(parts) + where
 
     def typed(self, step: Step) -> bool:
         return not self.virtual or isinstance(step, (Move, Take))
@@ -234,7 +255,7 @@ def undo(session: Session, n: int = 1) -> Reply:
     cut = mine[-min(n, len(mine))]
     taken = steps[cut:]
     game = session.game.undo(len(taken))
-    after = replace(session, game=game, saved_at=None if (session.saved_at or 0) > cut else session.saved_at)
+    after = replace(session, game=game)
     notes = [Note("event", "took back: " + ", ".join(step_text(s) for s in taken if after.typed(s)))]
     notes += [Note("prompt", x) for x in prompts(after)]
     return Reply(after, tuple(notes), changed=True, show="board")
@@ -244,10 +265,9 @@ def leave(session: Session) -> Reply:
     n = session.unsaved()
     # A finished game is asked about too: its save is the record to replay or share.
     if n and not session.quitting:
-        where = f" (last saved to {session.save_path})" if session.save_path else ""
         return Reply(
             replace(session, quitting=True),
-            (Note("warn", f"{n} step(s) are not saved{where}: type save FILE, or quit again to leave without saving"),),
+            (Note("warn", f"{session.unsaved_words()}: type save FILE, or quit again to leave without saving"),),
         )
     notes = (Note("info", f"left with {n} unsaved step(s)"),) if n else ()
     return Reply(session, notes, quit=True)
