@@ -218,53 +218,94 @@ def hint(
     return _search(state, pos, time_limit, max_states, samples, progress, t0, threads)
 
 
+# A play of a final round gets a finish of its own only with at least this much of the clock left,
+# and then at least this much of it: CP-SAT decides a big round's play in some 20 ms (20 cards
+# against 15: 23 ms, measured), and a share too thin for any decides none. The rest are bounded.
+CHILD_SECONDS = 0.03
+
+
+@dataclass(frozen=True)
+class _Child:
+    """A final-round play as far as the answer knows it: lo and hi bound its value (equal: exact);
+    won is None where the clock left it open whether a finish exists."""
+
+    lo: float
+    hi: float
+    won: bool | None
+
+
 def _final_round(state: State, objective: str, time_limit: float | None, t0: float) -> HintResult:
     limit = 10.0 if time_limit is None else time_limit
     # A time limit is the whole answer's: the plays share what the root's finish leaves (with
     # none, each finish has its own ten seconds, as a state budget's answers always had).
     due = None if time_limit is None else t0 + time_limit
     by = "party" if objective == "party" else "score"
+    if due is not None:
+        limit = max(CHILD_SECONDS, due - time.perf_counter())  # the start-up came out of the same clock
     root = solve_finish(state, time_limit=limit, objective=by)
     active = len(state.party)
-    moves = []
-    exact = root.exact
     plays = legal_plays(state)
+
+    def won_in(end: State) -> float:
+        """The value of the final round won in `end` (the state itself: a bound on every finish)."""
+        if objective == "game":
+            return 1.0
+        return float(final_score(end)) if by == "score" else -float(active - len(end.party))
+
+    def finish_worth(f: Finish) -> float:
+        if objective == "game":
+            return 1.0
+        return float(f.score or 0) if by == "score" else -float(active - len(f.members_left))
+
+    exact_root = root.status == FinishStatus.WIN and root.exact
+    top = finish_worth(root) if exact_root else won_in(state)  # no play beats the best finish
+    floor = 0.0 if objective == "game" else -float(active) if by == "party" else LOST
+    # Which member a sacrifice turns face down never changes a finish's worth (RULES.md §4).
+    alike = {replace(p, member=None) for p in root.plays} if exact_root else set()
+    children: list[_Child] = []
     for i, play in enumerate(plays):
         after = apply(state, play)
-        if due is not None:
-            limit = max(0.01, (due - time.perf_counter()) / (len(plays) - i))
-        if play.kind == "fold":
-            f: Finish | None = None
-            won = False
-        elif after.outcome == WON:
-            f, won = None, True
+        if play.kind == "fold" or root.status == FinishStatus.LOST:  # no play wins a round with no finish
+            children.append(_Child(floor, floor, False))
+            continue
+        if after.outcome == WON:
+            v = won_in(after)
+            children.append(_Child(v, v, True))
+            continue
+        if replace(play, member=None) in alike:  # plays commute: the best finish less this one ends the rest
+            children.append(_Child(top, top, True))
+            continue
+        left = math.inf if due is None else due - time.perf_counter()
+        if left < CHILD_SECONDS:
+            children.append(_Child(floor, top, None))
+            continue
+        share = limit if due is None else max(CHILD_SECONDS, left / (len(plays) - i))
+        f = solve_finish(after, time_limit=share, objective=by, prove=False, check=False)
+        if f.status == FinishStatus.LOST:
+            children.append(_Child(floor, floor, False))
+        elif f.status == FinishStatus.WIN:
+            v = finish_worth(f)
+            # A finish as good as the best finish is this play's best, proven or not.
+            children.append(_Child(v, v if f.exact or v >= top - EPS else top, True))
         else:
-            f = solve_finish(after, time_limit=limit, objective=by, prove=False)  # its row needs won or lost
-            exact = exact and f.exact
-            won = f.status == FinishStatus.WIN
-        value: float | None
-        if objective == "game":
-            value = 1.0 if won else 0.0  # the final round won is the game won (RULES.md §7)
-        elif by == "score":
-            score = final_score(after) if f is None else f.score
-            value = float(score) if won and score is not None else None
-        else:
-            left = len(after.party) if f is None else len(f.members_left)
-            value = float(-(active - left)) if won else float(-active)
-        moves.append(MoveResult(play, value, 1.0 if won else 0.0))
+            children.append(_Child(floor, top, None))
+    moves = [_move(play, c, objective) for play, c in zip(plays, children, strict=True)]
+    exact = root.exact and all(c.lo == c.hi for c in children)
     ordered = _sorted(moves)
     won = root.status == FinishStatus.WIN
     proof = None
     if root.status == FinishStatus.LOST and root.proof is not None:
         proof = {"kind": "final_round_core", **root.proof.to_json()}
+    lost = root.status == FinishStatus.LOST
     best = root.plays[0] if won and root.plays else next((m.play for m in ordered), None)
-    best_value = next((m.value for m in ordered if m.play == best), None)
-    if by == "party" and not won:
-        best_value = float(-active)
-    if objective == "game":
-        best_value = 1.0 if won else 0.0
-    if not won:
+    if lost:  # fold only where no finish exists: a round the clock left open is not lost
         best = next(m.play for m in ordered if m.play.kind == "fold")
+    best_move = next(m for m in ordered if m.play == best)
+    best_value = best_move.value
+    if won and objective == "game":
+        best_value = 1.0
+    elif lost:
+        best_value = None if by == "score" and objective != "game" else floor
     # The finisher's play (or Fold) can share its value with plays listed before it: it goes first.
     ordered = (*[m for m in ordered if m.play == best], *[m for m in ordered if m.play != best])
     status = (
@@ -272,30 +313,35 @@ def _final_round(state: State, objective: str, time_limit: float | None, t0: flo
         else HintStatus.PROVEN_LOST if root.status == FinishStatus.LOST
         else HintStatus.OPEN
     )  # fmt: skip
+    # A blunder throws away a certain win: only a play proven to lose is one.
     marked = _mark_ties(
-        tuple(
-            MoveResult(
-                m.play,
-                m.value,
-                m.win_probability,
-                None,
-                status == HintStatus.PROVEN_WON and (m.win_probability or 0.0) < 1.0,
-            )
-            for m in ordered
-        ),
+        tuple(replace(m, blunder=status == HintStatus.PROVEN_WON and m.win_probability == 0.0) for m in ordered),
         best,
     )
-    return HintResult(
-        status,
-        objective,
-        exact,
-        best,
-        best_value,
-        1.0 if won else 0.0,
-        marked,
-        proof,
-        root,
-        stats={"seconds": round(time.perf_counter() - t0, 4), "finisher": root.stats},
+    stats: dict[str, Any] = {"seconds": round(time.perf_counter() - t0, 4), "finisher": root.stats}
+    if not exact:
+        stats["stopped"] = "time"  # the clock, not the rules, left plays open
+    chance = 1.0 if won else 0.0 if lost else best_move.win_probability
+    return HintResult(status, objective, exact, best, best_value, chance, marked, proof, root, stats=stats)
+
+
+LOST = -math.inf  # a lost finish's value under `score`: below every score (None in the answer)
+
+
+def _move(play: Play, c: _Child, objective: str) -> MoveResult:
+    """A final-round play's row: exact, or the middle of its sound bounds (a finish found is the
+    low end; the best finish, the high end; a loss, the bottom: under `score`, 0)."""
+    if c.lo == c.hi:
+        value = None if c.lo == LOST else c.lo
+        return MoveResult(play, value, 1.0 if c.won else 0.0)
+    lo = 0.0 if c.lo == LOST else c.lo
+    mid = (lo + c.hi) / 2
+    if c.won:
+        return MoveResult(play, mid, 1.0, (lo, c.hi), samples=0, method=MIDPOINT, interval=(lo, c.hi))
+    if objective == "game":
+        return MoveResult(play, mid, mid, (lo, c.hi), samples=0, method=MIDPOINT, interval=(lo, c.hi))
+    return MoveResult(
+        play, mid, 0.5, (lo, c.hi), samples=0, method=MIDPOINT, interval=(lo, c.hi), win_interval=(0.0, 1.0)
     )
 
 

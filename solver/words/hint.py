@@ -104,6 +104,8 @@ def interval_text(objective: str, iv: tuple[float, float] | None) -> str:
         return ""
     if objective in ("win", "game"):
         return f"{number_text(100 * iv[0], '.1f')}–{number_text(100 * iv[1], '.1f')}%"
+    if objective == "score":  # a final round's play left open by the clock: 0 stands for a loss
+        return f"{'lost' if iv[0] <= 0 else number_text(iv[0], 'g')} to {number_text(iv[1], 'g')}"
     return f"[{signed_text(iv[0], '+.2f')}, {signed_text(iv[1], '+.2f')}]"
 
 
