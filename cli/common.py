@@ -38,6 +38,15 @@ TimeOpt = Annotated[
     float, typer.Option("--time-limit", "-t", help="seconds before answering with what is known (exact: false)")
 ]
 VerifyOpt = Annotated[bool, typer.Option("--verify", help="re-check the answer independently (brute force)")]
+VERIFY_SECONDS = 60.0
+VerifyLimitOpt = Annotated[
+    float,
+    typer.Option(
+        "--verify-limit",
+        help="seconds the --verify brute force may take; past them the answer is shown not verified (a big "
+        "final round can take far longer)",
+    ),
+]
 MemoryOpt = Annotated[
     str | None,
     typer.Option(

@@ -4,6 +4,9 @@ graph (the lookahead as a graph). The searches and the finisher load when a comm
 
 from __future__ import annotations
 
+import sys
+import time
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
@@ -11,17 +14,19 @@ import typer
 from solver.core.plays import parse_plays
 from solver.core.position import load_position, with_objective
 from solver.core.rules import final_state
-from solver.finish.verify import NOTHING_TO_VERIFY
+from solver.finish.verify import NOTHING_TO_VERIFY, not_verified
 from solver.words.numbers import count_text
 
 from . import render
 from .common import (
+    VERIFY_SECONDS,
     FinalOpt,
     JsonOpt,
     MemoryOpt,
     ObjectiveOpt,
     PositionArg,
     TimeOpt,
+    VerifyLimitOpt,
     VerifyOpt,
     command_began,
     emit_json,
@@ -52,6 +57,7 @@ def hint(
     ] = None,
     max_memory: MemoryOpt = None,
     verify: VerifyOpt = False,
+    verify_limit: VerifyLimitOpt = VERIFY_SECONDS,
 ) -> None:
     """The best play and the value of every legal play (also: lobo-hint POSITION.json).
 
@@ -68,6 +74,7 @@ def hint(
     positive(time_limit, "--time-limit")
     positive(max_states, "--max-states")
     positive(samples, "--samples")
+    positive(verify_limit, "--verify-limit")
     use_memory(max_memory)
     with render.progress(enabled=not as_json) as report:
         result = solve_hint(
@@ -79,16 +86,16 @@ def hint(
             started=began,
             threads=cores(),
         )
-    problems = verify_hint(pos, result) if verify else None
+    problems = _verified(lambda deadline: verify_hint(pos, result, deadline), verify_limit) if verify else None
     checked = hint_claims(result)
     if as_json:
-        emit_json(_verdict_keys(result.to_json(), problems, checked))
+        emit_json(_verdict_keys(result.to_json(), problems, checked, verify_limit if verify else None))
     else:
         out = render.console()
         out.print(render.position_panel(pos))
         out.print(render.hint_view(pos, result, explain(result)))
-        if problems is not None:
-            out.print(render.verdict(problems, checked))
+        if verify:
+            out.print(render.verdict(problems, checked, verify_limit))
     if problems:
         raise typer.Exit(1)
 
@@ -102,6 +109,7 @@ def finish(
     verify: VerifyOpt = False,
     time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="seconds for CP-SAT")] = 10.0,
     workers: Annotated[int, typer.Option("--workers", "-w", help="CP-SAT search workers")] = 1,
+    verify_limit: VerifyLimitOpt = VERIFY_SECONDS,
 ) -> None:
     """The best finish of a Vanguard final round, or a checkable proof that none exists."""
     from solver.finish.finisher import MAX_WORKERS, solve_finish
@@ -111,26 +119,32 @@ def finish(
     state, forced = final_state(pos, final)
     positive(time_limit, "--time-limit")
     positive(workers, "--workers")
+    positive(verify_limit, "--verify-limit")
     if workers > MAX_WORKERS:
         fail(f"--workers: at most {MAX_WORKERS}, not {workers}")
     result = solve_finish(state, time_limit=time_limit, workers=workers, count_alternatives=True)
     problems = None
     if verify:
         core, minimal = (result.proof.wolf, result.proof.minimal) if result.proof else (None, True)
-        problems = check_finish_answer(state, result.status, result.score, result.plays, core, minimal)
+        problems = _verified(
+            lambda deadline: check_finish_answer(
+                state, result.status, result.score, result.plays, core, minimal, deadline
+            ),
+            verify_limit,
+        )
     if as_json:
         js = result.to_json()
         if forced:
             js["treated_as_final"] = True
-        emit_json(_verdict_keys(js, problems))
+        emit_json(_verdict_keys(js, problems, limit=verify_limit if verify else None))
     else:
         out = render.console()
         out.print(render.position_panel(pos))
         if forced:
             out.print("[yellow]Not a final round: finished as one because of --final.[/yellow]")
         out.print(render.finish_view(result))
-        if problems is not None:
-            out.print(render.verdict(problems))
+        if verify:
+            out.print(render.verdict(problems, limit=verify_limit))
     if problems:
         raise typer.Exit(1)
 
@@ -197,9 +211,28 @@ def graph(
     )
 
 
-def _verdict_keys(js: dict[str, Any], problems: list[str] | None, checked: list[str] | None = None) -> dict[str, Any]:
+def _verified(check: Callable[[float], list[str]], limit: float) -> list[str] | None:
+    """The brute force's problems with the answer; None when it ran past `limit` seconds (neither
+    verified nor refuted)."""
+    from solver.finish.verify import NotVerified
+
+    if sys.stderr.isatty():
+        typer.echo(f"verifying by brute force (at most {limit:g} s, --verify-limit)…", err=True)
+    try:
+        return check(time.perf_counter() + limit)
+    except NotVerified:
+        return None
+
+
+def _verdict_keys(
+    js: dict[str, Any], problems: list[str] | None, checked: list[str] | None = None, limit: float | None = None
+) -> dict[str, Any]:
     """--verify's outcome in the JSON answer; checked as render.verdict's (an answer with nothing
-    to re-check is not called verified: null, and why)."""
+    to re-check is not called verified: null, and why; nor one the brute force did not finish
+    within `limit`, given when --verify was)."""
+    if problems is None and limit is not None:
+        js["verified"] = None
+        js["verify_note"] = not_verified(limit)
     if problems is not None:
         js["verified"] = None if checked == [] else not problems
         if checked == []:

@@ -366,3 +366,34 @@ def test_a_big_final_round_under_a_clock_keeps_it_and_bounds_every_play_it_leave
                 lo, hi = m.bounds
                 assert (lo == 0) if truth[m.play] is None else lo <= (truth[m.play] or 0) <= hi, (limit, m)
             assert not m.blunder or truth[m.play] is None, (limit, m)
+
+
+@pytest.mark.parametrize("command", ["finish", "hint"])
+def test_verify_past_its_limit_says_not_verified_and_keeps_the_answer(tmp_path: Path, command: str) -> None:
+    # Found by a review: --verify's brute force ran for minutes on a big final round, whatever -t
+    # said, with no word. It now has --verify-limit (60 s by default) and says when it ran past it.
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    runner = CliRunner()
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps(BIG_WON))
+    args = [command, str(big), "-t", "0.3", "--verify", "--verify-limit", "0.05"]
+    r = runner.invoke(app, [*args, "--json"])
+    assert r.exit_code == 0, r.output
+    answer = json.loads(r.stdout)
+    assert answer["verified"] is None and answer["verify_note"].startswith("not verified: the brute force did not")
+    assert (answer.get("status") or answer.get("best")) is not None
+    r = runner.invoke(app, args)
+    assert r.exit_code == 0 and "Not verified: the brute force did not finish within 0.05 s" in " ".join(
+        r.stdout.split()
+    )
+    small = tmp_path / "small.json"
+    small.write_text(
+        json.dumps({"final": True, "player": [2, 3, 5], "wolf": [5, 5], "reserve": [], "objective": "score"})
+    )
+    r = runner.invoke(app, [command, str(small), "--verify", "--json"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["verified"] is True and "verify_note" not in json.loads(r.stdout)
+    r = runner.invoke(app, [command, str(small), "--json"])
+    assert "verified" not in json.loads(r.stdout)  # no --verify: no verdict either way

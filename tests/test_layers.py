@@ -213,9 +213,18 @@ def test_companion_package_still_exports_what_its_users_import() -> None:
 CLI = ROOT / "cli"
 
 
-@pytest.mark.parametrize("path", sorted(p for p in CLI.glob("*.py") if p.name != "main.py"), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", sorted(p for p in CLI.glob("*.py") if p.name not in ("main.py", "entry.py")), ids=lambda p: p.name
+)
 def test_no_cli_module_imports_main(path: Path) -> None:
     assert "cli.main" not in modules_imported(path)
+
+
+def test_the_installed_entry_is_imported_by_nothing() -> None:
+    # cli/entry.py imports cli.main (a Ctrl-C during that import is its whole reason): nothing
+    # imports it back, so it makes no cycle.
+    assert all("cli.entry" not in modules_imported(p) for p in CLI.glob("*.py"))
+    assert {m for m in modules_imported(CLI / "entry.py") if m.startswith(("cli", "solver"))} == {"cli.main"}
 
 
 def test_cli_common_imports_no_command_module() -> None:

@@ -6,6 +6,7 @@ Written apart from finish.py's CP-SAT model (plain recursion over the Wolf's car
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -20,6 +21,15 @@ if TYPE_CHECKING:
     from solver.search.hint import HintResult
 
 Counts = tuple[int, ...]
+
+
+class NotVerified(Exception):
+    """The brute force ran past its time: the answer is neither verified nor refuted."""
+
+
+def _in_time(deadline: float | None) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise NotVerified
 
 
 def _subsets_summing(counts: Counts, target: int, start: int = 1) -> list[Counts]:
@@ -54,12 +64,19 @@ class BruteFinish:
 
 
 def brute_finish(
-    wolf: Sequence[int], hand: Sequence[int], reserve: Sequence[int], party: Sequence[str], reserve_scores: bool = False
+    wolf: Sequence[int],
+    hand: Sequence[int],
+    reserve: Sequence[int],
+    party: Sequence[str],
+    reserve_scores: bool = False,
+    deadline: float | None = None,
 ) -> BruteFinish:
-    """The best finish by trying every way to cover the largest Wolf card, recursively (memoized)."""
+    """The best finish by trying every way to cover the largest Wolf card, recursively (memoized).
+    Past `deadline` (a time.perf_counter() reading) it raises NotVerified."""
 
     @cache
     def best(ws: tuple[int, ...], h: Counts, r: Counts, members: int) -> tuple[int | None, tuple[Play, ...]]:
+        _in_time(deadline)
         if not ws:
             score = sum(v * n for v, n in enumerate(h, start=1)) + 10 * members
             if reserve_scores:
@@ -104,18 +121,22 @@ def _splits(pick: Counts, h: Counts, r: Counts) -> list[Counts]:
     return [tuple(p) for p in parts]
 
 
-def coverable(wolf: Sequence[int], hand: Sequence[int], reserve: Sequence[int], active: int) -> bool:
+def coverable(
+    wolf: Sequence[int], hand: Sequence[int], reserve: Sequence[int], active: int, deadline: float | None = None
+) -> bool:
     """Can these Wolf cards all be covered at once (exact groups, or at most active-1 sacrifices)?"""
-    return brute_finish(wolf, hand, reserve, ("J", "Q", "K")[:active]).score is not None
+    return brute_finish(wolf, hand, reserve, ("J", "Q", "K")[:active], deadline=deadline).score is not None
 
 
-def core_is_minimal(core: Sequence[int], hand: Sequence[int], reserve: Sequence[int], active: int) -> bool:
+def core_is_minimal(
+    core: Sequence[int], hand: Sequence[int], reserve: Sequence[int], active: int, deadline: float | None = None
+) -> bool:
     """The core cannot be covered, and taking away any one card makes the rest coverable."""
-    if coverable(core, hand, reserve, active):
+    if coverable(core, hand, reserve, active, deadline):
         return False
     for i in range(len(core)):
         rest = list(core[:i]) + list(core[i + 1 :])
-        if not coverable(rest, hand, reserve, active):
+        if not coverable(rest, hand, reserve, active, deadline):
             return False
     return True
 
@@ -151,12 +172,15 @@ def replay_score(state: State, plays: Sequence[Play]) -> int | None:
     return final_score(r.state)
 
 
-def plainly_won(state: State, surely: bool, memo: dict[tuple[bool, State], bool] | None = None) -> bool:
+def plainly_won(
+    state: State, surely: bool, memo: dict[tuple[bool, State], bool] | None = None, deadline: float | None = None
+) -> bool:
     """The round's status by the plainest search there is: every play, every draw, no shortcuts.
     surely=False: some order of the pile lets some line win; surely=True: some strategy wins
-    against every order."""
+    against every order. Past `deadline` it raises NotVerified."""
     from solver.core.rules import apply_outcome, chance_outcomes, legal_plays
 
+    _in_time(deadline)
     memo = {} if memo is None else memo
     if state.outcome is not None:
         return state.outcome == WON
@@ -164,10 +188,10 @@ def plainly_won(state: State, surely: bool, memo: dict[tuple[bool, State], bool]
     if key in memo:
         return memo[key]
     if state.is_chance:
-        results = (plainly_won(apply_outcome(state, v), surely, memo) for v, _ in chance_outcomes(state))
+        results = (plainly_won(apply_outcome(state, v), surely, memo, deadline) for v, _ in chance_outcomes(state))
         r = all(results) if surely else any(results)
     else:
-        r = any(plainly_won(apply(state, p), surely, memo) for p in legal_plays(state) if p.kind != "fold")
+        r = any(plainly_won(apply(state, p), surely, memo, deadline) for p in legal_plays(state) if p.kind != "fold")
     memo[key] = r
     return r
 
@@ -179,11 +203,13 @@ def check_finish_answer(
     plays: Sequence[Play],
     core: Sequence[int] | None,
     minimal: bool = True,
+    deadline: float | None = None,
 ) -> list[str]:
     """Problems found when re-checking a finisher answer by brute force (empty: verified). minimal:
-    whether the proof claims its core minimal (a time limit may leave it not shown so)."""
+    whether the proof claims its core minimal (a time limit may leave it not shown so). Past
+    `deadline` it raises NotVerified."""
     problems = []
-    brute = brute_finish(state.wolf, state.hand, state.reserve, state.party, state.rules.reserve_scores)
+    brute = brute_finish(state.wolf, state.hand, state.reserve, state.party, state.rules.reserve_scores, deadline)
     if status == FinishStatus.WIN:
         got = replay_score(state, plays)
         if got is None:
@@ -195,11 +221,15 @@ def check_finish_answer(
     elif status == FinishStatus.LOST:
         if brute.score is not None:
             problems.append(f"brute force finds a finish scoring {brute.score}")
-        if core is None or coverable(core, state.hand, state.reserve, len(state.party)):
+        if core is None or coverable(core, state.hand, state.reserve, len(state.party), deadline):
             problems.append("the proof's Wolf cards can all be covered")
-        elif minimal and not core_is_minimal(core, state.hand, state.reserve, len(state.party)):
+        elif minimal and not core_is_minimal(core, state.hand, state.reserve, len(state.party), deadline):
             problems.append("the proof's Wolf cards are not a minimal set that cannot be covered")
     return problems
+
+
+def not_verified(limit: float) -> str:
+    return f"not verified: the brute force did not finish within {limit:g} s (--verify-limit gives it more)"
 
 
 NOTHING_TO_VERIFY = (
@@ -218,10 +248,10 @@ def hint_claims(result: HintResult) -> list[str]:
     return claims
 
 
-def verify_hint(pos: Position, result: HintResult) -> list[str]:
+def verify_hint(pos: Position, result: HintResult, deadline: float | None = None) -> list[str]:
     """Re-check a hint's claims independently: a final round's finish or core by brute force; a
     proven_lost or proven_won status by the plain status search. Values themselves are checked
-    against the reference expectimax in the tests."""
+    against the reference expectimax in the tests. Past `deadline` it raises NotVerified."""
     from solver.core.rules import initial_state
 
     state = initial_state(pos)
@@ -229,14 +259,14 @@ def verify_hint(pos: Position, result: HintResult) -> list[str]:
     if result.finish is not None:
         f = result.finish
         core, minimal = (f.proof.wolf, f.proof.minimal) if f.proof else (None, True)
-        problems += check_finish_answer(state, f.status, f.score, f.plays, core, minimal)
-    if result.status == HintStatus.PROVEN_LOST and plainly_won(state, surely=False):
+        problems += check_finish_answer(state, f.status, f.score, f.plays, core, minimal, deadline)
+    if result.status == HintStatus.PROVEN_LOST and plainly_won(state, surely=False, deadline=deadline):
         problems.append("the plain search finds a line that wins under some order of the pile")
-    if result.status == HintStatus.PROVEN_WON and not plainly_won(state, surely=True):
+    if result.status == HintStatus.PROVEN_WON and not plainly_won(state, surely=True, deadline=deadline):
         problems.append("the plain search finds no strategy that wins against every order of the pile")
     if result.status == HintStatus.OPEN and result.exact:
-        if not plainly_won(state, surely=False):
+        if not plainly_won(state, surely=False, deadline=deadline):
             problems.append("called open, but no line wins under any order of the pile")
-        elif plainly_won(state, surely=True):
+        elif plainly_won(state, surely=True, deadline=deadline):
             problems.append("called open, but a strategy wins against every order of the pile")
     return problems
