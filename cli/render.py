@@ -134,12 +134,6 @@ def progress(enabled: bool = True) -> Iterator[Callable[[int, int], None] | None
         yield report
 
 
-def _why_not_exact(result: HintResult) -> str:
-    if result.stats.get("stopped") or any(m.bounds is not None for m in result.moves):
-        return "the budget ran out"
-    return "the rounds after this one are valued by estimates"
-
-
 STATUS_COLOUR = {HintStatus.PROVEN_WON: "green", HintStatus.PROVEN_LOST: "red"}
 
 
@@ -148,7 +142,12 @@ def _coloured(text: str, colour: str | None) -> str:
 
 
 def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
-    from solver.words.hint import STATUS_WORDS, estimates_note, hint_columns  # loads the search: only for a hint
+    from solver.words.hint import (  # loads the search: only for a hint
+        STATUS_WORDS,
+        estimates_note,
+        hint_columns,
+        why_not_exact,
+    )
 
     columns, cells = hint_columns(pos.game, result, result.moves)
     t = Table(title_justify="left")
@@ -170,7 +169,7 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
     lines.append(
         Text.from_markup(
             f"[bold]Best play: {escape(best_text)}[/bold]   status: {_coloured(STATUS_WORDS[result.status], STATUS_COLOUR.get(result.status))}"
-            + ("" if result.exact else f"   [yellow](not exact: {_why_not_exact(result)})[/yellow]")
+            + ("" if result.exact else f"   [yellow](not exact: {why_not_exact(result)})[/yellow]")
         )
     )
     if reason:
@@ -193,7 +192,7 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
     if note:
         lines.append(Text(note, style="dim"))
     stats = result.stats
-    if "states" in stats:
+    if stats.get("states"):  # none where no search ran (a lone fold, a round lost at a glance)
         lines.append(
             Text(
                 f"{stats['states']} states, {stats['cache_hits']} cache hits, {stats['chance_nodes']} chance "

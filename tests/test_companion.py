@@ -583,6 +583,24 @@ def test_hint_and_why_in_a_final_round() -> None:
     refused(s, "hint 0", "give the seconds")
 
 
+def test_why_says_what_made_a_hint_inexact() -> None:
+    # Found by a review: a round proven lost whose later rounds are estimated was explained as
+    # "the time ran out ... (try hint 60)", which more time would not change.
+    from dataclasses import replace
+
+    from solver.play.companion.prose import why_lines
+
+    reply = execute(start(VANGUARD, seed=3).session, "hint 1")
+    note = reply.session.last_hint
+    assert note is not None and note.result is not None
+    searched = tuple(replace(m, bounds=None) for m in note.result.moves)  # every play to the round's end
+    estimated = replace(note, result=replace(note.result, exact=False, stats={}, moves=searched))
+    cut = replace(note, result=replace(note.result, exact=False, stats={"stopped": "time"}))
+    assert any("rounds after this one are valued by estimates" in line for line in why_lines(estimated))
+    assert not any("time ran out" in line for line in why_lines(estimated))
+    assert any("time ran out" in line for line in why_lines(cut))
+
+
 SEED3_FINAL = ("9=2+7", "9=2+7", "8=3+5", "6=6", "reserve 3", "6=2+4", "1=1", "3+4=7", "fold")
 
 

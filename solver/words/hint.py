@@ -160,6 +160,17 @@ def hint_columns(game_name: str, result: HintResult, moves: Sequence[MoveResult]
     return columns, rows
 
 
+def cut_short(result: HintResult) -> bool:
+    """Whether a budget (not the rounds after this one, which are estimated) made the answer inexact."""
+    return bool(result.stats.get("stopped")) or any(m.bounds is not None for m in result.moves)
+
+
+def why_not_exact(result: HintResult) -> str:
+    if cut_short(result):
+        return "the budget ran out"
+    return "the rounds after this one are valued by estimates"
+
+
 def explain(result: HintResult) -> str:
     """One line on why the best play is best."""
     if result.best is None:
@@ -190,9 +201,10 @@ def explain(result: HintResult) -> str:
 
     line = f"{best.play} {said(best)}"
     if not result.exact:
-        cut = result.stats.get("stopped") or any(m.bounds is not None for m in result.moves)
         line += (
-            " (estimate: the search was cut short)" if cut else " (estimate: the rounds after this one are estimated)"
+            " (estimate: the search was cut short)"
+            if cut_short(result)
+            else " (estimate: the rounds after this one are estimated)"
         )
     rival = next((m for m in moves if m.play.kind != "fold"), None)
     if rival is not None:

@@ -34,7 +34,7 @@ from solver.play.driver import (
 )
 from solver.search.hint import HintResult, MoveResult
 from solver.words.board import draw_text
-from solver.words.hint import explain
+from solver.words.hint import cut_short, explain
 
 if TYPE_CHECKING:  # the session's types only: prose reads sessions, never runs them
     from .session import HintNote, Session
@@ -184,7 +184,11 @@ def why_lines(h: HintNote) -> list[str]:
     if r.proof is not None and r.proof.get("reason"):
         lines.append(f"proof: {r.proof['reason']}")
     if not r.exact:
-        lines.append("not exact: the time ran out, so the values are bounds or sampled estimates (try hint 60)")
+        lines.append(
+            "not exact: the time ran out, so the values are bounds or sampled estimates (try hint 60)"
+            if cut_short(r)
+            else "not exact: the rounds after this one are valued by estimates (more time does not change that)"
+        )
     if r.note:
         lines.append(r.note)
     return lines
