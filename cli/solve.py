@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from solver.core.plays import parse_plays
-from solver.core.position import load_position, with_objective
+from solver.core.position import load_position, puzzle_plays, with_objective
 from solver.core.rules import final_state
 from solver.finish.verify import NOTHING_TO_VERIFY, not_verified
 from solver.words.numbers import count_text
@@ -153,7 +153,14 @@ def finish(
 @input_errors
 def check(
     path: PositionArg,
-    plays: Annotated[str, typer.Option("--plays", "-p", help="the finish in text notation, plays separated by , or ;")],
+    plays: Annotated[
+        str | None,
+        typer.Option(
+            "--plays",
+            "-p",
+            help='the finish in text notation, plays separated by , or ; (default: a puzzle file\'s own "plays")',
+        ),
+    ] = None,
     as_json: JsonOpt = False,
     final: FinalOpt = False,
     time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="seconds for CP-SAT")] = 10.0,
@@ -162,6 +169,9 @@ def check(
     from solver.finish.finisher import judge_finish
 
     pos = load_position(path)
+    plays = plays if plays is not None else puzzle_plays(path)
+    if plays is None:
+        fail('--plays: give the finish to judge (or a puzzle file with its own "plays")')
     state, forced = final_state(pos, final)
     proposed = tuple(parse_plays(plays))
     positive(time_limit, "--time-limit")

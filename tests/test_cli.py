@@ -296,6 +296,12 @@ def test_check_command(tmp_path: Path) -> None:
     r = run("check", path, "--plays", "7==7")
     assert r.exit_code == 2 and "cannot read play" in r.stderr
     assert "the finish folds: the final round is lost" in run("check", path, "--plays", "7r=7, fold").stdout
+    # A puzzle file's own "plays" is the finish judged when --plays is not given (as batch judges it).
+    puzzle = write(tmp_path, {"position": FINAL, "plays": "7r=7, 4+2r=6, 5=5, 3=3"}, "puzzle.json")
+    assert json.loads(run("check", puzzle, "--json").stdout)["optimal"] is True
+    assert json.loads(run("check", puzzle, "--plays", "2=2, 6=6", "--json").stdout)["legal"] is False
+    r = run("check", path)
+    assert r.exit_code == 2 and "--plays: give the finish to judge" in r.stderr
 
 
 def test_hint_on_a_final_round_gives_the_first_play_of_the_best_finish(tmp_path: Path) -> None:

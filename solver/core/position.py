@@ -459,6 +459,17 @@ def load_position(path: str | Path, *, allow_reward: bool = False) -> Position:
         raise PositionError(f"{p}: {e}", e.code) from None
 
 
+def puzzle_plays(path: str | Path) -> str | None:
+    """The finish a puzzle file proposes (its "plays", as `check` and `batch` judge it), if any;
+    read after load_position, which has said what is wrong with a file that cannot be read."""
+    try:
+        raw = loads(read_text(path))
+    except (Unreadable, json.JSONDecodeError, RecursionError):
+        return None
+    plays = raw.get("plays") if isinstance(raw, dict) and "position" in raw else None
+    return plays if isinstance(plays, str) else None
+
+
 def unwrap_puzzle(raw: object) -> object:
     """A puzzle file {"position": {...}, "expect": {...}, "note": ...} stands for its position
     (a documented extension: docs/formats.md)."""
