@@ -371,6 +371,10 @@ def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Pa
             Select(d.find_element(By.ID, "seconds")).select_by_value("10")
             tap(d, "#hint")
             wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#hint-table"), 30)
+            # The answer is brought into view (it was below the plays, a scroll away on a phone).
+            wait(d, lambda d: d.execute_script(
+                "const r = document.getElementById('hint-best').getBoundingClientRect();"
+                "return r.top >= 0 && r.bottom <= window.innerHeight"), 5)  # fmt: skip
             rows = [
                 (
                     r.find_element(By.CSS_SELECTOR, "button").text,

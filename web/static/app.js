@@ -3,7 +3,7 @@
 "use strict";
 
 const S = {
-  id: null, game: null, key: null, whole: false, seconds: 2, timer: null, busy: false, failures: 0,
+  id: null, game: null, key: null, whole: false, seconds: 2, timer: null, busy: false, failures: 0, asked: false,
   sel: { hand: [], reserve: [], wolf: [], member: null }, pad: { player: [], wolf: [] }, padRev: null,
 };
 const $ = (id) => document.getElementById(id);
@@ -557,6 +557,12 @@ function drawHint(g) {
   }
   out.replaceChildren(...parts);
   $("hint-panel").hidden = parts.length === 0;
+  // The answer to a Hint tapped on this page is brought into view once: below the plays on a
+  // phone it was a scroll away, and the chances are what the player asked for.
+  if (S.asked && x && !(job && job.state === "running")) {
+    S.asked = false;
+    $("hint-panel").scrollIntoView({ block: "start", behavior: "smooth" });
+  }
 }
 
 // -- the analysis of the game ---------------------------------------------------------------------
@@ -646,7 +652,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("new-game").addEventListener("change", formChoices);
   $("upload").addEventListener("change", upload);
   $("seconds").addEventListener("change", () => localStorage.setItem("lobo-seconds", $("seconds").value));
-  $("hint").addEventListener("click", () => act("hint", { seconds: Number($("seconds").value) }));
+  $("hint").addEventListener("click", () => { S.asked = true; act("hint", { seconds: Number($("seconds").value) }); });
   $("stop").addEventListener("click", () => api("POST", `/api/games/${S.id}/hint/cancel`, {}).then(show).catch((e) => { if (e.status !== 0) showError(e.message); }));
   new ResizeObserver(roomForDock).observe($("dock"));
   SIDE_DOCK.addEventListener("change", roomForDock);
