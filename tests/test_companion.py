@@ -583,6 +583,14 @@ def test_hint_and_why_in_a_final_round() -> None:
     refused(s, "hint 0", "give the seconds")
 
 
+def test_a_card_beyond_the_deck_in_a_play_is_named_as_in_a_deal() -> None:
+    # It said "you hold no 10 in your hand", where a deal or a draw says the deck has none.
+    s = start(VANGUARD, seed=3).session
+    refused(s, "10=10", "there is no 10 in a standard deck (A..9)")
+    refused(s, "9+1=10", "there is no 10 in a standard deck")
+    refused(s, "9=9", "the Wolf holds no 9")  # a card of the deck that is not there: the rules' words
+
+
 def test_why_says_what_made_a_hint_inexact() -> None:
     # Found by a review: a round proven lost whose later rounds are estimated was explained as
     # "the time ran out ... (try hint 60)", which more time would not change.

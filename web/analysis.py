@@ -11,6 +11,7 @@ from solver.core.games import game
 from solver.play.analysis import Analysis, Chance, Decision
 from solver.play.analysis_plot import figure
 from solver.play.driver import Table, step_to_json
+from solver.words.board import cards_text
 
 FORMAT = "lobo-hint page analysis"
 PHONE_PLOT = (4.2, 3.6)  # inches: about the pixels of a phone's page, so labels keep their size
@@ -23,16 +24,12 @@ def _pct(c: Chance) -> str:
     return text if c.exact else f"{text} ({100 * c.low:.0f}–{100 * c.high:.0f}%)"
 
 
-def _cards(values: tuple[int, ...]) -> str:
-    return " ".join("A" if v == 1 else str(v) for v in values) or "—"
-
-
 def _table_text(t: Table) -> str:
-    parts = [f"you {_cards(t.hand)}"]
+    parts = [f"you {cards_text(t.hand)}"]
     if t.reserve:
-        parts.append(f"reserve {_cards(t.reserve)}")
+        parts.append(f"reserve {cards_text(t.reserve)}")
     if t.phase != "reward":
-        parts.append(f"the Wolf {_cards(t.wolf)}")
+        parts.append(f"the Wolf {cards_text(t.wolf)}")
     if game(t.setup.game).has_party:
         parts.append(f"party {' '.join(t.party) or '—'}")
     parts.append(f"pile {t.pile_size}")

@@ -88,9 +88,13 @@ def parse_command(line: str, setup: Setup) -> Command:
         return Command("exit" if word == "quit" else word, args=tuple(rest.split()))
     if word == "fold" or "=" in text or ">" in text:
         try:
-            return Command("step", Move(parse_play(text)))
+            play = parse_play(text)
         except PlayError as e:
             raise CompanionError(str(e)) from None
+        beyond = [v for v in (*play.hand, *play.reserve, *play.wolf) if v > top]
+        if beyond:  # said as a deal or a draw says it, not "you hold no 10"
+            raise CompanionError(f"{text}: there is no {beyond[0]} in a {diff} deck (A..{top})")
+        return Command("step", Move(play))
     raise CompanionError(f"unknown command {word!r}: type a play (e.g. 4+2=6), or help")
 
 
