@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -16,6 +17,7 @@ from . import render
 from .common import MemoryOpt, fail, input_errors, positive, use_memory
 
 if TYPE_CHECKING:
+    from solver.core.position import Rules
     from solver.play.companion import Note, Session
 
 app = typer.Typer()
@@ -47,6 +49,14 @@ def play(
         ),
     ] = "game",
     max_memory: MemoryOpt = None,
+    rule: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rule",
+            help="a ruling as NAME=VALUE, e.g. top_card_visible=true (the top card of the pile face up; also "
+            "hand_size, final_threshold, reserve_scores: docs/rules.md); repeat for more",
+        ),
+    ] = None,
 ) -> None:
     """Follow a real game at the table (or deal a virtual one): bookkeeping, rules checks, hints."""
     from solver.core.cards import DIFFICULTIES
@@ -66,7 +76,7 @@ def play(
     settings = Settings(time_limit, reward_policy, samples)
     if load is not None:
         given = [name for name, v in (("--game", game), ("--difficulty", difficulty), ("--seed", seed),
-                                      ("--target", target)) if v is not None]  # fmt: skip
+                                      ("--target", target), ("--rule", rule)) if v]  # fmt: skip
         if given or virtual:
             fail(f"--load: the saved game keeps its own settings; drop {', '.join(given or ['--virtual'])}")
         try:
@@ -96,6 +106,7 @@ def play(
             setup = Setup.asked(game, difficulty, LOBO_TARGET if target is None else target)  # 0 is refused, not 100
         except GameError as e:
             fail(f"--target: {e}")  # the difficulty and the game were checked above
+        setup = replace(setup, rules=_rules(rule or []))
         if virtual and seed is None:
             seed = random.SystemRandom().randrange(1_000_000)
         first = start(setup, seed if virtual else None, settings)
@@ -103,6 +114,25 @@ def play(
     console = render.console()
     reader = terminal_reader(console) if interactive else stream_reader(sys.stdin, console)
     run_session(reader, console, first, interactive=interactive)
+
+
+def _rules(given: list[str]) -> Rules:
+    """--rule NAME=VALUE, each read as a position's "rules" key reads (true/false, a whole number)."""
+    from solver.core.position import PositionError, parse_rules
+
+    raw: dict[str, object] = {}
+    for item in given:
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip():
+            fail(f"--rule: {item!r} is not NAME=VALUE, e.g. top_card_visible=true")
+        text = value.strip().lower()
+        raw[name.strip()] = (
+            True if text == "true" else False if text == "false" else int(text) if text.isdigit() else text
+        )
+    try:
+        return parse_rules(raw)
+    except PositionError as e:
+        fail(f"--rule: {e}")
 
 
 def _resumed(path: str, session: Session) -> Note:

@@ -426,3 +426,16 @@ def test_under_a_real_terminal() -> None:
             proc.kill()
             proc.wait(timeout=10)
         os.close(master)
+
+
+def test_a_game_with_a_ruling_given_on_the_command_line() -> None:
+    # Found by a review: play had no way to a top-card-visible game, so `reveal` was out of reach.
+    r = runner.invoke(
+        app, ["play", "--rule", "top_card_visible=true"], input="deal 1 2 3 4 / 5 6 7 8\nreveal 9\nstatus\nquit\nquit\n"
+    )
+    assert r.exit_code == 0, r.output
+    assert "reveal>" in r.stdout and "top card" in r.stdout.lower()
+    for bad, said in (("top_card_visible=maybe", "must be true or false"), ("colour=red", "unknown key 'colour'"),
+                      ("top_card_visible", "is not NAME=VALUE")):  # fmt: skip
+        r = runner.invoke(app, ["play", "--rule", bad], input="quit\n")
+        assert r.exit_code == 2 and "--rule: " in r.stderr and said in r.stderr, r.stderr

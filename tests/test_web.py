@@ -263,12 +263,22 @@ def test_made_up_ids_and_paths_are_refused(api: Api, folder: Path) -> None:
         ({"game": "lobo", "target": 10**20}, "target score must be from 1 to 1000"),
         ({"game": "lobo", "target": 1001}, "target score must be from 1 to 1000"),
         ({"mode": "virtual", "seed": 10**19}, "seed: a whole number from 0 to"),
+        ({"rules": {"top_card_visible": "yes"}}, "rules.top_card_visible: must be true or false"),
+        ({"rules": {"colour": 1}}, "rules: unknown key 'colour'"),
+        ({"rules": [1]}, "rules: must be an object"),
     ],
 )
 def test_a_bad_new_game_is_refused(api: Api, folder: Path, body: dict[str, Any], message: str) -> None:
     r = api.c.post("/api/games", json=body)
     assert r.status_code == 400 and message in r.json()["error"], r.text
     assert not folder.exists() or not list(folder.iterdir())
+
+
+def test_a_new_game_takes_the_rulings(api: Api) -> None:
+    # Found by a review: a game with the top card face up could not be started (reveal unreachable).
+    g = api.new(mode="physical", rules={"top_card_visible": True})
+    g = api.post(g["id"], "step", line="deal 1 2 3 4 / 5 6 7 8").json()
+    assert g["board"]["phase"] == "draw" and "reveal" in json.dumps(g).lower()
 
 
 def test_only_json_bodies_are_taken(api: Api, folder: Path) -> None:

@@ -19,6 +19,7 @@ import json
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ from solver.core.cards import DIFFICULTIES
 from solver.core.games import GAMES, LOBO_TARGET
 from solver.core.games import game as game_of
 from solver.core.jsonio import MAX_DIGITS
+from solver.core.position import PositionError, parse_rules
 from solver.play.companion import NOTHING_TO_ANALYSE, decisions_made
 from solver.play.driver import MAX_TARGET, PLAY, REWARD, GameError, Setup, seed_from_json, waiting_for
 from web.hints import ANALYSIS, DONE, HintService
@@ -195,7 +197,8 @@ def create_app(
             raise WebError(400, f"target: a whole number from 1 to {MAX_TARGET}, the score that wins")
         try:
             setup = Setup.asked(game, difficulty, LOBO_TARGET if target is None else target)
-        except GameError as e:
+            setup = replace(setup, rules=parse_rules(data.get("rules")))
+        except (GameError, PositionError) as e:
             raise WebError(400, str(e)) from None
         return view(store.create(setup, seed if mode == "virtual" else None), status=201)
 

@@ -126,6 +126,7 @@ async function newGame(ev) {
   const body = { game: f.game.value, difficulty: f.difficulty.value, mode: f.mode.value };
   if (body.mode === "virtual" && f.seed.value !== "") body.seed = Number(f.seed.value);
   if (isRace(f) && f.target.value !== "") body.target = Number(f.target.value);
+  if (f.top.checked) body.rules = { top_card_visible: true };
   try {
     const g = await api("POST", "/api/games", body);
     showError("");
