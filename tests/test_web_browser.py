@@ -374,7 +374,8 @@ def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Pa
             # The answer is brought into view (it was below the plays, a scroll away on a phone).
             wait(d, lambda d: d.execute_script(
                 "const r = document.getElementById('hint-best').getBoundingClientRect();"
-                "return r.top >= 0 && r.bottom <= window.innerHeight"), 5)  # fmt: skip
+                "const bar = document.querySelector('.bar').getBoundingClientRect();"
+                "return r.top >= bar.bottom && r.bottom <= window.innerHeight"), 5)  # fmt: skip
             rows = [
                 (
                     r.find_element(By.CSS_SELECTOR, "button").text,
