@@ -217,7 +217,9 @@ def generate(
 ) -> None:
     """Random puzzles with their answers, graded (hard: one narrow way), as files for batch --check."""
     from solver.batch.generate import KINDS as GENERATE_KINDS
+    from solver.batch.generate import TRIES
     from solver.batch.generate import generate as make_puzzles
+    from solver.batch.grades import GRADES
 
     if kind not in GENERATE_KINDS:
         fail(f"--kind: {kind!r} is not one of {', '.join(GENERATE_KINDS)}")
@@ -225,7 +227,7 @@ def generate(
         fail(f"--difficulty: {difficulty!r} is not one of easy, standard, hard")
     if only not in (None, Outcome.WON, Outcome.LOST):
         fail(f"--only: {only!r} is not one of won, lost")
-    if grade not in (None, "easy", "medium", "hard"):
+    if grade not in (None, *GRADES):
         fail(f"--grade: {grade!r} is not one of easy, medium, hard")
     positive(count, "--count")
     folder = writable_folder(out, "--out")
@@ -239,7 +241,13 @@ def generate(
         written += 1
     typer.echo(
         f"wrote {written} puzzle(s) to {folder}"
-        + ("" if written == count else f" (asked for {count}: the filters are rare)")
+        + (
+            ""
+            if written == count
+            else f" (asked for {count}: no more of {TRIES * count} positions dealt matched "
+            + " and ".join(f"--{k} {v}" for k, v in (("only", only), ("grade", grade)) if v)
+            + ")"
+        )
     )
 
 

@@ -23,7 +23,10 @@ sys.path.insert(0, str(ROOT))
 from gen import random_final, random_position, reference_form  # noqa: E402
 from reference.expectimax import analyse  # noqa: E402
 from reference.finish import best_finish  # noqa: E402
+from solver.batch.grades import finish_grade, hint_grade, lost_grade  # noqa: E402
 from solver.core.position import parse_position  # noqa: E402
+from solver.core.rules import initial_state  # noqa: E402
+from solver.finish.finisher import solve_finish  # noqa: E402
 
 OUT = ROOT / "puzzles" / "collection"
 
@@ -44,7 +47,7 @@ def hint_expect(raw: dict[str, Any]) -> tuple[dict[str, Any], str, str]:
     best_plays = [p for p, v in ref["moves"] if v == best]
     values = sorted({v for _, v in ref["moves"] if v is not None}, reverse=True)
     gap = (values[0] - values[1]) if len(values) > 1 else Fraction(1)
-    grade = "hard" if len(best_plays) == 1 and gap < Fraction(1, 10) else "medium" if len(best_plays) == 1 else "easy"
+    grade = hint_grade(len(best_plays), gap)
     expect = {key: float(best), f"{key}_exact": str(best), "best_plays": best_plays, "moves": moves}
     what = {"win": "win probability", "party": "party members", "points": "points"}[pos["objective"]]
     return expect, f"{pos['game']} {pos['difficulty']}, {what} {best} ({len(ref['moves'])} plays)", grade
@@ -76,13 +79,16 @@ def main() -> None:
     while won < 10 or lost < 8:
         raw = random_final(rng, max_hand=7, max_reserve=3, max_wolf=6)
         expect, note = finish_expect(raw)
+        # The grade only (never the answer) from the finisher: how many best finishes there are,
+        # or how many Wolf cards the proof of a loss needs.
+        f = solve_finish(initial_state(parse_position(raw)), count_alternatives=True)
         if expect["status"] == "win" and won < 10:
             won += 1
-            grade = "hard" if len(raw["wolf"]) >= 5 else "medium" if raw.get("reserve") else "easy"
-            save(f"finish-won-{won:02d}", raw, expect, note, grade)
+            save(f"finish-won-{won:02d}", raw, expect, note, finish_grade(len(raw["wolf"]), f.alternatives or 0))
         elif expect["status"] == "lost" and lost < 8:
             lost += 1
-            save(f"finish-lost-{lost:02d}", raw, expect, note, "medium")
+            assert f.proof is not None
+            save(f"finish-lost-{lost:02d}", raw, expect, note, lost_grade(len(f.proof.wolf)))
     for i in range(1, 13):
         raw = small(rng, game="vanguard" if i % 3 else "lobo")
         pos = parse_position(raw)
@@ -115,9 +121,12 @@ def main() -> None:
         '"position", "expect"}` with its expected answer computed by the plain reference implementations',
         "of `tests/reference/` (`python puzzles/build.py` rebuilds them). The test suite recomputes every",
         "answer with the reference and runs `lobo-hint batch puzzles/ --check` over them. `examples/` holds",
-        "the three positions the README uses. Grades: *easy* (several plays are equally best), *medium*",
-        "(one best play, or a finish to find), *hard* (one best play, less than 0.1 ahead of the next; or a",
-        "finish against five or more Wolf cards).",
+        "the three positions the README uses. Grades, as `lobo-hint generate` gives them",
+        "(solver/batch/grades.py): a hint is *easy* when several plays are equally best, *medium* when one",
+        "is, *hard* when one is, less than 0.1 ahead of the next; a finish is *easy* with more than three",
+        "other best finishes, *medium* with one to three, *hard* when it is the only one against three Wolf",
+        "cards or more; a round that cannot be finished is *hard* when its proof needs three Wolf cards or",
+        "more, else *medium*.",
         "",
         "| id | what | grade |",
         "|---|---|---|",

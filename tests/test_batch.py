@@ -369,3 +369,35 @@ def test_an_error_stays_one_line_of_bounded_length(tmp_path: Path) -> None:
     deep.write_text('{"id": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
     r = runner.invoke(app, ["batch", str(ROOT / "puzzles" / "examples" / "final.json"), "--out", str(deep), "--resume"])
     assert r.exit_code == 2 and "nested too deeply" in r.stderr and "Traceback" not in r.output
+
+
+def test_grades_are_one_rule_with_no_float_edge() -> None:
+    from fractions import Fraction
+
+    from solver.batch.grades import finish_grade, hint_grade, lost_grade
+
+    assert hint_grade(1, 1.0 - 0.9) == "medium"  # a hair under 0.1 in floats: exactly 0.1 ahead
+    assert hint_grade(1, Fraction(1, 10)) == "medium" and hint_grade(1, Fraction(9, 100)) == "hard"
+    assert hint_grade(2, 0.0) == "easy"
+    assert finish_grade(3, 0) == "hard" and finish_grade(2, 0) == "medium" and finish_grade(5, 4) == "easy"
+    assert lost_grade(3) == "hard" and lost_grade(1) == "medium"
+
+
+def test_generated_hint_puzzles_name_the_objective_they_were_graded_by(tmp_path: Path) -> None:
+    # Found by a review: a puzzle graded "one best play" by the round's win chance was shown by
+    # `lobo-hint PUZZLE.json` under the game's, where three plays were 100%.
+    from solver.batch.generate import generate
+
+    seen = 0
+    for puzzle in generate("hint", "easy", 6, 1):
+        pos = puzzle.position
+        assert pos["objective"] == ("win" if pos["game"] == "vanguard" else "game")
+        values = [m["value"] for m in puzzle.expect["moves"]]
+        assert len(set(values)) > 1 and all(v == v + 0.0 and not (v < 0) for v in values)  # no -0.0, no -5e-17
+        path = tmp_path / f"{puzzle.id}.json"
+        path.write_text(json.dumps(puzzle.to_json()))
+        r = runner.invoke(app, ["hint", str(path), "--json"])
+        best = {json.dumps(p, sort_keys=True) for p in puzzle.expect["best_plays"]}
+        assert json.dumps(json.loads(r.stdout)["best"], sort_keys=True) in best
+        seen += 1
+    assert seen == 6

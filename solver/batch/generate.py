@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from solver.batch.grades import finish_grade, hint_grade, lost_grade
 from solver.core.cards import DIFFICULTIES
 from solver.core.games import game as game_of
 from solver.core.position import parse_position
@@ -17,6 +18,7 @@ from solver.finish.finisher import solve_finish
 from solver.search.hint import hint
 
 KINDS = ("finish", "hint", "known-pile")
+TRIES = 200  # positions dealt a puzzle asked for, at most, before the filters are given up on
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ def generate(
     seed: int,
     only: str | None = None,
     grade: str | None = None,
-    max_tries: int = 200,
+    max_tries: int = TRIES,
 ) -> Iterator[Puzzle]:
     """Up to `count` puzzles; `only` "won" or "lost" keeps winnable or lost ones; `grade` keeps
     one grade. Gives up after max_tries × count attempts (some filters are rare)."""
@@ -109,6 +111,11 @@ def generate(
         yield p
 
 
+def _clean(v: float) -> float:
+    """An exact value as written: no -5.6e-17 for a sum of exact chances that is 0."""
+    return round(v, 12) + 0.0
+
+
 def _one(kind: str, difficulty: str, rng: random.Random, ident: str) -> Puzzle | None:
     if kind == "finish":
         raw = _final(rng, difficulty)
@@ -120,12 +127,12 @@ def _one(kind: str, difficulty: str, rng: random.Random, ident: str) -> Puzzle |
             return Puzzle(
                 ident,
                 f"no finish: {f.proof.reason}",
-                "medium",
+                lost_grade(len(f.proof.wolf)),
                 raw,
                 {"status": FinishStatus.LOST.value, "proof": {"wolf": list(f.proof.wolf)}},
             )
         others = f.alternatives or 0
-        grade = "hard" if others == 0 and len(raw["wolf"]) >= 3 else "medium" if others <= 3 else "easy"
+        grade = finish_grade(len(raw["wolf"]), others)
         ways = "one way" if others == 0 else f"{others + 1} ways"
         return Puzzle(
             ident,
@@ -135,19 +142,24 @@ def _one(kind: str, difficulty: str, rng: random.Random, ident: str) -> Puzzle |
             {"status": FinishStatus.WIN.value, "score": f.score},
         )
     raw = _midround(rng, difficulty, known=kind == "known-pile")
+    # Graded by the value the file names, so that the file's own answer ranks the plays the same:
+    # vanguard by the chance to win the round, lobo by the chance to win the game.
+    vanguard = game_of(raw["game"]).win_probability
+    raw["objective"] = "win" if vanguard else "game"
     h = hint(parse_position(raw), time_limit=20)
     if not h.exact or h.value is None:
         return None
-    key = "win_probability" if game_of(raw["game"]).win_probability else "value"
-    best_value = h.win_probability if key == "win_probability" else h.value
-    valued = [(m.play, (m.win_probability if key == "win_probability" else m.value) or 0.0) for m in h.moves]
+    key = "win_probability" if vanguard else "value"
+    valued = [(m.play, _clean(m.value or 0.0)) for m in h.moves]
+    best_value = max(v for _, v in valued)
+    if all(abs(v - best_value) < 1e-9 for _, v in valued):
+        return None  # every play as good as another (Fold too): no puzzle
     moves: list[dict[str, Any]] = [{"play": p.to_json(), "value": v} for p, v in valued]
-    best = [p.to_json() for p, v in valued if abs(v - (best_value or 0.0)) < 1e-9]
+    best = [p.to_json() for p, v in valued if abs(v - best_value) < 1e-9]
     values = sorted({round(v, 9) for _, v in valued}, reverse=True)
-    gap = values[0] - values[1] if len(values) > 1 else 1.0
-    grade = "hard" if len(best) == 1 and gap < 0.1 else "medium" if len(best) == 1 else "easy"
+    grade = hint_grade(len(best), values[0] - values[1])
     expect: dict[str, Any] = {key: best_value, "best_plays": best, "moves": moves}
-    what = "win probability" if key == "win_probability" else "points"
+    what = "win probability" if vanguard else "chance to win the game"
     note = f"{raw['game']}: {what} {best_value:.4g}, {len(best)} best play(s) of {len(moves)}"
     if h.line is not None:
         expect["line"] = [p.to_json() for p in h.line]
