@@ -154,7 +154,9 @@ def batch(
                     else:
                         write_out(sink, json.dumps(record, ensure_ascii=False) + "\n", "--out")
                 if record.get("check") == Check.MISMATCH:
-                    mismatches.append(f"{record['id']}: {'; '.join(record.get('mismatch', []))}")
+                    # An estimate off its exact expectation may be the budget, not the expectation.
+                    estimate = "" if record.get("exact", True) else " (an estimate: exact false; a longer -t may agree)"
+                    mismatches.append(f"{record['id']}: {'; '.join(record.get('mismatch', []))}{estimate}")
                 line = problem(record)
                 if line is not None:
                     problems.append((record, line))

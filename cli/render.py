@@ -182,7 +182,7 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
         lines.append(
             Text(
                 f"Proof: {result.proof.get('reason', '')}"
-                + (f" (Wolf cards {', '.join(map(str, result.proof['wolf']))})" if "wolf" in result.proof else "")
+                + (_proof_cards(result.proof["wolf"]) if "wolf" in result.proof else "")
             )
         )
     if result.note:
@@ -201,6 +201,10 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
             )
         )
     return Group(*lines)
+
+
+def _proof_cards(wolf: list[int]) -> str:
+    return f" (the Wolf's {wolf[0]})" if len(wolf) == 1 else f" (Wolf cards {', '.join(map(str, wolf))})"
 
 
 def finish_view(f: Finish) -> Group:
@@ -225,12 +229,13 @@ def finish_view(f: Finish) -> Group:
     elif f.status == FinishStatus.LOST:
         assert f.proof is not None
         parts.append(Text.from_markup("[bold red]No finish exists: the round is lost.[/bold red]"))
-        parts.append(
-            Text(
-                f"Proof: Wolf cards {', '.join(map(str, f.proof.wolf))} cannot all be covered: "
-                f"{f.proof.reason}." + ("" if f.proof.minimal else " (not shown minimal: time ran out)")
-            )
+        cards = (
+            f"the Wolf's {f.proof.wolf[0]} cannot be covered"
+            if len(f.proof.wolf) == 1
+            else f"Wolf cards {', '.join(map(str, f.proof.wolf))} cannot all be covered"
         )
+        shown = "" if f.proof.minimal else " (not shown minimal: time ran out)"
+        parts.append(Text(f"Proof: {cards}: {f.proof.reason}.{shown}"))
     else:
         parts.append(Text("No answer within the time limit (not exact): try a larger --time-limit.", style="yellow"))
     return Group(*parts)
@@ -320,7 +325,7 @@ def batch_summary(summary: BatchSummary) -> Table:
         ("solved", "solved"),
         ("won / proven won", "proven_won_or_won"),
         ("lost / proven lost", "proven_lost_or_lost"),
-        ("not exact (budget)", "not_exact"),
+        ("not exact (a budget, or rounds after estimated)", "not_exact"),
         ("invalid", "invalid"),
         ("errors", "errors"),
         ("expected answer matched", "matched"),

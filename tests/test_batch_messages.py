@@ -258,3 +258,18 @@ def test_a_server_that_is_no_scheduler_is_said_so_not_a_traceback() -> None:
         threading.Thread(target=answer, daemon=True).start()
         with pytest.raises(ClusterError, match="is not a Dask scheduler"):
             connect(f"tcp://127.0.0.1:{srv.getsockname()[1]}")
+
+
+def test_results_and_railway_files_among_the_puzzles_are_named_for_what_they_are(tmp_path: Path) -> None:
+    # Found by a review: both were "unknown key 'source'" or "unknown key 'deck'".
+    folder = tmp_path / "p"
+    folder.mkdir()
+    (folder / "good.json").write_text(json.dumps({"id": "good", **GOOD}))
+    r = runner.invoke(app, ["batch", str(folder), "--out", str(folder / "old.jsonl"), "-j", "1", "-t", "1"])
+    assert r.exit_code == 0, r.output
+    railway = ROOT / "tests" / "examples" / "railway" / "00.json"
+    (folder / "railway.json").write_text(railway.read_text())
+    r = runner.invoke(app, ["batch", str(folder), "-j", "1", "-t", "1"])
+    lines = [line for line in r.stderr.splitlines() if "invalid" in line]
+    assert any("old.jsonl:1" in line and "a line of batch's results (--out), not a puzzle" in line for line in lines)
+    assert any("railway.json" in line and "`lobo-hint railway` reads it" in line for line in lines), lines

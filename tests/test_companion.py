@@ -143,6 +143,7 @@ def test_steps_are_read(line: str, step: object) -> None:
         ("4+=6", "cannot read play"),
         ("4==6", "cannot read play"),
         ("4+2>6", "an Over is one card"),
+        ("3=1+2r", "2r is a reserve card, and yours go before the sign"),
         ("jump", "unknown command 'jump'"),
     ],
 )

@@ -168,6 +168,21 @@ def _jsonl(f: Path) -> Iterator[Job]:
             yield Job(_ident(raw, where), name, n, raw)
 
 
+# What a batch's own results and a railway position hold that no Lobo position does: a file of
+# either in the puzzles' folder is named for what it is, not as a position with unknown keys.
+RESULT_KEYS = frozenset({"source", "kind", "status", "answer"})
+RAILWAY_KEYS = frozenset({"deck", "hand"})
+
+
+def _not_another_kind(raw: Any, position: Any) -> None:
+    if isinstance(raw, dict) and raw.keys() >= RESULT_KEYS:
+        raise PositionError(
+            "a line of batch's results (--out), not a puzzle: keep results out of the puzzles' folder", "wrong_kind"
+        )
+    if isinstance(position, dict) and position.keys() >= RAILWAY_KEYS and "player" not in position:
+        raise PositionError("a railway LOBO position, not a Lobo one: `lobo-hint railway` reads it", "wrong_kind")
+
+
 def solve_one(job: Job, time_limit: float | None = None, max_memory: int | None = None) -> dict[str, Any]:
     """The record for one puzzle (runs in a worker: everything it needs is in the job, and the
     memory budget, which a worker on another machine would not find in its environment)."""
@@ -180,6 +195,7 @@ def solve_one(job: Job, time_limit: float | None = None, max_memory: int | None 
             raise PositionError(job.error, "unreadable")
         raw = job.raw
         puzzle = raw if isinstance(raw, dict) and "position" in raw and "player" not in raw else {"position": raw}
+        _not_another_kind(raw, puzzle["position"])
         pos = parse_position(puzzle["position"])
         expect = puzzle.get("expect")
         _check_expect(expect)

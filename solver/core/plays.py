@@ -138,6 +138,8 @@ def _side(text: str, allow_reserve: bool) -> tuple[list[int], list[int]]:
         if not token:
             raise PlayError("a card is missing around '+', '=' or '>'")
         from_reserve = allow_reserve and len(token) > 1 and token[-1] in "rR"
+        if not allow_reserve and len(token) > 1 and token[-1] in "rR":
+            raise PlayError(f"{token} is a reserve card, and yours go before the sign: your cards = the Wolf's")
         try:
             value = parse_value(token[:-1] if from_reserve else token)
         except CardError as e:
