@@ -162,7 +162,7 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
         elif m.tied:
             marks.append("[green]≈ best[/green]")
         if m.blunder:
-            marks.append("[red]blunder: throws away a certain win[/red]")
+            marks.append("[red]blunder: gives up a round won for certain[/red]")
         t.add_row(str(m.play), *row, " ".join(marks))
     lines: list[Text | Table | str] = []
     best_text = "fold" if result.best is None else str(result.best)
@@ -223,7 +223,12 @@ def finish_view(f: Finish) -> Group:
                     "The only finish with this score"
                     + (" (whichever members are sacrificed)." if any(p.kind == "sacrifice" for p in f.plays) else ".")
                     if f.alternatives == 0
-                    else f"{f.alternatives}{more} other finish(es) reach the same score."
+                    else f"{f.alternatives}{more} other finish(es) reach the same score"
+                    + (
+                        " (which members are sacrificed not counted)."
+                        if any(p.kind == "sacrifice" for p in f.plays)
+                        else "."
+                    )
                 )
             )
     elif f.status == FinishStatus.LOST:

@@ -544,9 +544,9 @@ function drawHint(g) {
         h("td", {}, h("button", { class: "play", "data-line": r.text, onclick: () => step(r.text) }, r.text)),
         r.cells.map((c, i) => h("td", { class: cellClass(i, "num") }, c)),
         h("td", { class: "marks" }, r.best ? "best" : r.tied ? "≈ best" : "",
-          r.blunder ? h("span", { class: "bad", title: "throws away a certain win" }, " blunder") : null)))))));
+          r.blunder ? h("span", { class: "bad", title: "gives up a round won for certain" }, " blunder") : null)))))));
     if (x.columns.length > 1) parts.push(moreColumns());
-    if (x.rows.some((r) => r.blunder)) parts.push(h("p", { class: "quiet" }, "A blunder throws away a certain win."));
+    if (x.rows.some((r) => r.blunder)) parts.push(h("p", { class: "quiet" }, "A blunder gives up a round won for certain (it may still be as good for the game)."));
     if (x.left_out) parts.push(h("button", { class: "link", id: "hint-all", onclick: () => { S.whole = true; refresh(); } }, `… and ${x.left_out} more plays: show them all`));
     if (x.estimates_note) {
       // The note on estimates is a paragraph: its first sentence shown, the rest on tap.
