@@ -289,6 +289,10 @@ def test_only_json_bodies_are_taken(api: Api, folder: Path) -> None:
     assert r.status_code == 415
     r = api.c.post(url, content='{"at": 1, "line": "9=2+7"}', headers={"Content-Type": "text/plain"})
     assert r.status_code == 415
+    # A method no route takes is 405 with or without a JSON body (it was 415 without one).
+    for method in ("PUT", "PATCH"):
+        assert api.c.request(method, "/api/games", content="x").status_code == 405
+        assert api.c.request(method, "/api/games", json={}).status_code == 405
     r = api.c.post(url, content="{not json", headers={"Content-Type": "application/json"})
     assert r.status_code == 400 and "not valid JSON" in r.json()["error"]
     r = api.c.post(url, content="[1, 2]", headers={"Content-Type": "application/json"})

@@ -92,9 +92,11 @@ class Guard(BaseHTTPMiddleware):
                 if request.url.path.startswith("/api/"):
                     return error(401, message)
                 return HTMLResponse(REFUSED.format(html.escape(message)), status_code=401)
-        if request.method not in ("GET", "HEAD") and request.url.path.startswith("/api/"):
+        # POST is the only method the API takes a body with: any other (PUT, PATCH) is left to the
+        # routes, which answer 405 whatever its body, not 415.
+        if request.method == "POST" and request.url.path.startswith("/api/"):
             kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-            if request.method != "DELETE" and kind != "application/json":
+            if kind != "application/json":
                 return error(415, "send the request as JSON (Content-Type: application/json)")
         response = await call_next(request)
         if from_query and s.token is not None:

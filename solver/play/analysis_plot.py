@@ -68,7 +68,7 @@ def figure(analysis: Analysis, size: tuple[float, float] = (10, 4.2), labels: fl
         y = 100 * d.chance_best.value
         ax.scatter([d.step], [y], color=colours[d.mark], s=46, zorder=3)
         ax.annotate(
-            f"{d.mark} {d.played}\n(best {d.best}, −{d.loss:.1f})", (d.step, y), textcoords="offset points",
+            f"{d.mark} {d.played} (step {d.number})\n(best {d.best}, −{d.loss:.1f})", (d.step, y), textcoords="offset points",
             **side(d.step, 8), fontsize=labels, color=colours[d.mark],
         )  # fmt: skip
     for x in analysis.luck:
@@ -81,7 +81,7 @@ def figure(analysis: Analysis, size: tuple[float, float] = (10, 4.2), labels: fl
         )  # fmt: skip
     ax.set_ylim(-2, 106)
     ax.set_xlim(-0.5, last + 0.5)
-    ax.set_xlabel("step of the game", fontsize=labels + 2)
+    ax.set_xlabel("steps taken (the table's step n is taken from n − 1 to n)", fontsize=labels + 2)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # steps are whole: no step 2.5
     ax.set_ylabel("chance to win the game (%)", fontsize=labels + 2)
     ax.tick_params(labelsize=labels + 1)
