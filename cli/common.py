@@ -187,6 +187,12 @@ class LateOut:
     def close(self) -> None:
         close_out(self.sink)
 
+    def said(self, records: int) -> str:
+        """What the file holds after a run cut short, for the line that says so."""
+        if self.sink is None:
+            return f"; no game finished: {self.path} left as it was"
+        return f"; the {records} finished game(s) are in {self.path}"
+
 
 def writable_folder(out: str, option: str) -> Path:
     """The folder an option names, made if need be and checked writable before any work (a long

@@ -200,14 +200,15 @@ def simulate_cmd(
     _checks(games, jobs, samples, think, max_states)
     use_memory(max_memory)
     sink = None if games_out is None else LateOut(games_out, "--games-out")
-    won = 0
+    won = done = 0
     t0 = time.perf_counter()
     try:
         with _bar(f"{game} {difficulty} {policy}", games, not as_json) as update:
 
             def on_record(r: GameRecord) -> None:
-                nonlocal won
+                nonlocal won, done
                 won += r.won
+                done += 1
                 if sink is not None:
                     sink.write(json.dumps(r.to_json()) + "\n")
                 update(r.index + 1, f"won {won}")
@@ -225,7 +226,7 @@ def simulate_cmd(
                 max_states=max_states,
             )
     except KeyboardInterrupt:
-        interrupted()
+        interrupted("" if sink is None else sink.said(done))
     except OutputError as e:
         if sink is not None:
             sink.close()

@@ -178,7 +178,7 @@ def _lobo_lines(part: Partition, exposed: int) -> list[str]:
 
 @railway_app.command(
     epilog="Example: lobo-hint railway hint puzzles/railway/02-take-the-discard.railway   "
-    '(after drawing: --draw "Euston"; after taking the top discard: --took-top)'
+    '(after drawing: --draw "Victoria"; after taking the top discard: --took-top)'
 )
 @input_errors
 def hint(

@@ -91,6 +91,9 @@ BAD_DECKS: list[tuple[str, Any, tuple[str, ...]]] = [
     ("negative season tickets", deck_with(season_tickets=-1), ("season_tickets", "negative")),
     ("season tickets not a number", deck_with(season_tickets="6"), ("season_tickets", "whole number")),
     ("season tickets a boolean", deck_with(season_tickets=True), ("season_tickets",)),
+    ("season tickets a fraction", deck_with(season_tickets=2.5), ("season_tickets", "not 2.5")),
+    ("season tickets past a pack", deck_with(season_tickets=10**11), ("season_tickets", "at most 100")),
+    ("an unknown key", deck_with(colour="red"), ("unknown key 'colour'", "id, note")),
     ("name not a string", deck_with(name=3), ("name",)),
     ("no stations", {k: v for k, v in DECK.items() if k != "stations"}, ("stations", "missing")),
     ("no junctions", {k: v for k, v in DECK.items() if k != "junctions"}, ("junctions", "missing")),
@@ -351,3 +354,20 @@ def test_the_real_console_path(tmp_path: Path) -> None:
         text=True,
     )
     assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_hint_says_when_the_hand_as_given_goes_lobo_or_never_can() -> None:
+    # Found by a review: a hand that already goes LOBO was told to draw from the stock, and a hand
+    # whose size can never go LOBO showed 0.0% everywhere with no word why.
+    runner = CliRunner()
+    lobo = runner.invoke(
+        app, ["railway", "hint", str(ROOT / "puzzles" / "railway" / "04-a-lobo-hand.railway"), "--json"]
+    )
+    assert lobo.exit_code == 0, lobo.output
+    assert any("already goes LOBO" in n and "call it" in n for n in json.loads(lobo.stdout)["notes"])
+    never = runner.invoke(app, ["railway", "hint", str(ROOT / "puzzles" / "railway" / "06-not-yet.railway"), "--json"])
+    assert any("not a multiple of three" in n for n in json.loads(never.stdout)["notes"])
+    usual = runner.invoke(
+        app, ["railway", "hint", str(ROOT / "puzzles" / "railway" / "02-take-the-discard.railway"), "--json"]
+    )
+    assert not any("multiple of three" in n or "already goes" in n for n in json.loads(usual.stdout)["notes"])

@@ -159,3 +159,11 @@ def test_the_layout_fits_and_the_legend_is_off_the_data(name: str) -> None:
         assert page.x0 - 1 <= box.x0 and box.x1 <= page.x1 + 1 and page.y0 - 1 <= box.y0 and box.y1 <= page.y1 + 1
     for a, b in combinations([*boxes, legend], 2):
         assert a is not None and b is not None and not a.overlaps(b), name
+
+
+def test_every_policy_has_a_colour_of_its_own() -> None:
+    # Found by a review: hint and clairvoyant had none (the legend and the bars disagreed).
+    from solver.play.registry import POLICIES
+    from solver.play.report import COLOURS
+
+    assert set(POLICIES) <= COLOURS.keys() and len(set(COLOURS.values())) == len(COLOURS)

@@ -111,9 +111,27 @@ def test_ctrl_c_in_one_process_while_cp_sat_solves_says_interrupted(tmp_path: Pa
         _, err = proc.communicate(timeout=20)
     finally:
         proc.kill()
-    assert proc.returncode == 130 and err.decode().splitlines() == ["lobo-hint: interrupted"], err
     lines = out.read_text().splitlines()
+    said = f"lobo-hint: interrupted; the {len(lines)} finished game(s) are in {out}"
+    assert proc.returncode == 130 and err.decode().splitlines() == [said], err
     assert len(lines) >= 3 and all(json.loads(x)["steps"] for x in lines)  # whole games, every one
+
+
+def test_ctrl_c_before_any_game_leaves_the_games_file_as_it_was_and_says_so(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    out.write_text('{"an": "earlier run"}\n')
+    cmd = [sys.executable, "-c", MAIN_WITH_CTRL_C, "simulate", "--games", "10", "-j", "2", "--policy", "hint"]
+    proc = subprocess.Popen([*cmd, "--think", "2", "--games-out", str(out)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
+    wait_for_children(proc.pid, 2)  # the workers are up; a game at 2 s a decision takes far longer
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert err.decode().splitlines() == [f"lobo-hint: interrupted; no game finished: {out} left as it was"]
+    assert out.read_text() == '{"an": "earlier run"}\n'
 
 
 def test_wilson_interval() -> None:
@@ -385,3 +403,29 @@ def test_a_record_with_a_bad_field_names_it(tmp_path: Path, key: str, value: Any
     out.write_text(json.dumps({**record, key: value}) + "\n")
     r = runner.invoke(app, ["replay", str(out)])
     assert r.exit_code == 2 and words in r.stderr and "Traceback" not in r.output, r.output
+
+
+def test_replay_checks_a_records_summary_fields_too() -> None:
+    # Found by a review: a record whose rounds, party_by_round, rewards, final_reached, policy-free
+    # summary or deal_seed were edited replayed as "every card and play checked"; and a wrong
+    # result was said as "lost None".
+    from solver.play.driver import GameError
+    from solver.play.registry import make_policy
+    from solver.play.simulate import play_game
+
+    won = next(r for i in range(60) if (r := play_game(Setup("vanguard", "easy"), make_policy("greedy"), 7, i)).rewards)
+    raw = won.to_json()
+    replay_record(GameRecord.from_json(raw))
+    for key, value, said in (
+        ("rounds", raw["rounds"] + 1, "rounds: the replay gives"),
+        ("party_by_round", [3] * len(raw["party_by_round"]), "party_by_round: the replay gives"),
+        ("rewards", [], "rewards: the replay gives"),
+        ("final_reached", not raw["final_reached"], "final_reached: the replay gives"),
+        ("deal_seed", [8, raw["game"]], '"deal_seed": the deck of game'),
+        ("result", "lost" if raw["result"] == "won" else "won", "the replay ends"),
+    ):
+        if key == "party_by_round" and raw["party_by_round"] == [3] * len(raw["party_by_round"]):
+            continue
+        with pytest.raises(GameError, match=said) as e:
+            replay_record(GameRecord.from_json({**raw, key: value}))
+        assert "None" not in str(e.value)

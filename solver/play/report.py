@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 # Every plot has this size in pixels (width, height), so the report lays out evenly.
 PLOT_SIZE = (1000, 420)
 DPI = 100
-COLOURS = {"best": "#1b7837", "greedy": "#2166ac", "random": "#b2182b"}
+# One colour a policy, the same in every figure and its legend, far apart (hint and clairvoyant
+# fell back to matplotlib's own, the legend's blue and the bars' orange or grey not matching).
+COLOURS = {"hint": "#6a3d9a", "best": "#1b7837", "greedy": "#2166ac", "random": "#b2182b", "clairvoyant": "#e08214"}
 
 
 @dataclass(frozen=True)
@@ -115,9 +117,9 @@ def _legend(fig: Figure, policies: Sequence[str], *, lines: bool = False) -> Non
     from matplotlib.patches import Patch
 
     handles = [
-        Line2D([], [], color=COLOURS.get(p), marker="o" if lines else None, label=p)
+        Line2D([], [], color=COLOURS[p], marker="o" if lines else None, label=p)
         if lines
-        else Patch(color=COLOURS.get(p), label=p)
+        else Patch(color=COLOURS[p], label=p)
         for p in policies
     ]
     fig.legend(handles=handles, title="policy", loc="outside right upper")
@@ -165,7 +167,7 @@ def win_rates_figure(
                 ys.append(100 * s.win_rate)
                 lo.append(100 * (s.win_rate - s.interval[0]))
                 hi.append(100 * (s.interval[1] - s.win_rate))
-            ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, color=COLOURS.get(policy), error_kw={"linewidth": 1})
+            ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, color=COLOURS[policy], error_kw={"linewidth": 1})
             # The rate over each whisker: a rate of 0% has no bar to see.
             for x, y, h in zip(xs, ys, hi, strict=True):
                 ax.text(x, y + h + 1, f"{y:.0f}%", ha="center", va="bottom", fontsize=8)
@@ -212,7 +214,7 @@ def scores_figure(
                 [list(s.scores) for _, s in found],
                 bins=_bins(values),
                 histtype="bar",
-                color=[COLOURS.get(p, "grey") for p, _ in found],
+                color=[COLOURS[p] for p, _ in found],
             )
         else:
             ax.text(0.5, 0.5, "no game won" if vanguard else "no game", transform=ax.transAxes, ha="center")
@@ -237,7 +239,7 @@ def survival_figure(
             s = _find(summaries, VANGUARD.name, difficulty, policy)
             if s is not None and s.survival:
                 rounds = range(0, len(s.survival) + 1)
-                ax.plot(list(rounds), [3.0, *s.survival], marker="o", color=COLOURS.get(policy))
+                ax.plot(list(rounds), [3.0, *s.survival], marker="o", color=COLOURS[policy])
         ax.set_title(difficulty)
         ax.set_xlabel("rounds played")
         ax.set_ylabel("members face up (mean)")

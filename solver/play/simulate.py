@@ -10,6 +10,7 @@ of workers.
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import random
@@ -151,9 +152,14 @@ class GameRecord:
         points = raw.get("points", [0, 0])
         if not isinstance(points, list) or len(points) != 2:
             raise GameError('"points": must be a list of two whole numbers')
+        index, seed = seed_from_json(raw.get("game"), "game"), seed_from_json(raw.get("seed"))
+        if "deal_seed" in raw and raw["deal_seed"] != [seed, index]:
+            raise GameError(
+                f'"deal_seed": the deck of game {index} of seed {seed} is [{seed}, {index}], not {raw["deal_seed"]!r}'
+            )
         return GameRecord(
-            seed_from_json(raw.get("game"), "game"),
-            seed_from_json(raw.get("seed")),
+            index,
+            seed,
             setup,
             _text(raw.get("policy", ""), "policy"),
             tuple(steps),
@@ -218,6 +224,20 @@ def decision_tables(setup: Setup, policy: Policy, seed: int, index: int, rng: ra
         t = advance(t, step)
 
 
+def round_facts(tables: Sequence[Table], steps: Sequence[Step]) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """What a game record sums up of its rounds: (vanguard) the active members at the end of each
+    round, a revived member counted for the round it was won; the rewards taken. tables[i] is the
+    table before steps[i]."""
+    party: list[int] = []
+    has_party = bool(tables) and game_of(tables[0].setup.game).has_party
+    for before, after in itertools.pairwise(tables):
+        if before.phase in (PLAY, DRAW) and after.phase not in (PLAY, DRAW) and has_party:
+            party.append(len(after.party))
+        elif before.phase == REWARD and party:
+            party[-1] = len(after.party)
+    return tuple(party), tuple(str(s.reward) for s in steps if isinstance(s, Take))
+
+
 def play_game(setup: Setup, policy: Policy, seed: int, index: int, start: Table | None = None) -> GameRecord:
     """Game `index` of seed `seed`, from a fresh deal (or from `start`), to its end."""
     t0 = time.perf_counter()
@@ -228,27 +248,20 @@ def play_game(setup: Setup, policy: Policy, seed: int, index: int, start: Table 
         see(deck)  # a clairvoyant policy is shown the game's deck; the others never see it
     rng = policy_rng(seed, index, policy.name)
     steps: list[Step] = []
+    tables = [table]
     predicted: list[tuple[int, float]] = []
-    party_by_round: list[int] = []
-    rewards: list[str] = []
-    has_party = game_of(setup.game).has_party
     while not table.over:
         step = deck.next_step(table)
         if step is None:
             step = Move(policy.play(table, rng)) if table.phase == PLAY else Take(policy.reward(table, rng))
-            if isinstance(step, Take):
-                rewards.append(str(step.reward))
-            else:
+            if isinstance(step, Move):
                 chance = getattr(policy, "predicted", None)  # only the hint policy predicts
                 if chance is not None:
                     predicted.append((len(steps), chance))
-        before = table
         table = advance(table, step)
         steps.append(step)
-        if before.phase in (PLAY, DRAW) and table.phase not in (PLAY, DRAW) and has_party:
-            party_by_round.append(len(table.party))
-        elif before.phase == REWARD and party_by_round:
-            party_by_round[-1] = len(table.party)  # a revived member counts for the round it was won
+        tables.append(table)
+    party_by_round, rewards = round_facts(tables, steps)
     return GameRecord(
         index,
         seed,
@@ -258,8 +271,8 @@ def play_game(setup: Setup, policy: Policy, seed: int, index: int, start: Table 
         table.result or "lost",
         table.score,
         table.rounds,
-        tuple(party_by_round),
-        tuple(rewards),
+        party_by_round,
+        rewards,
         table.final_reached,
         table.points,
         table.reshuffles,
@@ -287,8 +300,26 @@ def replay_record(record: GameRecord) -> Playthrough:
     if not end.over:
         raise GameError("the record stops before the game is over")
     if (end.result, end.score) != (record.result, record.score):
-        raise GameError(f"the replay ends {end.result} {end.score}, the record says {record.result} {record.score}")
+        raise GameError(
+            f"the replay ends {_ending(end.result, end.score)}, the record says {_ending(record.result, record.score)}"
+        )
+    # The summary fields too: they are what a run's tables are summed from.
+    party, rewards = round_facts(game.tables, game.steps)
+    for name, replayed, recorded in (
+        ("rounds", end.rounds, record.rounds),
+        ("party_by_round", list(party), list(record.party_by_round)),
+        ("rewards", list(rewards), list(record.rewards)),
+        ("final_reached", end.final_reached, record.final_reached),
+        ("points", list(end.points), list(record.points)),
+        ("reshuffles", end.reshuffles, record.reshuffles),
+    ):
+        if replayed != recorded:
+            raise GameError(f"{name}: the replay gives {replayed}, the record says {recorded}")
     return game
+
+
+def _ending(result: str | None, score: int | None) -> str:
+    return f"{result}" + ("" if score is None else f" with score {score}")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -337,6 +337,18 @@ def advise(
     notes = []
     if pos.stock is not None and pos.stock < 3 * pos.players:
         notes.append(f"the stock has {pos.stock} cards: it may run out within three rounds, which the model ignores")
+    if not (took_top or drawn is not None):
+        if partition(deck, hand, method).goes_lobo(exposed):
+            notes.append(
+                "the hand as given already goes LOBO: if you have just drawn, call it (no discard follows); "
+                "the options below read it as the hand before a draw"
+            )
+        elif (len(hand) + 1) % 3:
+            notes.append(
+                f"a hand of {len(hand)} cards has {len(hand) + 1} after a draw, not a multiple of three: no draw "
+                "makes it LOBO (every card in a journey), and a discard keeps its size; if these are the cards "
+                "after your draw, give the hand before it with --draw CARD (or --took-top)"
+            )
     with_top = None if pos.top_discard is None else partition(deck, (*hand, pos.top_discard), method)
     options: list[Option] = []
     drawn_from = None

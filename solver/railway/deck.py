@@ -29,6 +29,7 @@ DEFAULT_SEASON_TICKETS = 6
 DECK_KEYS = ("name", "season_tickets", "junctions", "stations")
 # Labels a file may carry that never change play (the same extension as docs/formats.md).
 LABEL_KEYS = ("id", "note")
+MAX_SEASON_TICKETS = 100  # more than any pack has; a count far beyond would only make a deck no table holds
 
 
 class RailwayError(ValueError):
@@ -118,7 +119,8 @@ def check_keys(obj: Mapping[str, Any], known: Sequence[str], where: str) -> None
     for k in obj:
         if k not in known and k not in LABEL_KEYS:
             raise RailwayError(
-                f"{where}: unknown key {k!r}{suggestion(k, known)}; known keys: {', '.join(known)}", "unknown_key"
+                f"{where}: unknown key {k!r}{suggestion(k, known)}; known keys: {', '.join((*known, *LABEL_KEYS))}",
+                "unknown_key",
             )
 
 
@@ -251,10 +253,16 @@ def parse_deck(raw: object, where: str = "deck") -> Deck:
     tickets = raw.get("season_tickets", DEFAULT_SEASON_TICKETS)
     if isinstance(tickets, HugeNumber):
         raise RailwayError(f"{where}: season_tickets: {tickets} is far too many", "bad_count")
+    if isinstance(tickets, float):
+        raise RailwayError(f"{where}: season_tickets: must be a whole number, not {tickets!r}", "bad_type")
     if isinstance(tickets, bool) or not isinstance(tickets, int):
         raise RailwayError(f"{where}: season_tickets: must be a whole number, not {type_name(tickets)}", "bad_type")
     if tickets < 0:
         raise RailwayError(f"{where}: season_tickets: may not be negative ({tickets})", "bad_count")
+    if tickets > MAX_SEASON_TICKETS:
+        raise RailwayError(
+            f"{where}: season_tickets: at most {MAX_SEASON_TICKETS} (a pack of cards), not {tickets}", "bad_count"
+        )
     for key in ("stations", "junctions"):
         if key not in raw:
             raise RailwayError(f"{where}: the key {key!r} is missing", "missing_key")
