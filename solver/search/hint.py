@@ -497,7 +497,7 @@ def _search(
     status, proof = HintStatus.OPEN, None
     if searched:
         status, proof = _status(state, win_values, _extend(deadline), max_states)
-    rows = _Rows(state, objective, apart)
+    rows = _Rows(state, objective, apart, pos.scores)
     moves = [rows.move(p, found[p], wins.get(p), estimates.get(p)) for p in legal_plays(state)]
     ordered = _sorted(moves)
     if not exact and not estimates:
@@ -568,6 +568,7 @@ class _Rows:
     state: State
     objective: str
     apart: bool
+    scores: tuple[int, int] = (0, 0)  # lobo's race
 
     def corrected(
         self, play: Play, e: Estimate, target: str, bounds: tuple[float, float]
@@ -587,6 +588,7 @@ class _Rows:
             value_range=(0.0, 1.0) if target == "win" else value_range(self.state, self.objective),
             bounds=bounds,
             estimator=bias.NETWORK if e.method == LOOKAHEAD else bias.ROLLOUTS,
+            scores=self.scores,
         )
 
     def move(self, play: Play, m: MoveValue, w: MoveValue | None, e: Estimate | None) -> MoveResult:
@@ -615,7 +617,8 @@ class _Rows:
                     samples, method = 0, NETWORK_ALONE
                 elif e is not None and e.win is not None:
                     win, win_interval, on = self.corrected(play, e, "win", (w.lo, w.hi))
-                    samples, method, measured = e.samples, bias.method(e.method), min(on, measured or on)
+                    samples, method = e.samples, bias.method(e.method)
+                    measured = on if measured is None else measured  # the value's, where it was estimated
                 else:
                     win_interval = (w.lo, w.hi)
                     samples, method = (0, MIDPOINT) if samples is None else (samples, method)

@@ -46,9 +46,15 @@ def estimates_note(moves: Sequence[MoveResult]) -> str:
         n = sorted({m.samples or 0 for m in moves if m.method == method})
         if n:
             deals = f"{n[0]}" if len(n) == 1 else f"{n[0]}–{n[-1]}"
+            unmeasured = any(m.method == method and m.measured == 0 for m in moves)
             parts.append(
                 f"est.: {deals} {what} a play, corrected for how far such rollouts fell short of exact values "
                 "(solver/search/bias.py); the 95% interval is for the value of playing on as advised"
+                + (
+                    " (where no such shortfall was measured, as in a race under way, it is the sound bounds)"
+                    if unmeasured
+                    else ""
+                )
             )
     if any(m.method == bias.method(LOOKAHEAD) for m in moves):
         parts.append(
