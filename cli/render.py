@@ -71,6 +71,8 @@ def position_panel(pos: Position, title: str = "Position") -> Panel:
         t.add_row("Reserve", cards_text(pos.reserve))
     if g.has_party:
         t.add_row("Party", party_text(pos.party))
+    if g.is_race:  # what the game objective's value turns on
+        t.add_row("Scores", f"you {pos.scores[0]}, the Wolf {pos.scores[1]} (the first to {g.target} wins)")
     pile = count_text(pos.pile_size)
     if pos.pile_top:
         pile += f", known top (top first): {cards_text(pos.pile_top)}"

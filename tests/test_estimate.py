@@ -284,3 +284,18 @@ def test_a_race_under_way_gives_its_estimates_the_sound_bounds_which_hold_the_tr
         start = hint(parse_position(raw), max_states=300, samples=200)
         assert any(m.samples and m.measured and m.interval != m.bounds for m in start.moves), start.moves
         seen += 1
+
+
+def test_a_game_value_under_other_rulings_says_its_tables_were_made_for_the_default_rules() -> None:
+    # Found by a review: a race at 99 to 99 with hand_size 1 was valued 0.30 (the default rules'
+    # table) where 4/39 is exact, with no word.
+    discard = [v for v in range(1, 9) for _ in range(5)]
+    discard.remove(5)
+    discard.remove(5)
+    raw = {"game": "lobo", "difficulty": "easy", "player": [5], "wolf": [5], "draw_pile": [], "discard": discard,
+           "scores": {"player": 99, "wolf": 99}, "rules": {"hand_size": 1}}  # fmt: skip
+    answer = hint(parse_position(raw), time_limit=1)
+    assert not answer.exact and answer.note is not None and "made for the default rules" in answer.note
+    assert "hand_size 1" in answer.note
+    default = hint(parse_position({**raw, "rules": {}}), time_limit=1)
+    assert default.note is None or "default rules" not in default.note

@@ -425,7 +425,7 @@ def _scores(raw: dict[str, Any], g: Any) -> tuple[int, int]:
         raise PositionError(
             f'scores: must be an object {{"player": P, "wolf": W}}, not {json_type_name(obj)}', "wrong_type"
         )
-    _unknown_keys(obj, SCORE_KEYS, "scores.")
+    _unknown_keys(obj, SCORE_KEYS, "scores: ")
     out = []
     for side in ("player", "wolf"):
         v = obj.get(side, 0)

@@ -87,8 +87,12 @@ def rules_summary(game: str, rules: Rules | None = None) -> list[tuple[str, list
         (
             'Rulings that a position can change (its "rules" object)',
             [
-                f"hand_size = {r.hand_size}, final_threshold = {r.final_threshold}, "
-                f"reserve_scores = {str(r.reserve_scores).lower()}, top_card_visible = {str(r.top_card_visible).lower()}",
+                # final_threshold and reserve_scores mean nothing without a final round and a reserve.
+                ", ".join(
+                    f"{k} = {str(v).lower() if isinstance(v, bool) else v}"
+                    for k, v in r.to_json().items()
+                    if g.has_final_round or k not in ("final_threshold", "reserve_scores")
+                ),
             ],
         )
     )

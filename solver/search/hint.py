@@ -14,7 +14,7 @@ from typing import Any
 
 from solver.core.games import game
 from solver.core.plays import Play
-from solver.core.position import Position
+from solver.core.position import Position, Rules
 from solver.core.rules import WON, State, apply, final_score, initial_state, legal_plays
 from solver.core.status import FinishStatus, HintStatus
 from solver.finish.finisher import Finish, solve_finish
@@ -525,6 +525,13 @@ def _search(
     if exact and state.unknown_draws == 0 and best.play.kind != "fold":
         line = _known_line(search, state, best.play)
     stats["seconds"] = round(time.perf_counter() - t0, 4)
+    if pos.objective == "game" and not exact and pos.rules != Rules():
+        # The evaluator's tables and the value network were made for the default rules' rounds.
+        note = (f"{note}; " if note else "") + (
+            "the game after this round is valued by tables made for the default rules; under these "
+            f"rulings ({', '.join(f'{k} {v}' for k, v in pos.rules.to_json().items())}) they are a rough "
+            "guide, and the intervals do not count that"
+        )
     return HintResult(
         status,
         pos.objective,

@@ -36,6 +36,10 @@ class Command:
     args: tuple[str, ...] = ()
 
 
+def _an(word: str) -> str:
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
 def _cards(text: str, top: int, difficulty: str, where: str) -> tuple[int, ...]:
     out = []
     # "—" is how an empty side is shown (step_text, history): typed back, it means no card.
@@ -45,7 +49,7 @@ def _cards(text: str, top: int, difficulty: str, where: str) -> tuple[int, ...]:
         except CardError as e:
             raise CompanionError(f"{where}: {e}") from None
         if v > top:
-            raise CompanionError(f"{where}: there is no {v} in a {difficulty} deck (A..{top})")
+            raise CompanionError(f"{where}: there is no {v} in {_an(difficulty)} deck (A..{top})")
         out.append(v)
     return tuple(out)
 
@@ -93,7 +97,7 @@ def parse_command(line: str, setup: Setup) -> Command:
             raise CompanionError(str(e)) from None
         beyond = [v for v in (*play.hand, *play.reserve, *play.wolf) if v > top]
         if beyond:  # said as a deal or a draw says it, not "you hold no 10"
-            raise CompanionError(f"{text}: there is no {beyond[0]} in a {diff} deck (A..{top})")
+            raise CompanionError(f"{text}: there is no {beyond[0]} in {_an(diff)} deck (A..{top})")
         return Command("step", Move(play))
     raise CompanionError(f"unknown command {word!r}: type a play (e.g. 4+2=6), or help")
 
