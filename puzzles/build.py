@@ -121,7 +121,7 @@ def main() -> None:
         '"position", "expect"}` with its expected answer computed by the plain reference implementations',
         "of `tests/reference/` (`python puzzles/build.py` rebuilds them). The test suite recomputes every",
         "answer with the reference and runs `lobo-hint batch puzzles/ --check` over them. `examples/` holds",
-        "the three positions the README uses. Grades, as `lobo-hint generate` gives them",
+        "three positions to start from (the README runs two; lobo.json is a race). Grades, as `lobo-hint generate` gives them",
         "(solver/batch/grades.py): a hint is *easy* when several plays are equally best, *medium* when one",
         "is, *hard* when one is, less than 0.1 ahead of the next; a finish is *easy* with more than three",
         "other best finishes, *medium* with one to three, *hard* when it is the only one against three Wolf",

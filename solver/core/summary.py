@@ -40,7 +40,7 @@ def rules_summary(game: str, rules: Rules | None = None) -> list[tuple[str, list
                 "Scoring",
                 [
                     "Won round: you score your hand's total. Lost round: the Wolf scores its hand's total.",
-                    f"First to {g.target} wins. A pile too short for a new round is refilled from the shuffled discards [ruling].",
+                    f"First to {g.target} wins. A pile too short for a new round is shuffled together with the discards into a new pile [ruling].",
                 ],
             )
         )
