@@ -302,7 +302,7 @@ def _child_truth(raw: dict[str, Any], play: dict[str, Any]) -> int | None:
     return done["score"] if done["status"] == "win" else None
 
 
-@sample_sizes(40, 500)
+@sample_sizes(24, 500)
 def test_a_final_round_hint_cut_short_by_the_clock_bounds_what_it_did_not_decide(n: int) -> None:
     # Found by a review: under -t, a final round's plays whose finish the clock cut short were
     # shown as lost (a blunder), one of them as the best play, and others at the score of a finish
