@@ -93,7 +93,7 @@ def plain_lookahead(s: State, depth: int, net: Any, head: int) -> float:
 
 
 @pytest.mark.parametrize("engine", ["python", "compiled"])
-@sample_sizes(60, 600)
+@sample_sizes(30, 600)
 def test_a_deep_lookahead_is_the_exact_value(monkeypatch: pytest.MonkeyPatch, engine: str, n: int) -> None:
     monkeypatch.setenv("LOBO_HINT_ENGINE", engine)
     rng = random.Random(f"lookahead-exact-{engine}")
