@@ -337,8 +337,9 @@ def advise(
     notes = []
     if pos.stock is not None and pos.stock < 3 * pos.players:
         notes.append(f"the stock has {pos.stock} cards: it may run out within three rounds, which the model ignores")
+    mine = partition(deck, hand, method)  # the hand as given, read once
     if not (took_top or drawn is not None):
-        if partition(deck, hand, method).goes_lobo(exposed):
+        if mine.goes_lobo(exposed):
             notes.append(
                 "the hand as given already goes LOBO: if you have just drawn, call it (no discard follows); "
                 "the options below read it as the hand before a draw"
@@ -366,7 +367,7 @@ def advise(
             options.append(Option("drawn", card, None, True, Chances(ONE, ONE, ONE), ()))
         else:
             options += _discards(deck, engine, now, "drawn", card, removed, method)
-            expose = _expose(pos, engine, now, removed, partition(deck, hand, method), with_drawn, method)
+            expose = _expose(pos, engine, now, removed, mine, with_drawn, method)
     else:
         if pos.top_discard is not None and with_top is not None:
             top = pos.top_discard
@@ -381,12 +382,12 @@ def advise(
             notes.append("the stock is empty: only the top discard can be drawn")
         best = max(options, key=lambda o: _key(o, ranking), default=None)
         if best is not None and best.source == "top_discard" and not best.lobo and pos.top_discard is not None:
-            expose = _expose(pos, engine, (*hand, pos.top_discard), (), partition(deck, hand, method), with_top, method)
-        elif partition(deck, hand, method).journeys:
+            expose = _expose(pos, engine, (*hand, pos.top_discard), (), mine, with_top, method)
+        elif mine.journeys:
             expose = ExposeAdvice("wait", None, "decide after your draw: ask again with --draw CARD (or --took-top)")
     options.sort(key=lambda o: _key(o, ranking), reverse=True)  # stable: ties keep their order
     return Advice(
-        partition(deck, hand, method),
+        mine,
         exposed,
         unseen,
         pos.top_discard,
