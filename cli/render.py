@@ -31,7 +31,7 @@ from solver.core.position import Position
 from solver.core.rounds import final_at_deal
 from solver.core.rules import State, play_effect
 from solver.core.status import FinishStatus, HintStatus
-from solver.finish.verify import NOTHING_TO_VERIFY, not_verified
+from solver.finish.verify import NOTHING_TO_VERIFY
 from solver.words.board import cards_text, effect_text, party_text
 from solver.words.numbers import count_text
 
@@ -281,11 +281,11 @@ def check_view(v: Judgement) -> Group:
     return Group(*parts)
 
 
-def verdict(problems: list[str] | None, checked: list[str] | None = None, limit: float = 0.0) -> Text:
-    """--verify's outcome; checked: what was re-checked (None: the answer as a whole); problems
-    None: the brute force ran past `limit` seconds."""
-    if problems is None:
-        return Text(not_verified(limit).capitalize() + ".", style="yellow")
+def verdict(problems: list[str] | str, checked: list[str] | None = None) -> Text:
+    """--verify's outcome; checked: what was re-checked (None: the answer as a whole); problems a
+    string: why the brute force neither verified nor refuted the answer."""
+    if isinstance(problems, str):
+        return Text(problems[0].upper() + problems[1:] + ".", style="yellow")
     if not problems and checked == []:
         return Text(NOTHING_TO_VERIFY.capitalize() + ".", style="yellow")
     if not problems:

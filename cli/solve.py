@@ -89,14 +89,14 @@ def hint(
     problems = _verified(lambda deadline: verify_hint(pos, result, deadline), verify_limit) if verify else None
     checked = hint_claims(result)
     if as_json:
-        emit_json(_verdict_keys(result.to_json(), problems, checked, verify_limit if verify else None))
+        emit_json(_verdict_keys(result.to_json(), problems, checked))
     else:
         out = render.console()
         out.print(render.position_panel(pos))
         out.print(render.hint_view(pos, result, explain(result)))
-        if verify:
-            out.print(render.verdict(problems, checked, verify_limit))
-    if problems:
+        if problems is not None:
+            out.print(render.verdict(problems, checked))
+    if problems and not isinstance(problems, str):
         raise typer.Exit(1)
 
 
@@ -110,6 +110,7 @@ def finish(
     time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="seconds for CP-SAT")] = 10.0,
     workers: Annotated[int, typer.Option("--workers", "-w", help="CP-SAT search workers")] = 1,
     verify_limit: VerifyLimitOpt = VERIFY_SECONDS,
+    max_memory: MemoryOpt = None,
 ) -> None:
     """The best finish of a Vanguard final round, or a checkable proof that none exists."""
     from solver.finish.finisher import MAX_WORKERS, solve_finish
@@ -120,10 +121,11 @@ def finish(
     positive(time_limit, "--time-limit")
     positive(workers, "--workers")
     positive(verify_limit, "--verify-limit")
+    use_memory(max_memory)
     if workers > MAX_WORKERS:
         fail(f"--workers: at most {MAX_WORKERS}, not {workers}")
     result = solve_finish(state, time_limit=time_limit, workers=workers, count_alternatives=True)
-    problems = None
+    problems: list[str] | str | None = None
     if verify:
         core, minimal = (result.proof.wolf, result.proof.minimal) if result.proof else (None, True)
         problems = _verified(
@@ -136,16 +138,16 @@ def finish(
         js = result.to_json()
         if forced:
             js["treated_as_final"] = True
-        emit_json(_verdict_keys(js, problems, limit=verify_limit if verify else None))
+        emit_json(_verdict_keys(js, problems))
     else:
         out = render.console()
         out.print(render.position_panel(pos))
         if forced:
             out.print("[yellow]Not a final round: finished as one because of --final.[/yellow]")
         out.print(render.finish_view(result))
-        if verify:
-            out.print(render.verdict(problems, limit=verify_limit))
-    if problems:
+        if problems is not None:
+            out.print(render.verdict(problems))
+    if problems and not isinstance(problems, str):
         raise typer.Exit(1)
 
 
@@ -221,29 +223,29 @@ def graph(
     )
 
 
-def _verified(check: Callable[[float], list[str]], limit: float) -> list[str] | None:
-    """The brute force's problems with the answer; None when it ran past `limit` seconds (neither
-    verified nor refuted)."""
+def _verified(check: Callable[[float], list[str]], limit: float) -> list[str] | str:
+    """The brute force's problems with the answer, or why it is neither verified nor refuted (it
+    ran past `limit` seconds or past the memory budget)."""
     from solver.finish.verify import NotVerified
 
     if sys.stderr.isatty():
         typer.echo(f"verifying by brute force (at most {limit:g} s, --verify-limit)…", err=True)
     try:
         return check(time.perf_counter() + limit)
-    except NotVerified:
-        return None
+    except NotVerified as e:
+        return not_verified(limit, e.spent)
 
 
 def _verdict_keys(
-    js: dict[str, Any], problems: list[str] | None, checked: list[str] | None = None, limit: float | None = None
+    js: dict[str, Any], problems: list[str] | str | None, checked: list[str] | None = None
 ) -> dict[str, Any]:
-    """--verify's outcome in the JSON answer; checked as render.verdict's (an answer with nothing
-    to re-check is not called verified: null, and why; nor one the brute force did not finish
-    within `limit`, given when --verify was)."""
-    if problems is None and limit is not None:
+    """--verify's outcome in the JSON answer (problems None: not asked); checked as render.verdict's
+    (an answer with nothing to re-check is not called verified: null, and why; nor one the brute
+    force did not finish: null, and why)."""
+    if isinstance(problems, str):
         js["verified"] = None
-        js["verify_note"] = not_verified(limit)
-    if problems is not None:
+        js["verify_note"] = problems
+    elif problems is not None:
         js["verified"] = None if checked == [] else not problems
         if checked == []:
             js["verify_note"] = NOTHING_TO_VERIFY

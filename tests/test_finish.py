@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -399,3 +400,25 @@ def test_verify_past_its_limit_says_not_verified_and_keeps_the_answer(tmp_path: 
     assert r.exit_code == 0 and json.loads(r.stdout)["verified"] is True and "verify_note" not in json.loads(r.stdout)
     r = runner.invoke(app, [command, str(small), "--json"])
     assert "verified" not in json.loads(r.stdout)  # no --verify: no verdict either way
+
+
+def test_verify_past_the_memory_budget_says_not_verified(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Found by a review: --verify's memos grew about 8 MB a second with no memory budget. Under a
+    # budget the process is already past, the brute force stops at once and says why.
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    from solver.search import memory
+
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps(BIG_WON))
+    monkeypatch.delenv(memory.ENV, raising=False)
+    try:
+        r = CliRunner().invoke(app, ["finish", str(big), "-t", "0.3", "--verify", "--max-memory", "64M", "--json"])
+    finally:
+        memory.set_limit(None)
+        os.environ.pop(memory.ENV, None)  # (not monkeypatch: it would put the 64M back at teardown)
+    assert r.exit_code == 0, r.output
+    answer = json.loads(r.stdout)
+    assert answer["verified"] is None and answer["verify_note"].startswith("not verified: the brute force ran out")
+    assert answer["status"] == "win"

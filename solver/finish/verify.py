@@ -6,6 +6,7 @@ Written apart from finish.py's CP-SAT model (plain recursion over the Wolf's car
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from solver.core.plays import Play, make_play
 from solver.core.position import Position
 from solver.core.rules import WON, State, apply, final_score, why_illegal
 from solver.core.status import FinishStatus, HintStatus
+from solver.search import memory
 
 if TYPE_CHECKING:
     from solver.search.hint import HintResult
@@ -24,12 +26,25 @@ Counts = tuple[int, ...]
 
 
 class NotVerified(Exception):
-    """The brute force ran past its time: the answer is neither verified nor refuted."""
+    """The brute force ran past its time or its memory: the answer is neither verified nor refuted."""
+
+    def __init__(self, spent: str) -> None:
+        super().__init__(spent)
+        self.spent = spent  # "time" or "memory"
 
 
-def _in_time(deadline: float | None) -> None:
+_calls = itertools.count()
+# Reading the process's memory costs a file read; its memos grow by a few hundred bytes a call.
+MEMORY_EVERY = 4096
+
+
+def _in_budget(deadline: float | None) -> None:
+    """Raise NotVerified past the deadline, or once the memory budget (--max-memory) is spent: the
+    brute force's memos grow without bound on a big round."""
     if deadline is not None and time.perf_counter() > deadline:
-        raise NotVerified
+        raise NotVerified("time")
+    if next(_calls) % MEMORY_EVERY == 0 and memory.spent():
+        raise NotVerified("memory")
 
 
 def _subsets_summing(counts: Counts, target: int, start: int = 1) -> list[Counts]:
@@ -72,11 +87,11 @@ def brute_finish(
     deadline: float | None = None,
 ) -> BruteFinish:
     """The best finish by trying every way to cover the largest Wolf card, recursively (memoized).
-    Past `deadline` (a time.perf_counter() reading) it raises NotVerified."""
+    Past `deadline` (a time.perf_counter() reading) or the memory budget it raises NotVerified."""
 
     @cache
     def best(ws: tuple[int, ...], h: Counts, r: Counts, members: int) -> tuple[int | None, tuple[Play, ...]]:
-        _in_time(deadline)
+        _in_budget(deadline)
         if not ws:
             score = sum(v * n for v, n in enumerate(h, start=1)) + 10 * members
             if reserve_scores:
@@ -177,10 +192,11 @@ def plainly_won(
 ) -> bool:
     """The round's status by the plainest search there is: every play, every draw, no shortcuts.
     surely=False: some order of the pile lets some line win; surely=True: some strategy wins
-    against every order. Past `deadline` it raises NotVerified."""
+    against every order. Past `deadline` or the memory
+    budget it raises NotVerified."""
     from solver.core.rules import apply_outcome, chance_outcomes, legal_plays
 
-    _in_time(deadline)
+    _in_budget(deadline)
     memo = {} if memo is None else memo
     if state.outcome is not None:
         return state.outcome == WON
@@ -207,7 +223,7 @@ def check_finish_answer(
 ) -> list[str]:
     """Problems found when re-checking a finisher answer by brute force (empty: verified). minimal:
     whether the proof claims its core minimal (a time limit may leave it not shown so). Past
-    `deadline` it raises NotVerified."""
+    `deadline` or the memory budget it raises NotVerified."""
     problems = []
     brute = brute_finish(state.wolf, state.hand, state.reserve, state.party, state.rules.reserve_scores, deadline)
     if status == FinishStatus.WIN:
@@ -228,7 +244,12 @@ def check_finish_answer(
     return problems
 
 
-def not_verified(limit: float) -> str:
+def not_verified(limit: float, spent: str = "time") -> str:
+    if spent == "memory":
+        return (
+            f"not verified: the brute force ran out of memory ({memory.describe(memory.limit())},"
+            " --max-memory gives it more)"
+        )
     return f"not verified: the brute force did not finish within {limit:g} s (--verify-limit gives it more)"
 
 
@@ -251,7 +272,8 @@ def hint_claims(result: HintResult) -> list[str]:
 def verify_hint(pos: Position, result: HintResult, deadline: float | None = None) -> list[str]:
     """Re-check a hint's claims independently: a final round's finish or core by brute force; a
     proven_lost or proven_won status by the plain status search. Values themselves are checked
-    against the reference expectimax in the tests. Past `deadline` it raises NotVerified."""
+    against the reference expectimax in the tests. Past `deadline` or the memory
+    budget it raises NotVerified."""
     from solver.core.rules import initial_state
 
     state = initial_state(pos)
