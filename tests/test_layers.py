@@ -252,7 +252,8 @@ def test_the_command_words_are_the_registered_commands() -> None:
 
 FINISH = ROOT / "solver" / "finish"
 # What verify.py runs today: the cards, positions and plays, the rules it replays by, and the
-# status words (solver/core/status.py, constants only). Its brute force is its own.
+# status words (solver/core/status.py, constants only), and the memory budget. Its brute force is
+# its own.
 VERIFY_MAY_USE = {
     ("solver.core.plays", "Play"),
     ("solver.core.plays", "make_play"),
@@ -271,6 +272,7 @@ VERIFY_MAY_USE = {
             "why_illegal",
         )
     ),
+    ("solver.search", "memory"),  # the process's memory budget, which its memos stop at: no search
 }
 
 
