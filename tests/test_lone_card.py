@@ -7,6 +7,7 @@ through the decisions)."""
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from reference.expectimax import analyse
 from reference.game import game_values
 from reference.test_reference_examples import normalize
 from solver.core import kernel
+from solver.core.plays import parse_play
 from solver.core.position import parse_position
 from solver.core.rules import State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays, vector
 
@@ -225,6 +227,61 @@ def test_one_member_with_too_few_matches_while_cards_are_drawn(n: int) -> None:
                     pos = _as_position(after)
                     assert analyse(reference_form({**pos, "objective": "win"}))["value"] == 0, pos
     assert claimed > n // 10, claimed
+
+
+def _pile_known_by_its_cards(rng: random.Random) -> dict[str, Any]:
+    """One member, and every card not in play discarded: the unseen cards are the pile's own, few
+    values, so few_matches claims often (random_position's discards are small). The pile leans to
+    low cards, which the Wolf may draw into a Split."""
+    deck = [v for v in range(1, 10) for _ in range(4)]
+    rng.shuffle(deck)
+    mine, wolf, pile = rng.randint(3, 4), rng.randint(2, 4), rng.randint(2, 3)
+    deck.sort(key=lambda v: v + rng.uniform(0, 8))
+    low, deck = deck[:pile], deck[pile:]
+    rng.shuffle(deck)
+    return {
+        "difficulty": "standard", "player": deck[:mine], "wolf": deck[mine : mine + wolf],
+        "discard": deck[mine + wolf :], "draw_pile": {"size": pile}, "final": False,
+        "party": [rng.choice(["J", "Q", "K"])], "rules": {},
+    }  # fmt: skip
+
+
+@sample_sizes(5000, 40000)
+def test_one_member_with_the_pile_known_by_its_cards(n: int) -> None:
+    """Found by a review: with hand 6 7 9 against 2 3 8 and a pile of 1 and 7, few_matches called the
+    round lost, counting no Split (no two of 2 3 8 make 6, 7 or 9); but 9>8 makes the Wolf draw the
+    1, and 6 = 1 + 2 + 3 then takes three cards. The search valued the play before it 1/6 where
+    1/3 is exact. Every claim, at a decision and after each of its plays, against the reference."""
+    rng = random.Random("few-matches-known-pile")
+    claimed = checked = 0
+    while checked < n:
+        raw = _pile_known_by_its_cards(rng)
+        root = initial_state(parse_position(raw))
+        if root.outcome is not None or root.final or root.is_chance:
+            continue
+        checked += 1
+        states = [(None, root), *((play, apply(root, play)) for play in legal_plays(root))]
+        for play, s in states:
+            if s.outcome is None and not s.final and kernel.few_matches(vector(s)):
+                claimed += 1
+                chances = [apply_outcome(s, o) for o, _ in chance_outcomes(s)] if s.is_chance else [s]
+                for after in chances:
+                    if after.outcome is None:
+                        pos = _as_position(after)
+                        assert analyse(reference_form({**pos, "objective": "win"}))["value"] == 0, (raw, play)
+    assert claimed > n // 5, claimed
+
+
+def test_a_split_may_take_a_card_the_wolf_draws_later() -> None:
+    raw = {
+        "difficulty": "standard", "player": [6, 7, 9, 9], "wolf": [3, 8, 8], "party": ["K"], "final": False,
+        "discard": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 7, 7, 8, 8, 9, 9],
+        "draw_pile": {"size": 3}, "objective": "win",
+    }  # fmt: skip
+    over = apply(initial_state(parse_position(raw)), parse_play("9>8"))
+    drew_2 = apply_outcome(over, (2,))
+    assert not kernel.few_matches(vector(drew_2))
+    assert analyse(reference_form(_as_position(drew_2) | {"objective": "win"}))["value"] == Fraction(1, 2)
 
 
 def test_a_reserve_card_matches_too() -> None:

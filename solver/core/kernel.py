@@ -1208,8 +1208,9 @@ def few_matches(st: Vec) -> bool:
     taking at most max(1, j) of the Wolf's cards (a Sum one, an Over one, a Split j), and the
     Perfects take at most the Wolf's cards of values the Player holds or may draw, one each (plus
     one for each card the Wolf is owed). Cards the Wolf draws later only add to what must go (a
-    Perfect of one takes no more than it added). Lost when all of that falls short of the Wolf's
-    hand."""
+    Perfect or a Split takes no more of them than they added; but a Split that takes some may
+    take more of the Wolf's cards now than one that takes none: _split_most_with_draws). Lost
+    when all of that falls short of the Wolf's hand."""
     if (st[RULESET] & FINAL_ROUND) == 0 or st[FINAL] == 1 or st[OUTCOME] != 0 or active(st) != 1:
         return False
     d = st[OWED_W]
@@ -1221,7 +1222,30 @@ def few_matches(st: Vec) -> bool:
     matched += d
     if matched + max(0, mine - 1) >= k:
         return False  # (without looking for Splits: the common case, and the cheaper test)
-    return matched + max(0, mine - 1) * max(1, _split_most(st, holdable, d)) < k
+    j = _split_most(st, holdable, d) if st[PILE] - d <= 0 else _split_most_with_draws(st, holdable, d)
+    return matched + max(0, mine - 1) * max(1, j) < k
+
+
+@jit()
+def _split_most_with_draws(st: Vec, holdable: int, drawn: int) -> int:
+    """few_matches' Split while the Wolf may still draw: a Split may add cards the Wolf draws later
+    to its own (6 = 1 + 2 + 3 with the 1 drawn after an Over). Those it takes net nothing (each
+    was added first), so what counts is how many of the Wolf's cards now (and up to `drawn` of
+    each unseen value) one Split can take: at most the most of them whose values add up to no more
+    than the highest value the Player may hold, its smallest cards."""
+    top = 0
+    for v in range(1, 11):
+        if holdable & (1 << v):
+            top = v
+    j = 0
+    total = 0
+    for v in range(1, 11):
+        for _ in range(st[WOLF + v - 1] + min(drawn, st[UNSEEN + v - 1])):
+            if total + v > top:
+                return j
+            total += v
+            j += 1
+    return j
 
 
 @jit()
