@@ -237,7 +237,7 @@ def _pile_known_by_its_cards(rng: random.Random) -> dict[str, Any]:
     rng.shuffle(deck)
     mine, wolf, pile = rng.randint(3, 4), rng.randint(2, 4), rng.randint(2, 3)
     deck.sort(key=lambda v: v + rng.uniform(0, 8))
-    low, deck = deck[:pile], deck[pile:]
+    deck = deck[pile:]  # the first `pile` cards (low ones, mostly) are the pile's: unseen
     rng.shuffle(deck)
     return {
         "difficulty": "standard", "player": deck[:mine], "wolf": deck[mine : mine + wolf],

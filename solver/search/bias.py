@@ -171,6 +171,7 @@ def corrected(
     bounds: tuple[float, float],
     estimator: str = ROLLOUTS,
     scores: tuple[int, int] = (0, 0),
+    default_rules: bool = True,
 ) -> tuple[float, tuple[float, float], int]:
     """A rollout average as an estimate of the play's value: the value, its 95% interval, and the
     plays its bin was measured on (0: none; the interval is then the sound bounds). `spread`: how
@@ -179,14 +180,15 @@ def corrected(
     scores: a race's (lobo); its bins were measured on rounds dealt at the race's start (0 to 0,
     solver/train/rollout_bias.py), and later in a race the rollouts fall short otherwise (a review
     found 87 of 131 intervals holding the truth at 99 to 99): there the correction still moves the
-    value, but its interval is the sound bounds (0 measured here)."""
+    value, but its interval is the sound bounds (0 measured here). So under rulings other than the
+    default (default_rules False), which every bin was measured under."""
     lo, hi = bounds
     width = value_range[1] - value_range[0]
     place = 0.5 if width <= 0 else (average - value_range[0]) / width
     b = lookup(game, objective, target, kind, place, unknown, estimator)
     if b is None or width <= 0:
         return min(max(average, lo), hi), (lo, hi), 0
-    if objective == "game" and scores != (0, 0):
+    if not default_rules or (objective == "game" and scores != (0, 0)):
         return min(max(average + b.mean * width, lo), hi), (lo, hi), 0
     value = average + b.mean * width
     a = average + b.low * width - spread[0]

@@ -497,7 +497,7 @@ def _search(
     status, proof = HintStatus.OPEN, None
     if searched:
         status, proof = _status(state, win_values, _extend(deadline), max_states)
-    rows = _Rows(state, objective, apart, pos.scores)
+    rows = _Rows(state, objective, apart, pos.scores, pos.rules == Rules())
     moves = [rows.move(p, found[p], wins.get(p), estimates.get(p)) for p in legal_plays(state)]
     ordered = _sorted(moves)
     if not exact and not estimates:
@@ -530,7 +530,7 @@ def _search(
         note = (f"{note}; " if note else "") + (
             "the game after this round is valued by tables made for the default rules; under these "
             f"rulings ({', '.join(f'{k} {v}' for k, v in pos.rules.to_json().items())}) they are a rough "
-            "guide, and the intervals do not count that"
+            "guide, and an estimate's interval is its sound bounds"
         )
     return HintResult(
         status,
@@ -576,6 +576,7 @@ class _Rows:
     objective: str
     apart: bool
     scores: tuple[int, int] = (0, 0)  # lobo's race
+    default_rules: bool = True  # what the bias tables and the evaluator were measured under
 
     def corrected(
         self, play: Play, e: Estimate, target: str, bounds: tuple[float, float]
@@ -596,6 +597,7 @@ class _Rows:
             bounds=bounds,
             estimator=bias.NETWORK if e.method == LOOKAHEAD else bias.ROLLOUTS,
             scores=self.scores,
+            default_rules=self.default_rules,
         )
 
     def move(self, play: Play, m: MoveValue, w: MoveValue | None, e: Estimate | None) -> MoveResult:
@@ -607,6 +609,8 @@ class _Rows:
         samples, method, measured = None, None, None
         if m.exact and e is not None and e.method == EVALUATED:
             interval, samples, method = e.interval, e.samples, e.method  # searched, but its ends estimated
+            if not self.default_rules:  # the evaluator's errors were measured under the default rules
+                interval = (0.0, 1.0)
         elif not m.exact:
             if e is not None and e.method == NETWORK_ALONE:  # no bias measured: the bounds hold the truth
                 value, interval, samples, method = min(max(e.value, m.lo), m.hi), (m.lo, m.hi), 0, NETWORK_ALONE
