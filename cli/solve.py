@@ -216,8 +216,15 @@ def graph(
         fail(f"--out: cannot write {out}: {e.strerror or e}")
     why = {"nodes": "at --max-nodes", "time": "at --time-limit", "memory": "at --max-memory"}
     note = f" (truncated {why[g.graph['stopped']]})" if g.graph["truncated"] else ""
-    if not g.graph["exact"]:
+    if g.graph["estimated"]:
+        note += (
+            "; values rest on the evaluator's estimates beyond the round's end (standard error up to"
+            f" {g.graph['error']:.3f}): not exact"
+        )
+    if any("value" not in a for _, a in g.nodes(data=True)):
         note += "; some values are bounds (lo, hi): the time limit cut the search short"
+    if g.graph["depth"] == 0 and g.nodes["n0"]["kind"] == "final":
+        note += "; a final round is one node, valued by the finisher (lobo-hint finish gives its plays)"
     typer.echo(
         f"wrote {out} ({kind}): {count_text(g.number_of_nodes(), 'node')}, {count_text(g.number_of_edges(), 'edge')}{note}"
     )

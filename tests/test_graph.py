@@ -57,3 +57,28 @@ def test_written_files_read_back(tmp_path: Path) -> None:
     dot = (tmp_path / "t.dot").read_text()
     assert dot.startswith("digraph") and dot.count("->") == g.number_of_edges()
     assert not list(tmp_path.glob("*.part"))
+    assert 'exact="true"' in dot and 'kind="chance"' in dot and "probability=" in dot  # every attribute, in DOT too
+
+
+def test_a_final_round_root_is_valued_under_its_own_objective() -> None:
+    # Found by a review: a final round's graph said objective "win" and 1.0 whatever was asked.
+    pos = load_position(ROOT / "puzzles" / "examples" / "final.json")
+    best = hint(pos)
+    assert best.objective == "score" and best.exact
+    for objective, value in (("score", best.value), ("win", 1.0)):
+        g = lookahead_graph(pos, 2, objective=objective if objective == "win" else None)
+        assert g.graph["objective"] == objective and g.graph["exact"], g.graph
+        assert g.number_of_nodes() == 1 and g.nodes["n0"]["kind"] == "final" and g.nodes["n0"]["value"] == value
+
+
+def test_values_that_rest_on_the_evaluator_are_not_called_exact() -> None:
+    # Found by a review: lobo's race beyond the round was read from its table, and the graph said
+    # exact: true where the hint gives an interval.
+    pos = load_position(ROOT / "puzzles" / "examples" / "lobo.json")
+    answer = hint(pos)
+    assert not answer.exact
+    g = lookahead_graph(pos, 1)
+    assert g.graph["estimated"] and not g.graph["exact"] and g.graph["error"] > 0
+    assert abs(g.nodes["n0"]["value"] - (answer.value or 0.0)) < 1e-9
+    plain = lookahead_graph(load_position(EXAMPLE), 1)
+    assert not plain.graph["estimated"] and plain.graph["exact"]

@@ -16,8 +16,9 @@ from solver.core.files import write_whole
 from solver.core.games import game
 from solver.core.position import Position
 from solver.core.rules import State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays
+from solver.core.status import FinishStatus
 from solver.search import memory
-from solver.search.engine import Budget, Search
+from solver.search.engine import Budget, Search, value_range
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -67,9 +68,11 @@ def lookahead_graph(
 
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
-    obj = objective or ("win" if pos.objective == "score" else pos.objective)
     root = initial_state(pos)
     final_round = game(pos.game).has_final_round
+    if _kind(root) == "final":
+        return _final_round(root, objective or pos.objective, t0, time_limit)
+    obj = objective or ("win" if pos.objective == "score" else pos.objective)
     g: nx.DiGraph[str] = nx.DiGraph(objective=obj, depth=depth)
     ids: dict[State, str] = {}
     order: list[State] = []
@@ -145,7 +148,39 @@ def lookahead_graph(
     if stopped is not None:  # (GraphML has no null: the key is left out instead)
         g.graph["stopped"] = stopped
     g.graph["nodes_limit"] = max_nodes
-    g.graph["exact"] = exact
+    # Under `game` the ends of a round beyond the exact horizon read the evaluator: the values
+    # (and lo, hi) are then the search's over those estimates, not exact.
+    g.graph["estimated"] = search.estimated
+    if search.estimated:
+        g.graph["error"] = round(search.error, 6)
+    g.graph["exact"] = exact and not search.estimated
+    g.graph["seconds"] = round(time.perf_counter() - t0, 3)
+    return g
+
+
+def _final_round(root: State, objective: str, t0: float, time_limit: float | None) -> nx.DiGraph[str]:
+    """A final round as the root: one node, valued by the finisher under `score` (the best
+    finish's score, 0 for none) or `win` (1 or 0). Its plays commute and their lines are many:
+    `lobo-hint finish` gives the best of them. Cut short, the node has bounds: the finish found
+    (or 0) below, the most the objective allows above."""
+    import time
+
+    import networkx as nx
+
+    from solver.finish.finisher import solve_finish
+
+    obj = "score" if objective == "score" else "win"
+    f = solve_finish(root, time_limit=10.0 if time_limit is None else max(0.05, time_limit), objective=obj)
+    won = f.status == FinishStatus.WIN
+    found = float(f.score or 0) if obj == "score" and won else float(won)
+    g: nx.DiGraph[str] = nx.DiGraph(objective=obj, depth=0, truncated=False, nodes_limit=1)
+    g.add_node("n0", kind="final", label=_label(root), level=0)
+    attrs = g.nodes["n0"]
+    attrs["lo"], attrs["hi"] = (found, found) if f.exact else (found, value_range(root, obj)[1])
+    if f.exact:
+        attrs["value"] = found
+    g.graph["estimated"] = False
+    g.graph["exact"] = f.exact
     g.graph["seconds"] = round(time.perf_counter() - t0, 3)
     return g
 
@@ -172,20 +207,26 @@ def write_graph(g: nx.DiGraph[str], path: str | Path) -> str:
 
 
 def to_dot(g: nx.DiGraph[str]) -> str:
-    """Graphviz DOT, without needing pydot: decision nodes as boxes, chance nodes as circles."""
+    """Graphviz DOT, without needing pydot: decision nodes as boxes, chance nodes as circles. Every
+    attribute of the other formats rides along (Graphviz ignores those it does not know)."""
 
-    def q(text: str) -> str:
+    def q(text: object) -> str:
+        text = str(text).lower() if isinstance(text, bool) else str(text)
         return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    def extra(attrs: dict[str, object], skip: tuple[str, ...] = ()) -> str:
+        return "".join(f", {k}={q(v)}" for k, v in attrs.items() if k not in skip)
 
     newline = "\\n"  # DOT's own line break inside a label
     shapes = {"decision": "box", "chance": "circle", "won": "doubleoctagon", "lost": "octagon", "final": "box3d"}
     lines = ["digraph lookahead {", "  rankdir=LR;"]
+    lines += [f"  {k}={q(v)};" for k, v in g.graph.items()]
     for n, a in g.nodes(data=True):
         value = f"{a['value']:.4g}" if "value" in a else f"[{a['lo']:.3g}, {a['hi']:.3g}]"
         label = q(a["label"]).rstrip('"') + newline + value + '"'
-        lines.append(f"  {n} [shape={shapes.get(a['kind'], 'box')}, label={label}];")
+        lines.append(f"  {n} [shape={shapes.get(a['kind'], 'box')}, label={label}{extra(a, ('label',))}];")
     for u, v, a in g.edges(data=True):
         text = a.get("play") or f"{a.get('cards', '')} p={a.get('probability', 0):.3g}"
-        lines.append(f"  {u} -> {v} [label={q(text)}];")
+        lines.append(f"  {u} -> {v} [label={q(text)}{extra(a)}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
