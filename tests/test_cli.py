@@ -374,3 +374,36 @@ def test_counts_of_one_are_singular(tmp_path: Path) -> None:
         discard.remove(card)
     out = run(write(tmp_path, {"player": [1, 2], "wolf": [3], "discard": discard, "final": True}), "--verify").stdout
     assert "(1 card)" in out and "(1 cards)" not in out
+
+
+def _closing(*fds: int) -> Any:
+    import os
+
+    def close() -> None:
+        for fd in fds:
+            os.close(fd)
+
+    return close
+
+
+def test_a_closed_standard_stream_is_no_traceback_and_loses_no_result(tmp_path: Path) -> None:
+    # Found by a review: with stdout closed (`>&-`) every command ended in a traceback (sys.stdout
+    # is None), an invalid file included (status 1, not 2); with stderr closed a batch wrote none
+    # of its results; with stdin closed `play` failed at once.
+    cmd = [sys.executable, "-c", "from cli.entry import run; run()"]
+    example = str(ROOT / "puzzles" / "examples" / "midround.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"player": [1')
+    shut = subprocess.run([*cmd, "validate", example], preexec_fn=_closing(1), capture_output=False, stderr=subprocess.PIPE, text=True, cwd=ROOT)  # fmt: skip
+    assert shut.returncode == 0 and "standard output is closed" in shut.stderr and "Traceback" not in shut.stderr
+    shut = subprocess.run([*cmd, "validate", str(bad)], preexec_fn=_closing(1), stderr=subprocess.PIPE, text=True, cwd=ROOT)  # fmt: skip
+    assert shut.returncode == 2 and "not valid JSON" in shut.stderr and "Traceback" not in shut.stderr
+    folder = tmp_path / "puzzles"
+    folder.mkdir()
+    for p in (ROOT / "puzzles" / "examples").glob("*.json"):
+        (folder / p.name).write_text(p.read_text())
+    out = tmp_path / "r.jsonl"
+    done = subprocess.run([*cmd, "batch", str(folder), "-t", "0.3", "-j", "1", "--out", str(out)], preexec_fn=_closing(2), stdout=subprocess.DEVNULL, cwd=ROOT)  # fmt: skip
+    assert done.returncode == 0 and len(out.read_text().splitlines()) == len(list(folder.glob("*.json")))
+    play = subprocess.run([*cmd, "play", "--virtual", "--seed", "3"], preexec_fn=_closing(0), capture_output=True, text=True, cwd=ROOT)  # fmt: skip
+    assert play.returncode == 0 and "Traceback" not in play.stderr, play.stderr
