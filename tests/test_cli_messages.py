@@ -418,6 +418,27 @@ def test_a_file_written_whole_leaves_nothing_behind_when_writing_fails(tmp_path:
     assert target.read_text() == "new" and [p.name for p in tmp_path.iterdir()] == ["out.json"]
 
 
+def test_a_file_written_whole_writes_through_a_link_and_refuses_what_is_not_a_file(tmp_path: Path) -> None:
+    # Found by a review: `save` (and graph -o) renamed the new file over the path: a symbolic link
+    # became a file (its target left as it was), and as root /dev/full became a file.
+    import os
+
+    from solver.core.files import write_whole
+
+    target = tmp_path / "target.json"
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    write_whole(link, "new")
+    assert link.is_symlink() and target.read_text() == "new"
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for path in (fifo, tmp_path):
+        with pytest.raises(OSError, match="not a regular file"):
+            write_whole(path, "data")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json", "pipe", "target.json"]
+
+
 # Small refusals (issue 26) ----------------------------------------------------------------------
 
 

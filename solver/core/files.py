@@ -2,11 +2,14 @@
 
 A temporary file beside the target (a name of its own, so two writers never share it), flushed
 to disk, then renamed over the target: a crash or a full disk leaves the old file or the new one,
-never half of one, and no temporary file behind.
+never half of one, and no temporary file behind. A symbolic link is written through (its
+target is replaced, the link kept), and a path that is not a regular file (a device such as
+/dev/full, a pipe, a folder) is refused: a rename would replace it with a file.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 from collections.abc import Callable
@@ -17,7 +20,9 @@ def write_whole(path: str | Path, data: str | bytes | Callable[[Path], None]) ->
     """Write `data` (text as UTF-8, bytes, or a function that writes the file it is given, as
     networkx and matplotlib do) to `path`, whole or not at all. OSError as the system says it;
     ValueError for a name with a NUL byte."""
-    p = Path(path)
+    p = Path(os.path.realpath(path))
+    if p.exists() and not p.is_file():
+        raise OSError(errno.EINVAL, "not a regular file (a device, a pipe or a folder): name a file", str(path))
     tmp = p.with_name(f".{p.name}.{secrets.token_hex(4)}.part")
     # 0o666: the umask decides the mode, as for any file the user writes (mkstemp's would be 0600).
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
