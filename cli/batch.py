@@ -67,7 +67,16 @@ def batch(
         ),
     ] = False,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="processes (default: all cores)")] = None,
-    time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="seconds per puzzle")] = 30.0,
+    time_limit: Annotated[
+        float | None, typer.Option("--time-limit", "-t", help="seconds per puzzle (default 30; none with --max-states)")
+    ] = None,
+    max_states: Annotated[
+        int | None,
+        typer.Option(
+            "--max-states", help="search states a hint puzzle (with --samples: the same answers on any machine)"
+        ),
+    ] = None,
+    samples: Annotated[int | None, typer.Option("--samples", help="random deals a play for a hint's estimates")] = None,
     cluster: Annotated[str | None, typer.Option("--cluster", help="a Dask scheduler, tcp://HOST:PORT")] = None,
     max_memory: MemoryOpt = None,
     check_expect: Annotated[
@@ -88,7 +97,7 @@ def batch(
       or an invalid puzzle (every other puzzle is still solved and written)
     * 130: interrupted (rerun with --resume)
     """
-    from solver.batch.runner import done_ids, iter_jobs, named_inputs, problem, repair_tail, run_batch, unmatched
+    from solver.batch.runner import done_ids, iter_jobs, keep_answered, named_inputs, problem, run_batch, unmatched
     from solver.parallel import ClusterError, connect
 
     if fmt not in ("jsonl", "csv"):
@@ -98,6 +107,10 @@ def batch(
     if jobs is not None and jobs < 1:
         fail(f"--jobs: must be at least 1, not {jobs}")
     positive(time_limit, "--time-limit")
+    positive(max_states, "--max-states")
+    positive(samples, "--samples")
+    if time_limit is None and max_states is None:
+        time_limit = 30.0
     budget = use_memory(max_memory)
     nothing = unmatched(paths)
     if nothing:
@@ -113,7 +126,7 @@ def batch(
             )
         try:
             skip = done_ids(out) if fmt == "jsonl" else _csv_ids(out)
-            repair_tail(out)
+            keep_answered(out, fmt)  # one line a puzzle: those read again are written again
         except (OSError, UnicodeDecodeError) as e:
             fail(f"--out: cannot read {out}: {getattr(e, 'strerror', None) or e}")
         except (RecursionError, ValueError, csv.Error) as e:
@@ -167,6 +180,8 @@ def batch(
                 workers=jobs,
                 time_limit=time_limit,
                 max_memory=budget,
+                max_states=max_states,
+                samples=samples,
                 skip=skip,
                 on_result=on_result,
                 cluster=client,

@@ -285,7 +285,64 @@ def test_resume_solves_a_puzzle_whose_id_another_used_and_reads_invalid_ones_aga
     assert r.exit_code == 2  # c.json is still invalid, and says so again
     assert json.loads(r.stdout)["skipped_by_resume"] == 1  # a.json only
     records = [json.loads(x) for x in out.read_text().splitlines()]
-    assert sorted(Path(x["source"]).name for x in records) == ["a.json", "b.json", "c.json", "c.json"]
+    # One line a puzzle: c.json's first record gave way to its second (a review found both kept).
+    assert sorted(Path(x["source"]).name for x in records) == ["a.json", "b.json", "c.json"]
+    for fmt in ("jsonl", "csv"):
+        out = tmp_path / f"r.{fmt}"
+        (folder / "c.json").write_text("{not json")
+        runner.invoke(app, ["batch", str(folder / "a.json"), str(folder / "c.json"), "--out", str(out), "-j", "1", "--format", fmt])  # fmt: skip
+        (folder / "c.json").write_text(json.dumps({"id": "fixed", "player": [5], "wolf": [5]}))
+        again = runner.invoke(app, ["batch", str(folder), "--out", str(out), "--resume", "-j", "1", "--format", fmt])
+        assert again.exit_code == 0, again.output
+        if fmt == "csv":
+            with out.open(newline="") as f:
+                records = list(csv.DictReader(f))
+        else:
+            records = [json.loads(x) for x in out.read_text().splitlines()]
+        assert sorted(Path(x["source"]).name for x in records) == ["a.json", "b.json", "c.json"], (fmt, records)
+        assert [x["status"] for x in records if x["source"].endswith("c.json")] == ["proven_won"]
+
+
+def test_a_file_named_twice_is_solved_once_and_records_keep_the_answers_form(tmp_path: Path) -> None:
+    # Found by a review: a file named itself and by its folder was solved twice; a finish's record
+    # lacked other_optimal_finishes (which `finish --json` gives); top-level values were not
+    # rounded as the answer's.
+    folder = tmp_path / "d"
+    folder.mkdir()
+    final = json.loads((ROOT / "puzzles" / "examples" / "final.json").read_text())
+    (folder / "final.json").write_text(json.dumps(final))
+    (folder / "mid.json").write_text((ROOT / "puzzles" / "examples" / "midround.json").read_text())
+    out = tmp_path / "r.jsonl"
+    r = runner.invoke(app, ["batch", str(folder), str(folder / "final.json"), str(folder / "*.json"), "--out", str(out), "-j", "1", "--json"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    records = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(records) == 2 and json.loads(r.stdout)["total"] == 2
+    by_kind = {x["kind"]: x for x in records}
+    alone = runner.invoke(app, ["finish", str(folder / "final.json"), "--json"])
+    finish = json.loads(alone.stdout)
+    finish.pop("stats", None)
+    assert set(by_kind["finish"]["answer"]) == set(finish)
+    hint = by_kind["hint"]
+    assert hint["value"] == hint["answer"]["value"] and hint.get("win_probability") == hint["answer"].get(
+        "win_probability"
+    )
+
+
+def test_a_state_budget_gives_the_same_answers_every_run(tmp_path: Path) -> None:
+    # Found by a review: batch had only a clock, so its estimates differed from run to run.
+    lobo = ROOT / "puzzles" / "examples" / "lobo.json"
+    answers = []
+    for run in range(2):
+        out = tmp_path / f"r{run}.jsonl"
+        r = runner.invoke(app, ["batch", str(lobo), "--max-states", "2000", "--samples", "32", "--out", str(out), "-j", "1"])  # fmt: skip
+        assert r.exit_code == 0, r.output
+        (record,) = [json.loads(x) for x in out.read_text().splitlines()]
+        assert record["exact"] is False
+        record["answer"].pop("stats", None)
+        answers.append(record["answer"])
+    assert answers[0] == answers[1]
+    bad = runner.invoke(app, ["batch", str(lobo), "--max-states", "0"])
+    assert bad.exit_code == 2 and "--max-states" in bad.output
 
 
 def test_the_batchs_own_output_is_never_read_as_puzzles(tmp_path: Path) -> None:

@@ -97,13 +97,16 @@ def iter_jobs(args: Iterable[str], leave_out: str | None = None) -> Iterator[Job
     """Every puzzle named by the arguments, lazily: a JSONL file is read line by line. leave_out:
     a file never read as puzzles (the batch's own --out, in a folder it reads)."""
     left = None if leave_out is None else Path(leave_out).resolve()
+    seen: set[Path] = set()  # a file named twice (itself and by its folder or a glob) is solved once
     for arg in args:
-        files = [f for f in _files(arg) if left is None or f.resolve() != left]
+        named = _files(arg)
+        files = [f for f in named if f.resolve() != left and f.resolve() not in seen]
+        seen.update(f.resolve() for f in files)
         closed = unreadable_folders(arg)
         for folder, why in closed:
             name = shown_path(folder)
             yield Job(name, name, None, None, f"{name}: cannot read the folder: {why}")
-        if not files and not closed:
+        if not named and not closed:
             yield Job(
                 shown_path(arg), shown_path(arg), None, None, f"{shown_path(arg)}: no such file, folder or glob match"
             )
@@ -183,9 +186,17 @@ def _not_another_kind(raw: Any, position: Any) -> None:
         raise PositionError("a railway LOBO position, not a Lobo one: `lobo-hint railway` reads it", "wrong_kind")
 
 
-def solve_one(job: Job, time_limit: float | None = None, max_memory: int | None = None) -> dict[str, Any]:
+def solve_one(
+    job: Job,
+    time_limit: float | None = None,
+    max_memory: int | None = None,
+    max_states: int | None = None,
+    samples: int | None = None,
+) -> dict[str, Any]:
     """The record for one puzzle (runs in a worker: everything it needs is in the job, and the
-    memory budget, which a worker on another machine would not find in its environment)."""
+    memory budget, which a worker on another machine would not find in its environment).
+    max_states, samples: the hint's own budgets (with a time limit that does not bind, the same
+    answer on any machine)."""
     if max_memory is not None:
         memory.set_limit(max_memory)
     t0 = time.perf_counter()
@@ -212,7 +223,8 @@ def solve_one(job: Job, time_limit: float | None = None, max_memory: int | None 
             verdict = judge_finish(state, tuple(parse_plays(str(puzzle["plays"]))), time_limit=time_limit or 10.0)
             record.update(kind="check", status=RecordStatus.CHECKED, answer=verdict.to_json(), exact=verdict.best.exact)
         elif game(pos.game).has_final_round and pos.final:
-            f = solve_finish(initial_state(pos), time_limit=time_limit or 10.0)
+            # As `lobo-hint finish --json` answers: the other optimal finishes counted.
+            f = solve_finish(initial_state(pos), time_limit=time_limit or 10.0, count_alternatives=True)
             answer = f.to_json()
             record["stats"] = answer.pop("stats", {})
             record.update(
@@ -224,7 +236,7 @@ def solve_one(job: Job, time_limit: float | None = None, max_memory: int | None 
                 score=f.score,
             )
         else:
-            h = hint(pos, time_limit=time_limit)
+            h = hint(pos, time_limit=time_limit, max_states=max_states, samples=samples)
             answer = h.to_json()
             record.update(
                 kind="hint",
@@ -232,8 +244,8 @@ def solve_one(job: Job, time_limit: float | None = None, max_memory: int | None 
                 exact=h.exact,
                 answer=answer,
                 best=None if h.best is None else str(h.best),
-                value=h.value,
-                win_probability=h.win_probability,
+                value=answer.get("value"),  # as the answer rounds it (FORMAT.md)
+                win_probability=answer.get("win_probability"),
                 stats=answer.pop("stats", {}),
             )
         if expect is not None:
@@ -434,6 +446,8 @@ def run_batch(
     cluster: Any = None,
     on_wait: Callable[[str], None] | None = None,
     max_memory: int | None = None,
+    max_states: int | None = None,
+    samples: int | None = None,
 ) -> BatchSummary:
     """Solve every job; each record goes to on_result as soon as it is done. At most 2 × workers
     puzzles are in flight, so memory stays flat on huge inputs. workers=1 solves in this process;
@@ -456,7 +470,7 @@ def run_batch(
 
     run_parallel(
         solve_one,
-        ((job, time_limit, max_memory) for job in todo()),
+        ((job, time_limit, max_memory, max_states, samples) for job in todo()),
         emit=emit,
         workers=workers,
         cluster=cluster,
@@ -479,6 +493,44 @@ def crashed(task: tuple[Any, ...]) -> dict[str, Any]:
         "exact": False,
         "seconds": 0.0,
     }
+
+
+def keep_answered(out: str | Path, fmt: str) -> None:
+    """Before a resumed batch appends: drop the records of the puzzles it reads again (invalid, or
+    the solver failed on them), so that the file keeps one line a puzzle; and a torn last line."""
+    p = Path(out)
+    if not p.exists() or p.stat().st_size == 0:
+        return
+    text = p.read_text(encoding="utf-8", errors="surrogateescape")
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines.pop()  # torn
+    if fmt == "csv":
+        import csv
+        import io
+
+        rows = list(csv.reader(io.StringIO("".join(lines))))
+        at = rows[0].index("status") if rows and "status" in rows[0] else None
+        kept = [r for r in rows[1:] if at is None or len(r) <= at or _answered({"status": r[at]})]
+        table = io.StringIO()
+        csv.writer(table).writerows(rows[:1] + kept)
+        lines = [table.getvalue()] if kept or rows else []
+    else:
+        lines = [line for line in lines if _answered(_record(line))]
+    new = "".join(lines)
+    if new != text:
+        write_whole(p, new.encode("utf-8", errors="surrogateescape"))
+
+
+def _record(line: str) -> Any:
+    try:
+        return loads(line)
+    except ValueError:
+        return None
+
+
+def _answered(r: Any) -> bool:
+    return isinstance(r, dict) and r.get("status") not in (RecordStatus.INVALID, RecordStatus.ERROR)
 
 
 def repair_tail(out: str | Path) -> None:
