@@ -181,3 +181,16 @@ def test_load_position_errors_name_the_file(tmp_path: Any) -> None:
     puzzle = tmp_path / "puzzle.json"
     puzzle.write_text(json.dumps({"position": {"player": [1], "wolf": [1]}, "expect": {}}))
     assert load_position(puzzle).wolf == (1,)
+
+
+def test_a_byte_order_mark_and_a_phones_suit_sign_are_read(tmp_path: Any) -> None:
+    # Found by a review: a file Notepad saved (a UTF-8 byte-order mark first) was "not valid
+    # JSON", and "7♠️" (the suit's emoji form, U+FE0F after it) was "not a card".
+    path = tmp_path / "bom.json"
+    path.write_bytes(
+        b"\xef\xbb\xbf" + json.dumps({"player": ["7\u2660\ufe0f", 2], "wolf": [3], "party": ["K\u2660\ufe0f"]}).encode()
+    )
+    pos = load_position(path)
+    assert pos.player == (2, 7) and pos.party == ("K",)
+    with pytest.raises(PositionError, match="not a card"):
+        parse_position({"player": ["7\ufe0f\u2660x"], "wolf": [3]})

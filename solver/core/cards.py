@@ -32,6 +32,12 @@ def _shown(raw: object) -> str:
     return repr(raw) if isinstance(raw, str) else str(raw).lower() if isinstance(raw, bool) else str(raw)
 
 
+def _plain_suit(text: str) -> str:
+    """The text without its spaces and without the variation selectors a phone puts after a suit
+    sign ("7♠️" is 7, ♠, U+FE0F: the emoji form)."""
+    return text.strip().replace("\ufe0f", "").replace("\ufe0e", "")
+
+
 def parse_value(raw: object) -> int:
     """A value card in any accepted spelling → 1..10 (suits are dropped)."""
     if isinstance(raw, HugeNumber):
@@ -43,7 +49,7 @@ def parse_value(raw: object) -> int:
         if 1 <= raw <= 10:
             return raw
         raise CardError(f"bad card {raw}: values run from 1 (Ace) to 10")
-    text = raw.strip()
+    text = _plain_suit(raw)
     m = _VALUE_RE.match(text)
     if m:
         rank = m.group(1).upper()
@@ -58,10 +64,10 @@ def parse_value(raw: object) -> int:
 def parse_member(raw: object) -> str:
     """A party member ("J", "Qs", "K♠" …) → "J", "Q" or "K"."""
     if isinstance(raw, str):
-        m = _MEMBER_RE.match(raw.strip())
+        m = _MEMBER_RE.match(_plain_suit(raw))
         if m:
             return m.group(1).upper()
-        if _FACE_RE.match(raw.strip()):
+        if _FACE_RE.match(_plain_suit(raw)):
             raise CardError(f"bad party member {raw!r}: the party is the Jack, Queen and King of spades")
     raise CardError(f'bad party member {_shown(raw)}: a party member is "J", "Q" or "K"')
 

@@ -85,7 +85,8 @@ class Unreadable(Exception):
 
 def read_text(path: str | Path, limit: int = MAX_FILE) -> str:
     """A small input file's UTF-8 text, or Unreadable: a name with a NUL byte, no such file, not a
-    regular file (a FIFO would block, a device never end), larger than `limit`, not UTF-8."""
+    regular file (a FIFO would block, a device never end), larger than `limit`, not UTF-8. A UTF-8
+    byte-order mark at the start is dropped."""
     if not os.fspath(path):  # Path("") is ".": refused before it becomes the current folder
         raise Unreadable("the file name is empty")
     try:
@@ -106,7 +107,7 @@ def read_text(path: str | Path, limit: int = MAX_FILE) -> str:
     if len(data) > limit:
         raise Unreadable(f"larger than {limit // 1024**2} MB")
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")  # a byte-order mark (Notepad writes one) is no content
     except UnicodeDecodeError as e:
         raise Unreadable(f"not UTF-8 text (byte {e.start})") from None
 
