@@ -234,7 +234,7 @@ def generate(
 ) -> None:
     """Random puzzles with their answers, graded (hard: one narrow way), as files for batch --check."""
     from solver.batch.generate import KINDS as GENERATE_KINDS
-    from solver.batch.generate import TRIES
+    from solver.batch.generate import TRIES, never_matches
     from solver.batch.generate import generate as make_puzzles
     from solver.batch.grades import GRADES
 
@@ -247,6 +247,9 @@ def generate(
     if grade not in (None, *GRADES):
         fail(f"--grade: {grade!r} is not one of easy, medium, hard")
     positive(count, "--count")
+    never = never_matches(kind, only, grade)
+    if never is not None:
+        fail(never)
     folder = writable_folder(out, "--out")
     written = 0
     for puzzle in make_puzzles(kind, difficulty, count, seed, only, grade):

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import random
 import sys
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +37,9 @@ def finish_expect(raw: dict[str, Any]) -> tuple[dict[str, Any], str]:
     return {"status": "lost"}, "final round that cannot be finished"
 
 
-def hint_expect(raw: dict[str, Any]) -> tuple[dict[str, Any], str, str]:
+def hint_expect(raw: dict[str, Any]) -> tuple[dict[str, Any], str, str] | None:
+    """The expected answer, a note and the grade; None where every play is worth the same (Fold
+    too): no puzzle, as `lobo-hint generate` has it."""
     pos = reference_form(raw)
     ref = analyse(pos)
     key = "value" if pos["objective"] != "win" else "win_probability"
@@ -46,8 +47,9 @@ def hint_expect(raw: dict[str, Any]) -> tuple[dict[str, Any], str, str]:
     moves = [{"play": p, "value": float(v), "value_exact": str(v)} for p, v in ref["moves"] if v is not None]
     best_plays = [p for p, v in ref["moves"] if v == best]
     values = sorted({v for _, v in ref["moves"] if v is not None}, reverse=True)
-    gap = (values[0] - values[1]) if len(values) > 1 else Fraction(1)
-    grade = hint_grade(len(best_plays), gap)
+    if len(values) < 2:
+        return None
+    grade = hint_grade(len(best_plays), values[0] - values[1])
     expect = {key: float(best), f"{key}_exact": str(best), "best_plays": best_plays, "moves": moves}
     what = {"win": "win probability", "party": "party members", "points": "points"}[pos["objective"]]
     return expect, f"{pos['game']} {pos['difficulty']}, {what} {best} ({len(ref['moves'])} plays)", grade
@@ -89,8 +91,9 @@ def main() -> None:
             lost += 1
             assert f.proof is not None
             save(f"finish-lost-{lost:02d}", raw, expect, note, lost_grade(len(f.proof.wolf)))
-    for i in range(1, 13):
-        raw = small(rng, game="vanguard" if i % 3 else "lobo")
+    i = 0
+    while i < 12:
+        raw = small(rng, game="vanguard" if (i + 1) % 3 else "lobo")
         pos = parse_position(raw)
         unseen = [v for v, n in enumerate(pos.unseen, start=1) for _ in range(n)]
         rng.shuffle(unseen)
@@ -98,21 +101,31 @@ def main() -> None:
         raw.get("rules", {}).pop("top_card_visible", None)
         if raw.get("objective") == "party" and i % 2:
             raw["objective"] = "win"
-        expect, note, grade = hint_expect(raw)
+        made = hint_expect(raw)
+        if made is None:
+            continue
+        i += 1
+        expect, note, grade = made
         save(f"known-pile-{i:02d}", raw, expect, "fully known pile: " + note, grade)
     for difficulty in ("easy", "standard", "hard"):
         made = 0
         while made < 8:
             raw = small(rng, game="vanguard")
-            if raw["difficulty"] != difficulty:
+            answer = hint_expect(raw) if raw["difficulty"] == difficulty else None
+            if answer is None:
                 continue
             made += 1
-            expect, note, grade = hint_expect(raw)
+            expect, note, grade = answer
             save(f"hint-{difficulty}-{made:02d}", raw, expect, "mid-round: " + note, grade)
-    for i in range(1, 11):
+    made = 0
+    while made < 10:
         raw = small(rng, game="lobo")
-        expect, note, grade = hint_expect(raw)
-        save(f"lobo-{i:02d}", raw, expect, note, grade)
+        answer = hint_expect(raw)
+        if answer is None:
+            continue
+        made += 1
+        expect, note, grade = answer
+        save(f"lobo-{made:02d}", raw, expect, note, grade)
 
     lines = [
         "# Puzzles",

@@ -458,3 +458,20 @@ def test_generated_hint_puzzles_name_the_objective_they_were_graded_by(tmp_path:
         assert json.dumps(json.loads(r.stdout)["best"], sort_keys=True) in best
         seen += 1
     assert seen == 6
+
+
+def test_generate_makes_lobo_hint_puzzles_and_refuses_a_filter_that_never_matches(tmp_path: Path) -> None:
+    # Found by a review: no lobo puzzle was ever made (under `game` a lobo round is never exact),
+    # and `--kind hint --only lost` dealt thousands of positions to write none, exit 0.
+    r = runner.invoke(app, ["generate", "--kind", "hint", "-n", "12", "--seed", "3", "-o", str(tmp_path / "h")])
+    assert r.exit_code == 0, r.output
+    lobo = [json.loads(p.read_text()) for p in (tmp_path / "h").glob("*.json")]
+    lobo = [p for p in lobo if p["position"]["game"] == "lobo"]
+    assert lobo and all(p["position"]["objective"] == "points" for p in lobo)
+    for p in lobo:
+        ref = analyse(reference_form(p["position"]))
+        values = {play_key(play): float(v) for play, v in ref["moves"] if v is not None}
+        assert all(abs(values[play_key(m["play"])] - m["value"]) < 1e-9 for m in p["expect"]["moves"])
+    for args in (["--kind", "hint", "--only", "lost"], ["--kind", "known-pile", "--grade", "hard"]):
+        bad = runner.invoke(app, ["generate", *args, "-o", str(tmp_path / "none")])
+        assert bad.exit_code == 2 and not (tmp_path / "none").exists(), bad.output

@@ -79,6 +79,21 @@ def _midround(rng: random.Random, difficulty: str, known: bool) -> dict[str, Any
     return raw
 
 
+def never_matches(kind: str, only: str | None, grade: str | None) -> str | None:
+    """Why a filter can never keep a puzzle of this kind (None: it can)."""
+    if kind != "finish" and only == Outcome.LOST:
+        return (
+            "--only lost: a hint puzzle is never lost (a round lost whatever is played has every play"
+            " worth the same: no puzzle); lost rounds are --kind finish"
+        )
+    if kind == "known-pile" and grade == "hard":
+        return (
+            "--grade hard: a known pile's plays are worth exact outcomes (a round won or lost, whole"
+            " points), never less than 0.1 apart"
+        )
+    return None
+
+
 def generate(
     kind: str,
     difficulty: str,
@@ -143,9 +158,10 @@ def _one(kind: str, difficulty: str, rng: random.Random, ident: str) -> Puzzle |
         )
     raw = _midround(rng, difficulty, known=kind == "known-pile")
     # Graded by the value the file names, so that the file's own answer ranks the plays the same:
-    # vanguard by the chance to win the round, lobo by the chance to win the game.
+    # vanguard by the chance to win the round, lobo by the round's points (under `game` a lobo
+    # round is never exact: the race beyond it is a table's estimate, and no puzzle was made).
     vanguard = game_of(raw["game"]).win_probability
-    raw["objective"] = "win" if vanguard else "game"
+    raw["objective"] = "win" if vanguard else "points"
     h = hint(parse_position(raw), time_limit=20)
     if not h.exact or h.value is None:
         return None
@@ -159,7 +175,7 @@ def _one(kind: str, difficulty: str, rng: random.Random, ident: str) -> Puzzle |
     values = sorted({round(v, 9) for _, v in valued}, reverse=True)
     grade = hint_grade(len(best), values[0] - values[1])
     expect: dict[str, Any] = {key: best_value, "best_plays": best, "moves": moves}
-    what = "win probability" if vanguard else "chance to win the game"
+    what = "win probability" if vanguard else "points"
     note = f"{raw['game']}: {what} {best_value:.4g}, {len(best)} best play(s) of {len(moves)}"
     if h.line is not None:
         expect["line"] = [p.to_json() for p in h.line]
