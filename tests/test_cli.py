@@ -202,8 +202,11 @@ def test_fuzzed_garbage_never_tracebacks(tmp_path: Path) -> None:
 
 def test_schema_is_json_and_accepts_the_examples() -> None:
     js = json.loads(run("schema").stdout)
-    assert js["type"] == "object" and js["required"] == ["player", "wolf"]
-    assert set(js["properties"]) >= {
+    # A position, or a puzzle file wrapping one (tests/test_schema_agreement.py checks it against validate).
+    assert js["type"] == "object" and js["else"] == {"$ref": "#/$defs/position"}
+    position = js["$defs"]["position"]
+    assert position["type"] == "object" and position["required"] == ["player", "wolf"]
+    assert set(position["properties"]) >= {
         "game",
         "difficulty",
         "player",
@@ -217,9 +220,10 @@ def test_schema_is_json_and_accepts_the_examples() -> None:
         "rules",
     }
     # Every top-level key the parser accepts, extensions included, is in the schema.
-    from solver.core.position import EXTENSION_KEYS, TOP_KEYS
+    from solver.core.position import EXTENSION_KEYS, PUZZLE_KEYS, TOP_KEYS
 
-    assert set(js["properties"]) == TOP_KEYS | EXTENSION_KEYS
+    assert set(position["properties"]) == TOP_KEYS | EXTENSION_KEYS
+    assert set(js["$defs"]["puzzle"]["properties"]) == PUZZLE_KEYS
 
 
 def test_rules_command(tmp_path: Path) -> None:
