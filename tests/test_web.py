@@ -7,6 +7,7 @@ stopped at once, and never hold up the server. The real browser is tests/test_we
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import os
 import re
@@ -32,7 +33,7 @@ from solver.search.hint import LEAST_SHARE
 from web import store as store_module
 from web.app import MAX_BODY, body, create_app
 from web.hints import HintService
-from web.store import Store, WebError
+from web.store import MAX_LINE, Store, WebError, save_text
 
 ROOT = Path(__file__).resolve().parent.parent
 # A whole virtual game (seed 3, the example of docs/play.md): a won round and its reward, a fold,
@@ -41,6 +42,7 @@ SEED = 3
 SCRIPT = ["9=2+7", "9=2+7", "8=3+5", "6=6", "reserve 3", "6=2+4", "1=1", "3+4=7", "fold", "5=5", "4=4", "3+3r=6", "Q=8"]
 FINAL_AT = 9  # the script's steps before the final round's first play
 SCORE = 11
+JSON = {"Content-Type": "application/json"}
 
 
 def companion(lines: list[str], seed: int | None = SEED, setup: Setup | None = None) -> Session:
@@ -315,6 +317,108 @@ def test_hostile_bodies_are_refused_as_json_not_a_server_error(api: Api, folder:
     assert api.get(g["id"])["board"] == g["board"]
 
 
+# Every body's keys, as the page sends them (web/static/app.js), with a key no route takes.
+KEYED = [
+    ("", {"mode": "virtual", "seed": SEED}, "game, difficulty, mode, seed, target, rules"),
+    ("upload", {"text": "{}"}, "text"),
+    ("step", {"line": "9=2+7"}, "at, rev, line"),
+    ("undo", {"count": 1}, "at, rev, count"),
+    ("hint", {"seconds": 1}, "at, rev, seconds"),
+    ("analyse", {"seconds": 1}, "at, rev, seconds"),
+    ("hint/cancel", {}, "at, rev"),
+]
+
+
+def _url_and_body(api: Api, gid: str, what: str, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    if what in ("", "upload"):
+        return "/api/games" + (f"/{what}" if what else ""), body
+    b = api.get(gid)["board"]
+    return f"/api/games/{gid}/{what}", {"at": b["steps"], "rev": b["revision"], **body}
+
+
+@pytest.mark.parametrize(("what", "body", "known"), KEYED)
+def test_an_unknown_key_is_refused_naming_it_and_the_known_ones(
+    api: Api, folder: Path, what: str, body: dict[str, Any], known: str
+) -> None:
+    """A review: {"zz": 1} made a game (201), the key ignored; the CLI refuses it."""
+    gid = api.new(mode="virtual", seed=SEED)["id"]
+    before = _snapshot(api, gid, folder)
+    url, payload = _url_and_body(api, gid, what, body)
+    for key in ("zz", "Line", "seconds "):
+        r = api.c.post(url, json={**payload, key: 1})
+        assert r.status_code == 400, r.text
+        error = r.json()["error"]
+        assert error.startswith(f"unknown key {json.dumps(key)} in the request") and known in error, error
+    assert _snapshot(api, gid, folder) == before
+
+
+@pytest.mark.parametrize(("what", "body", "known"), KEYED)
+def test_a_key_given_twice_is_refused_naming_it(
+    api: Api, folder: Path, what: str, body: dict[str, Any], known: str
+) -> None:
+    """A review: {"mode": "virtual", "mode": "physical"} made a physical game, the last value
+    winning without a word; the CLI refuses it."""
+    gid = api.new(mode="virtual", seed=SEED)["id"]
+    before = _snapshot(api, gid, folder)
+    url, payload = _url_and_body(api, gid, what, body)
+    text = json.dumps(payload)
+    for twice in ('{"x": 1, "x": 2}', '{"junk": 1, "junk": 1}'):
+        r = api.c.post(url, content=text[:-1] + (", " if payload else "") + twice[1:], headers=JSON)
+        key = "x" if twice.startswith('{"x"') else "junk"
+        assert (
+            r.status_code == 400 and r.json()["error"] == f'the key "{key}" appears twice in one object of the request'
+        )
+    for key in payload:
+        doubled = text[:-1] + f", {json.dumps(key)}: {json.dumps(payload[key])}}}"
+        r = api.c.post(url, content=doubled, headers=JSON)
+        assert r.status_code == 400, r.text
+        assert r.json()["error"] == f"the key {json.dumps(key)} appears twice in one object of the request"
+    assert _snapshot(api, gid, folder) == before
+
+
+def test_a_new_game_refuses_a_mode_given_twice_and_a_ruling_given_twice(api: Api, folder: Path) -> None:
+    for text, key in (
+        ('{"mode": "virtual", "mode": "physical"}', "mode"),
+        ('{"rules": {"top_card_visible": true, "top_card_visible": false}}', "top_card_visible"),
+    ):
+        r = api.c.post("/api/games", content=text, headers=JSON)
+        assert r.status_code == 400 and f'the key "{key}" appears twice' in r.json()["error"], r.text
+    r = api.c.post("/api/games", json={"zz": 1})
+    assert r.status_code == 400, r.text
+    assert r.json()["error"] == (
+        'unknown key "zz" in the request; the known keys are game, difficulty, mode, seed, target, rules'
+    )
+    r = api.c.post("/api/games", json={"k" * 5000: 1})
+    assert r.status_code == 400 and len(r.json()["error"]) < 200 and "k…" in r.json()["error"]
+    assert not folder.exists() or not list(folder.iterdir())
+
+
+def test_a_long_illegal_line_is_echoed_cut_short(api: Api, folder: Path) -> None:
+    """A review: an illegal play of 100 KB came back in the refusal, cut only at 400 characters
+    (the reason after it lost). An echo is now its first 80 characters and "…"."""
+    gid = api.new(mode="virtual", seed=SEED)["id"]
+    before = _snapshot(api, gid, folder)
+    huge = "9=" + "2+" * 50_000 + "7"
+    r = api.post(gid, "step", line=huge)
+    assert r.status_code == 400, r.text
+    assert (
+        r.json()["error"]
+        == f"{huge[:80]!r}"[:-1] + f"…' is not a step of the game: a step is at most {MAX_LINE} characters"
+    )
+    # Within the limit, the reason is kept whole and every echo of the line cut.
+    for line, reason in (
+        ("9=" + "2+" * 400 + "7", "makes 807, not 9 (and the Wolf holds no 2)"),
+        ("x" * 900, "type a play (e.g. 4+2=6), or help"),
+        ("9=2+7 " + "a " * 400, "not a card"),
+    ):
+        r = api.post(gid, "step", line=line)
+        assert r.status_code == 400, r.text
+        error = r.json()["error"]
+        assert error.endswith(reason) and "…" in error and len(error) < 250, error
+        assert max(len(part) for part in error.split("…")) <= 100, error  # 80 of an echo, a few words
+    assert _snapshot(api, gid, folder) == before
+
+
 def test_a_body_past_the_limit_is_refused_as_it_arrives() -> None:
     """Chunked, with no declared length: the server reads no further than its limit (the test
     client would read the whole body before the app saw it, so the app's reader is asked here)."""
@@ -327,23 +431,67 @@ def test_a_body_past_the_limit_is_refused_as_it_arrives() -> None:
 
     request = Request({"type": "http", "method": "POST", "headers": [(b"content-type", b"application/json")]}, receive)
     with pytest.raises(WebError) as refused:
-        asyncio.run(body(request))
+        asyncio.run(body(request, ()))
     assert refused.value.status == 413
     assert read <= MAX_BODY + 64 * 1024, read
 
 
 def test_a_save_that_fails_changes_nothing(api: Api, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk is 507 Insufficient Storage (it answered 500): said as JSON, with the reason,
+    for a step, an undo, a new game and an upload alike, and nothing changes."""
+    g = api.new(mode="virtual", seed=SEED)
+    g = api.step(g["id"], "9=2+7")
+    before = _snapshot(api, g["id"], folder)
+    upload = save_text(companion(SCRIPT[:2]))
+
+    def full(path: object, text: str) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(store_module, "write_atomic", full)
+    answers = [
+        api.post(g["id"], "step", line="9=2+7"),
+        api.post(g["id"], "undo", count=1),
+        api.c.post("/api/games", json={"mode": "virtual", "seed": SEED}),
+        api.c.post("/api/games", json={"mode": "physical"}),
+        api.c.post("/api/games/upload", json={"text": upload}),
+    ]
+    for r in answers:
+        assert r.status_code == 507, r.text
+        assert r.headers["content-type"] == "application/json"
+        assert "No space left on device; nothing changed" in r.json()["error"]
+    assert len(api.c.get("/api/games").json()["games"]) == 1
+    monkeypatch.undo()
+    assert _snapshot(api, g["id"], folder) == before
+
+
+def test_a_save_that_fails_for_another_reason_is_a_json_500(
+    api: Api, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder the server may no longer write is its own fault, not the client's nor a full disk:
+    500, still as JSON with the reason, and nothing changes."""
     g = api.new(mode="virtual", seed=SEED)
     before = _snapshot(api, g["id"], folder)
 
-    def full(path: object, text: str) -> None:
-        raise OSError(28, "No space left on device")
+    def refused(path: object, text: str) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied")
 
-    monkeypatch.setattr(store_module, "write_atomic", full)
+    monkeypatch.setattr(store_module, "write_atomic", refused)
     r = api.post(g["id"], "step", line="9=2+7")
-    assert r.status_code == 500 and "No space left on device; nothing changed" in r.json()["error"]
+    assert r.status_code == 500 and "Permission denied; nothing changed" in r.json()["error"]
     monkeypatch.undo()
     assert _snapshot(api, g["id"], folder) == before
+
+
+def test_an_unexpected_fault_is_a_json_500_not_a_bare_one(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    with TestClient(create_app(Store(folder), HintService(warm=False)), raise_server_exceptions=False) as c:
+        gid = c.post("/api/games", json={"mode": "virtual", "seed": SEED}).json()["id"]
+        monkeypatch.setattr(store_module, "take_step", broken)
+        r = c.post(f"/api/games/{gid}/step", json={"at": 1, "line": "9=2+7"})
+        assert r.status_code == 500 and r.headers["content-type"] == "application/json", r.text
+        assert r.json() == {"error": "the server failed on this request: RuntimeError"}
 
 
 # ---------------------------------------------------------------------------------------------

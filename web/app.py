@@ -3,7 +3,10 @@
 The routes only read requests and answer: the games are the store's (the companion's sessions),
 the hints the hint service's (the companion's `ask_hint` in worker processes), the page's JSON
 views.py's. Every refusal is a JSON object {"error": "one sentence"} with a 4xx status, and
-changes nothing.
+changes nothing; a body's keys are the request's own (an unknown key, or a key given twice, is
+refused, as the CLI refuses them). A game the server cannot save (a full disk) is refused the same
+way with 507 Insufficient Storage, and changes nothing; any other fault of the server's own is
+still said as JSON, with 500.
 
 Access: with a token (always when the server listens beyond this machine) every request must
 carry it, as ?token=… (the address `serve` prints; the page then keeps it in a cookie), the
@@ -39,7 +42,7 @@ from solver.core.position import PositionError, parse_rules
 from solver.play.companion import NOTHING_TO_ANALYSE, decisions_made
 from solver.play.driver import MAX_TARGET, PLAY, REWARD, GameError, Setup, seed_from_json, waiting_for
 from web.hints import ANALYSIS, DONE, HintService
-from web.store import Entry, Store, WebError, save_text
+from web.store import Entry, Store, WebError, cut, save_text
 from web.views import game_view, summary_view
 
 STATIC = Path(__file__).parent / "static"
@@ -117,9 +120,23 @@ def _number(text: str) -> int:
     return int(text)
 
 
-async def body(request: Request) -> dict[str, Any]:
-    """The request's JSON object. The size is refused as it arrives (its declared length, then
-    every chunk), never after the whole of it was read into memory."""
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """One JSON object of a request, a key given twice refused: of two values the server would
+    otherwise take the last without a word (the CLI refuses it too)."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise WebError(
+                400, f"the key {json.dumps(cut(key), ensure_ascii=False)} appears twice in one object of the request"
+            )
+        data[key] = value
+    return data
+
+
+async def body(request: Request, known: tuple[str, ...]) -> dict[str, Any]:
+    """The request's JSON object, whose keys must be among `known` (a misspelt key would otherwise
+    be ignored, as the CLI refuses it). The size is refused as it arrives (its declared length,
+    then every chunk), never after the whole of it was read into memory."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_BODY:
         raise _too_big()
@@ -131,14 +148,30 @@ async def body(request: Request) -> dict[str, Any]:
         chunks.append(chunk)
     raw = b"".join(chunks)
     try:
-        data = json.loads(raw or b"{}", parse_int=_number)
+        data = json.loads(raw or b"{}", parse_int=_number, object_pairs_hook=_object)
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise WebError(400, f"the request body is not valid JSON ({e})") from None
     except RecursionError:
         raise WebError(400, "the request body is nested too deeply") from None
     if not isinstance(data, dict):
         raise WebError(400, "the request body must be a JSON object")
+    unknown = [k for k in data if k not in known]
+    if unknown:
+        name = json.dumps(cut(unknown[0]), ensure_ascii=False)
+        keys = f"the known keys are {', '.join(known)}" if known else "this request takes no keys: send {}"
+        raise WebError(400, f"unknown key {name} in the request; {keys}")
     return data
+
+
+# The keys each request's body may have.
+NEW_GAME = ("game", "difficulty", "mode", "seed", "target", "rules")
+UPLOAD = ("text",)
+STEP = ("at", "rev", "line")
+UNDO = ("at", "rev", "count")
+HINT = ("at", "rev", "seconds")  # and an analysis
+# Stopping a hint changes no game: a page may name the step it saw, as for a change, but it is not
+# checked (a hint is stopped whatever step the page shows).
+CANCEL = ("at", "rev")
 
 
 def create_app(
@@ -171,7 +204,7 @@ def create_app(
         )
 
     async def new_game(request: Request) -> Response:
-        data = await body(request)
+        data = await body(request, NEW_GAME)
         game = data.get("game", "vanguard")
         difficulty = data.get("difficulty", "standard")
         mode = data.get("mode", "virtual")
@@ -205,7 +238,7 @@ def create_app(
         return view(store.create(setup, seed if mode == "virtual" else None), status=201)
 
     async def upload(request: Request) -> Response:
-        data = await body(request)
+        data = await body(request, UPLOAD)
         text = data.get("text")
         if not isinstance(text, str):
             raise WebError(400, 'send the save file\'s text as {"text": "..."}')
@@ -216,21 +249,21 @@ def create_app(
 
     async def step(request: Request) -> Response:
         game_id = request.path_params["game_id"]
-        data = await body(request)
+        data = await body(request, STEP)
         entry = store.step(game_id, data.get("at"), data.get("rev"), data.get("line"))
         hints.forget(game_id)  # a hint still thinking was for the table before
         return view(entry, request)
 
     async def take_back(request: Request) -> Response:
         game_id = request.path_params["game_id"]
-        data = await body(request)
+        data = await body(request, UNDO)
         entry = store.undo(game_id, data.get("at"), data.get("rev"), data.get("count", 1))
         hints.forget(game_id)
         return view(entry, request)
 
     async def hint(request: Request) -> Response:
         game_id = request.path_params["game_id"]
-        data = await body(request)
+        data = await body(request, HINT)
         entry = store.get(game_id)
         store.check(entry, data.get("at"), data.get("rev"))
         t = entry.session.table
@@ -249,7 +282,7 @@ def create_app(
 
     async def analyse(request: Request) -> Response:
         game_id = request.path_params["game_id"]
-        data = await body(request)
+        data = await body(request, HINT)
         entry = store.get(game_id)
         store.check(entry, data.get("at"), data.get("rev"))
         if not decisions_made(entry.session):
@@ -274,7 +307,7 @@ def create_app(
 
     async def cancel(request: Request) -> Response:
         entry = store.get(request.path_params["game_id"])
-        await body(request)
+        await body(request, CANCEL)
         if hints.cancel(entry.id) is None:
             raise WebError(409, "no hint is thinking for this game")
         return view(entry, request)

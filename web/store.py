@@ -10,6 +10,7 @@ the step number (and revision) it saw: two pages on one game cannot step over ea
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import re
 import secrets
@@ -43,6 +44,13 @@ MAX_UNDO = 1000
 
 
 MAX_MESSAGE = 400  # characters of a refusal
+MAX_ECHO = 80  # characters of the caller's input a refusal quotes
+# Characters of a step's line: the longest step there is, a deal of a whole deck with suits, is a
+# few hundred; a longer line is refused before it is read (and an echo of it is cut).
+MAX_LINE = 1000
+# Save failures that are a full disk or quota (507 Insufficient Storage); any other failure to
+# write (a folder made read-only, removed, a disk failing) is the server's own fault (500).
+NO_SPACE = frozenset({errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)})
 
 
 class WebError(Exception):
@@ -54,6 +62,36 @@ class WebError(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+def cut(text: str, keep: int = MAX_ECHO) -> str:
+    """An input as a refusal quotes it: its first `keep` characters and "…" when it is longer."""
+    return text if len(text) <= keep else text[:keep] + "…"
+
+
+def cut_echoes(message: str, line: str, keep: int = MAX_ECHO) -> str:
+    """A refusal with every long stretch of it that repeats the caller's line (as typed, with its
+    spaces collapsed, or without them, as a play is quoted) cut to its first `keep` characters and
+    "…", so that the reason after an echo is still read. The line is at most MAX_LINE long."""
+    sources = (line, " ".join(line.split()), "".join(line.split()))
+
+    def echoed(part: str) -> bool:
+        return any(part in s for s in sources)
+
+    out: list[str] = []
+    i = 0
+    while i < len(message):
+        if len(message) - i > keep and echoed(message[i : i + keep + 1]):
+            lo, hi = i + keep + 1, len(message)  # the longest echo from i: a binary search
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                lo, hi = (mid, hi) if echoed(message[i:mid]) else (lo, mid - 1)
+            out.append(message[i : i + keep] + "…")
+            i = lo
+        else:
+            out.append(message[i])
+            i += 1
+    return "".join(out)
 
 
 @dataclass
@@ -166,7 +204,8 @@ class Store:
             write_atomic(self.path(game_id), save_text(session))
         except OSError as e:
             raise WebError(
-                500, f"cannot save the game to {self.path(game_id)}: {e.strerror or e}; nothing changed"
+                507 if e.errno in NO_SPACE else 500,
+                f"cannot save the game to {self.path(game_id)}: {e.strerror or e}; nothing changed",
             ) from None
         before = self._games.get(game_id)
         entry = Entry(game_id, session, notes, made=before.made if before is not None else None)
@@ -212,6 +251,10 @@ class Store:
                 raise WebError(
                     400, 'name the step ("line": a play like 4+2=6, deal ... / ..., draw 5, reserve 5, revive J)'
                 )
+            if len(line.strip()) > MAX_LINE:
+                raise WebError(
+                    400, f"{cut(line.strip())!r} is not a step of the game: a step is at most {MAX_LINE} characters"
+                )
             session = entry.session
             try:
                 cmd = parse_command(line, session.setup)
@@ -221,7 +264,7 @@ class Store:
                     )
                 reply = take_step(session, cmd.step)
             except (CompanionError, GameError) as e:
-                raise WebError(400, str(e)) from None
+                raise WebError(400, cut_echoes(str(e), line)) from None
             return self._commit(game_id, reply.session, reply.notes)
 
     def undo(self, game_id: str, at: Any, rev: Any, count: Any = 1) -> Entry:
@@ -266,4 +309,4 @@ class Store:
             del self._games[game_id]
 
 
-__all__ = ["GAME_ID", "Entry", "Store", "WebError", "save_text"]
+__all__ = ["GAME_ID", "MAX_ECHO", "MAX_LINE", "Entry", "Store", "WebError", "cut", "cut_echoes", "save_text"]
