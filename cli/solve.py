@@ -209,7 +209,7 @@ def graph(
     use_memory(max_memory)
     if not out.lower().endswith((".graphml", ".dot", ".gv", ".json")):
         fail(f"--out: {out}: use a .graphml, .dot or .json file")
-    g = lookahead_graph(pos, depth, max_nodes=max_nodes, time_limit=time_limit)
+    g = lookahead_graph(pos, depth, max_nodes=max_nodes, time_limit=time_limit, started=command_began())
     try:
         kind = write_graph(g, out)
     except OSError as e:

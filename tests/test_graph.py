@@ -82,3 +82,24 @@ def test_values_that_rest_on_the_evaluator_are_not_called_exact() -> None:
     assert abs(g.nodes["n0"]["value"] - (answer.value or 0.0)) < 1e-9
     plain = lookahead_graph(load_position(EXAMPLE), 1)
     assert not plain.graph["estimated"] and plain.graph["exact"]
+
+
+def test_a_big_layout_keeps_to_its_clock_and_its_memory() -> None:
+    # Found by a review: at -t 20 a deep graph took 27 s (the bounds of the nodes left and the file
+    # took seconds after the clock), and under --max-memory 300M the process reached 800 MB.
+    import time
+
+    from solver.core.position import parse_position
+    from solver.search import memory
+
+    pos = parse_position({"player": [1, 4, 7, 9], "wolf": [6, 2, 3, 8]})
+    began = time.perf_counter()
+    g = lookahead_graph(pos, 50, max_nodes=10**8, time_limit=3.0)
+    assert time.perf_counter() - began < 3.0 and g.graph["stopped"] == "time"
+    limit = memory.resident() + 150 * 1024**2
+    memory.set_limit(limit)
+    try:
+        g = lookahead_graph(pos, 50, max_nodes=10**8, time_limit=60.0)
+        assert g.graph["stopped"] == "memory" and memory.resident() < limit
+    finally:
+        memory.set_limit(None)

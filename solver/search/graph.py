@@ -8,6 +8,7 @@ outcomes) and valued by search.Search, so there is no second copy of the rules h
 from __future__ import annotations
 
 import json
+import math
 from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,7 +19,7 @@ from solver.core.position import Position
 from solver.core.rules import State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays
 from solver.core.status import FinishStatus
 from solver.search import memory
-from solver.search.engine import Budget, Search, value_range
+from solver.search.engine import Budget, Search, prepare, value_range
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -52,7 +53,13 @@ def _kind(s: State) -> str:
 
 
 def lookahead_graph(
-    pos: Position, depth: int, *, objective: str | None = None, max_nodes: int = 20_000, time_limit: float | None = 30.0
+    pos: Position,
+    depth: int,
+    *,
+    objective: str | None = None,
+    max_nodes: int = 20_000,
+    time_limit: float | None = 30.0,
+    started: float | None = None,
 ) -> nx.DiGraph[str]:
     """Every line of play up to `depth` plays deep (chance nodes included), up to max_nodes nodes.
 
@@ -61,13 +68,18 @@ def lookahead_graph(
     search's table already has. So the time limit holds whatever the position: at the start of a
     round one node's exact value could take hours. The graph says what cut it short: its
     `stopped` attribute is "nodes" (max_nodes), "time" or "memory" (the layout itself ran out),
-    absent when the layout is whole; `exact` says whether every node's value is exact."""
+    absent when the layout is whole; `exact` says whether every node's value is exact. The time
+    limit counts from `started` (a time.perf_counter() reading: when the command began), by default
+    from this call."""
     import time
 
     import networkx as nx  # slow to import: only when a graph is made
 
-    t0 = time.perf_counter()
-    deadline = None if time_limit is None else t0 + time_limit
+    t0 = time.perf_counter() if started is None else started
+    # The clock's shares: the layout two fifths, then the values, less what the bounds of the nodes
+    # left and the file take (each a cost by the node).
+    deadline = None if time_limit is None else t0 + 0.4 * time_limit
+    end = math.inf if time_limit is None else t0 + 0.95 * time_limit
     root = initial_state(pos)
     final_round = game(pos.game).has_final_round
     if _kind(root) == "final":
@@ -88,10 +100,11 @@ def lookahead_graph(
         if len(ids) & 255 == 255:
             # Laying out a round-start graph is cheap per node, but not for 20,000 nodes with
             # chance nodes of thousands of outcomes: it keeps to the clock and the budget too.
-            if deadline is not None and time.perf_counter() > deadline:
+            # (and no more nodes than the clock's rest can give bounds and write: PER_NODE)
+            if deadline is not None and time.perf_counter() > min(deadline, end - PER_NODE * len(ids)):
                 stopped = "time"
                 raise _Full
-            if memory.spent():
+            if memory.room() < keep:
                 stopped = "memory"
                 raise _Full
         nid = f"n{len(ids)}"
@@ -100,6 +113,11 @@ def lookahead_graph(
         g.add_node(nid, kind=_kind(s), label=_label(s), level=level)
         return nid
 
+    # The compiled search loaded first (a good part of a second, on the layout's share of the clock).
+    prepare(root, obj)
+    # The layout stops with half the room it started with left: valuing the nodes and writing the
+    # graph (a file as big as the graph is, made in memory) take as much again.
+    keep = memory.room() // 2
     frontier = deque([(root, 0)])
     try:
         node(root, 0)
@@ -124,9 +142,10 @@ def lookahead_graph(
                         frontier.append((child, level + 1))
     except _Full:
         pass
-    # Valued root first while the clock lasts (a tenth of the limit kept for the bounds of the
-    # nodes left and for writing the graph); after that, every node gets what the table knows.
-    search = Search(root, obj, None, None if deadline is None else deadline - 0.1 * (time_limit or 0.0))
+    # Valued root first while the clock lasts; after that, every node gets what the table knows,
+    # and the file is written: about a tenth of a millisecond a node together (PER_NODE), kept.
+    ends = None if time_limit is None else end - PER_NODE * len(order)
+    search = Search(root, obj, None, ends)
     exact = True
     late = False
     for s in order:
@@ -185,6 +204,9 @@ def _final_round(root: State, objective: str, t0: float, time_limit: float | Non
     return g
 
 
+PER_NODE = 1.5e-4  # seconds a node's bounds and its part of the file take (measured: 0.3e-4 and 0.2-1e-4)
+
+
 class _Full(Exception):
     pass
 
@@ -200,7 +222,12 @@ def write_graph(g: nx.DiGraph[str], path: str | Path) -> str:
     elif suffix in (".dot", ".gv"):
         write_whole(p, to_dot(g))
     elif suffix == ".json":
-        write_whole(p, json.dumps(nx.node_link_data(g, edges="edges"), indent=1))
+
+        def dump(tmp: Path) -> None:  # streamed: no second copy of the graph as one string
+            with tmp.open("w", encoding="utf-8") as f:
+                json.dump(nx.node_link_data(g, edges="edges"), f, indent=1)
+
+        write_whole(p, dump)
     else:
         raise ValueError(f"{p}: unknown graph format {suffix!r}; use .graphml, .dot or .json")
     return suffix.lstrip(".")
