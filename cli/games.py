@@ -17,7 +17,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from solver.core import jsonio
 from solver.core.cards import DIFFICULTIES
 from solver.core.games import GAMES
 from solver.core.games import game as game_of
@@ -284,80 +283,106 @@ def summary_view(s: SimulationSummary, seed: int) -> Group:
     return Group(t)
 
 
-def _records(path: str) -> Iterator[tuple[int, Any]]:
-    try:
-        handle = open(path, encoding="utf-8")  # noqa: SIM115 - closed by the with below
-    except OSError as e:
-        fail(f"{path}: cannot read: {e.strerror or e}")
-    with handle:
-        n = 0
-        lines = enumerate(handle, start=1)
-        while True:
-            try:
-                n, text = next(lines)
-            except StopIteration:
-                return
-            except UnicodeDecodeError:
-                fail(f"{path}:{n + 1}: not UTF-8 text (a file of games is JSON, one game a line)")
-            except OSError as e:
-                fail(f"{path}: cannot read: {e.strerror or e}")
-            if text.strip():
-                try:
-                    yield n, jsonio.loads(text)
-                except json.JSONDecodeError as e:
-                    if n == 1 and text.strip() == "{":  # one JSON document written over many lines
-                        fail(
-                            f"{path}: one JSON document (a position or a saved game?), not a file of games: "
-                            "simulate --games-out writes one game a line"
-                        )
-                    fail(f"{path}:{n}: not valid JSON: {e.msg}")
-
-
 @app.command(epilog="Example: lobo-hint replay games.jsonl --game 17")
 @input_errors
 def replay(
-    path: Annotated[str, typer.Argument(metavar="GAMES.jsonl", help="a file written by simulate --games-out")],
+    path: Annotated[
+        str,
+        typer.Argument(
+            metavar="GAMES.jsonl",
+            help="a file written by simulate --games-out, a save of play, or a game as {setup, steps}",
+        ),
+    ],
     game: Annotated[
-        int | None, typer.Option("--game", help='the game number (its "game" key); not needed for a file of one game')
+        int | None,
+        typer.Option(
+            "--game",
+            help='the game to replay in a file of many: its number (its "game" key). A file of one game needs '
+            "none; if given, it must be that game's own number (a save or a {setup, steps} game has none)",
+        ),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Replay one recorded game step by step, every card and play checked.
 
-    Every card is checked against the seeded deck and every play against the rules; the game is
-    shown round by round."""
-    from solver.play.simulate import GameRecord, replay_record
+    Every card is checked against the seeded deck (of a record, or of a save of a virtual game)
+    and every play against the rules; the game is shown round by round."""
+    from solver.play.game_files import GameFileError, game_from_json, read_raw
 
+    try:
+        where, raw = _pick(path, read_raw(path), game)
+    except GameFileError as e:  # a file that cannot be read at all
+        fail(str(e))
+    number = _number(raw)
+    try:
+        played = game_from_json(raw, where)
+    except GameFileError as e:
+        fail(f"{where}: game {number} does not replay: {e.fault}" if number is not None else str(e))
+    if game is not None and game != number:  # a file of one game, another number asked for
+        fail(_not_its_number(path, game, number))
+    g = played.game
+    setup = g.tables[0].setup
+    if number is not None:
+        title = f"Game {number} of seed {raw['seed']}: {setup.game}, {setup.difficulty}, policy {played.policy or ''}"
+    else:
+        title = f"{where}: {setup.game}, {setup.difficulty}"
+    if as_json:
+        emit_json({"replayed": True, "game": number, "result": g.table.result, "score": g.table.score,
+                   "steps": len(g.steps), "record": raw})  # fmt: skip
+    else:
+        render.console().print(game_view(g, title))
+
+
+def _number(raw: Any) -> int | None:
+    """A record's "game", when it is a whole number."""
+    n = raw.get("game") if isinstance(raw, dict) else None
+    return n if isinstance(n, int) and not isinstance(n, bool) else None
+
+
+def _not_its_number(path: str, game: int, own: int | None) -> str:
+    if own is None:
+        return f'{path}: --game {game}: this file holds one game, with no number (no "game" key): leave out --game'
+    return f"{path}: no game {game} in this file: it holds one game, game {own} (leave out --game)"
+
+
+def _pick(path: str, found: Iterator[Any], game: int | None) -> tuple[str, Any]:
+    """The (where, JSON) of the game asked for: the only one of a file of one game, or the first
+    whose "game" is `game`. Anything else is one line saying which games the file holds. The file
+    is read a value at a time: only the game picked is kept."""
+    from solver.play.game_files import GameFileError
+
+    count, first, match, unread = 0, None, None, []
+    for entry in found:
+        count += 1
+        if isinstance(entry, GameFileError):
+            unread.append(entry)
+        elif count == 1:
+            first = entry
+        if match is None and not isinstance(entry, GameFileError) and game is not None and _number(entry[1]) == game:
+            match = entry
+    if count == 0:
+        fail(f"{path}: no game in this file: it is empty")
+    if count == 1:
+        if first is None:
+            fail(str(unread[0]))
+        where, raw = first
+        own = _number(raw)
+        if game is not None and own is not None and game != own:
+            fail(_not_its_number(path, game, own))
+        return where, raw  # one with no number is replayed first: its faults are said before --game's
     if game is None:
-        numbers = [raw.get("game") for _, raw in _records(path) if isinstance(raw, dict)]
-        if len(numbers) != 1 or not isinstance(numbers[0], int):
-            fail(f'{path}: {len(numbers)} games in this file: name one with --game N (its "game" key)')
-        game = numbers[0]
-    for n, raw in _records(path):
-        if isinstance(raw, dict) and raw.get("game") == game:
-            try:
-                record = GameRecord.from_json(raw)
-                played = replay_record(record)
-            except GameError as e:
-                fail(f"{path}:{n}: game {game} does not replay: {e}")
-            if as_json:
-                emit_json({"replayed": True, "game": game, "result": record.result, "score": record.score,
-                           "steps": len(record.steps), "record": raw})  # fmt: skip
-            else:
-                render.console().print(game_view(played, record))
-            return
-    fail(f"{path}: no game {game} in this file")
+        fail(f'{path}: {count} games in this file: name one with --game N (its "game" key)')
+    if match is not None:
+        where, raw = match
+        return where, raw
+    said = f" ({len(unread)} line(s) could not be read; the first: {unread[0]})" if unread else ""
+    fail(f"{path}: no game {game} in this file{said}")
 
 
-def game_view(g: Playthrough, record: GameRecord) -> Group:
-    lines: list[Text | RichTable] = [
-        Text(
-            f"Game {record.index} of seed {record.seed}: {record.setup.game}, {record.setup.difficulty}, "
-            f"policy {record.policy}",
-            style="bold",
-        )
-    ]
-    rules = game_of(record.setup.game)
+def game_view(g: Playthrough, title: str) -> Group:
+    lines: list[Text | RichTable] = [Text(title, style="bold")]
+    setup = g.tables[0].setup
+    rules = game_of(setup.game)
     for step, before, after in zip(g.steps, g.tables[:-1], g.tables[1:], strict=True):
         if isinstance(step, Deal):
             final = " — the final round" if after.final_reached and not before.final_reached else ""
@@ -385,13 +410,16 @@ def game_view(g: Playthrough, record: GameRecord) -> Group:
         if before.phase in (PLAY, DRAW) and after.phase not in (PLAY, DRAW) and after.round is not None:
             lines.append(Text(_round_end(after), style="dim"))
     end = g.table
-    verdict = f"Game {end.result}" + (f", score {end.score}" if end.score is not None and end.result == WON else "")
-    if game_of(record.setup.game).is_race:
+    if end.over:
+        verdict = f"Game {end.result}" + (f", score {end.score}" if end.score is not None and end.result == WON else "")
+    else:
+        verdict = "The game goes on"  # a save of a game not finished
+    if rules.is_race:
         verdict += f" — points: you {end.points[0]}, Wolf {end.points[1]}"
     lines.append(
         Text(
             verdict + f" ({len(g.steps)} steps replayed, every card and play checked)",
-            style="bold green" if end.result == WON else "bold red",
+            style="bold" if not end.over else "bold green" if end.result == WON else "bold red",
         )
     )
     return Group(*lines)

@@ -351,7 +351,7 @@ def test_bad_positions_and_files_give_one_line_and_exit_2(tmp_path: Path) -> Non
     r = runner.invoke(app, ["replay", str(nonsense), "--game", "2"])
     assert r.exit_code == 2 and "no game 2" in r.stderr
     r = runner.invoke(app, ["replay", str(ROOT / "puzzles" / "examples" / "midround.json"), "--game", "0"])
-    assert r.exit_code == 2 and "one JSON document (a position or a saved game?), not a file of games" in r.stderr
+    assert r.exit_code == 2 and "a position, not a game" in r.stderr
     # The hint refuses a reward position with a clear line too.
     f = tmp_path / "won.json"
     f.write_text(json.dumps(REWARD_POSITION))

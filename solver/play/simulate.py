@@ -126,20 +126,11 @@ class GameRecord:
     def from_json(raw: Any) -> GameRecord:
         if not isinstance(raw, dict):
             raise GameError("a game record must be a JSON object")
-        for key in ("setup", "steps", "result"):
+        for key in RECORD_KEYS:
             if key not in raw:
-                raise GameError(f'not a game record: no "{key}"')
-        if not isinstance(raw["steps"], list):
-            raise GameError('"steps": must be a list of steps')
+                raise GameError(f'no "{key}" key: a game record has {_listed(RECORD_KEYS)}')
         setup = Setup.from_json(raw["setup"])
-        steps = []
-        for i, s in enumerate(raw["steps"]):
-            try:
-                steps.append(step_from_json(s))
-            except (KeyError, TypeError, ValueError, AttributeError) as e:
-                if isinstance(e, GameError):
-                    raise GameError(f"steps[{i}]: {e}") from None
-                raise GameError(f"steps[{i}]: not a step ({type(e).__name__}: {e})") from None
+        steps = steps_from_json(raw["steps"])
         predicted = []
         for i, s in enumerate(raw["steps"]):
             if isinstance(s, dict) and s.get("predicted") is not None:
@@ -174,6 +165,61 @@ class GameRecord:
             _number(raw.get("seconds", 0.0), "seconds", 0.0, math.inf),
             tuple(predicted),
         )
+
+
+RECORD_KEYS = ("game", "seed", "setup", "steps", "result")  # what every record has (simulate writes more)
+
+# The keys each kind of step needs, and the step in full, to show when one is missing.
+STEP_KEYS: dict[str, tuple[tuple[str, ...], str]] = {
+    "deal": (("player", "wolf"), '{"step": "deal", "player": [2, 2, 4, 7], "wolf": [3, 4, 7, 8]}'),
+    "draw": (("cards",), '{"step": "draw", "cards": [5]}'),
+    "play": (("play",), '{"step": "play", "play": "7=3+4"}'),
+}
+
+
+def steps_from_json(raw: Any) -> list[Step]:
+    """A game's "steps", each read and checked by itself: GameError names the first bad one as
+    steps[i] (its index in the list, from 0) and the key that is missing or wrong."""
+    if not isinstance(raw, list):
+        raise GameError(f'"steps": must be a list of steps, not {json_kind(raw)}')
+    steps = []
+    for i, s in enumerate(raw):
+        if isinstance(s, dict):
+            if "step" not in s:
+                raise GameError(
+                    f'steps[{i}]: no "step" key: each step names its kind, "step": "deal", "draw", "play", '
+                    '"reward" or "reshuffle"'
+                )
+            kind = s["step"]
+            needs, example = STEP_KEYS[kind] if isinstance(kind, str) and kind in STEP_KEYS else ((), "")
+            for key in needs:
+                if key not in s:
+                    raise GameError(f'steps[{i}]: no "{key}" key: a {s["step"]} step is {example}')
+        try:
+            steps.append(step_from_json(s))
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            if isinstance(e, GameError):
+                raise GameError(f"steps[{i}]: {e}") from None
+            raise GameError(f"steps[{i}]: not a step ({type(e).__name__}: {e})") from None
+    return steps
+
+
+def _listed(keys: Sequence[str]) -> str:
+    quoted = [f'"{k}"' for k in keys]
+    return ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+def json_kind(x: Any) -> str:
+    """What a JSON value is, in a few words, for a message that says what was expected instead."""
+    if x is None:
+        return "null"
+    if isinstance(x, bool):
+        return "true or false"
+    if isinstance(x, (int, float)):
+        return "a number"
+    if isinstance(x, str):
+        return "a string"
+    return "a list" if isinstance(x, list) else "an object"
 
 
 # A record's fields, each checked and named when it is not what simulate writes.
