@@ -194,3 +194,18 @@ def test_a_byte_order_mark_and_a_phones_suit_sign_are_read(tmp_path: Any) -> Non
     assert pos.player == (2, 7) and pos.party == ("K",)
     with pytest.raises(PositionError, match="not a card"):
         parse_position({"player": ["7\ufe0f\u2660x"], "wolf": [3]})
+
+
+@pytest.mark.parametrize(
+    ("raw", "said"),
+    [
+        ({"draw_pile": {"size": 3.5}}, "draw_pile.size: must be a whole number, not 3.5"),
+        ({"rules": {"hand_size": 4.0}}, "rules.hand_size: must be a whole number, not 4.0"),
+        ({"id": float("inf")}, "id: must be a string or a whole number, not a number too large to hold"),
+    ],
+)
+def test_a_number_with_a_fraction_is_shown_as_written(raw: dict[str, Any], said: str) -> None:
+    # Found by a review: 3.5, 1e2 and 4.0 were all "not a number", which says nothing.
+    with pytest.raises(PositionError) as e:
+        parse_position({"player": [1], "wolf": [2], **raw})
+    assert str(e.value) == said

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -198,13 +199,20 @@ def _closest(key: str, known: frozenset[str]) -> str:
     return f" (known keys: {', '.join(sorted(known))})"
 
 
+def _what(v: object) -> str:
+    """A wrong value for a message: a number as written (3.5, 4.0), else its JSON type."""
+    if isinstance(v, float):
+        return shown(v) if math.isfinite(v) else "a number too large to hold"
+    return json_type_name(v)
+
+
 def _int(v: object, where: str, minimum: int) -> int:
     if isinstance(v, HugeNumber):
         if v.negative:
             raise PositionError(f"{where}: must be at least {minimum}, not {v}", "out_of_range")
         raise PositionError(f"{where}: {v} is far too large", "out_of_range")
     if isinstance(v, bool) or not isinstance(v, int):
-        raise PositionError(f"{where}: must be a whole number, not {json_type_name(v)}", "wrong_type")
+        raise PositionError(f"{where}: must be a whole number, not {_what(v)}", "wrong_type")
     if v < minimum:
         raise PositionError(f"{where}: must be at least {minimum}, not {v}", "out_of_range")
     if v > MAX_RULE_NUMBER:  # far beyond any deck, and past what the search's integers hold
@@ -268,8 +276,7 @@ def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
     if isinstance(label, HugeNumber):
         label = label.text  # a label, never a number to compute with
     if label is not None and (isinstance(label, bool) or not isinstance(label, (str, int))):
-        what = "a number with a fraction" if isinstance(label, float) else json_type_name(label)
-        raise PositionError(f"id: must be a string or a whole number, not {what}", "wrong_type")
+        raise PositionError(f"id: must be a string or a whole number, not {_what(label)}", "wrong_type")
     for key in ("draw_pile", "rules"):  # left out, they have their defaults; null is not one
         if key in raw and raw[key] is None:
             raise PositionError(f"{key}: must be {'a list or an object' if key == 'draw_pile' else 'an object'}, not null "
