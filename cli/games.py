@@ -567,6 +567,8 @@ def reward(
     if policy == GAME_VALUES and (budget is not None or cluster is not None):
         fail(f"{'--budget' if budget is not None else '--cluster'}: only for a simulator --policy's continuations")
     pos = load_position(path, allow_reward=True)
+    if not game_of(pos.game).has_rewards:
+        fail(f"{path}: {pos.game} has no rewards: a won round's reward is vanguard's")
     if pos.phase != "reward":
         fail(
             f'{path}: not a reward position: add "phase": "reward" (the round was just won; the Wolf\'s hand is empty)'

@@ -12,8 +12,8 @@ from typing import Annotated, Any
 import typer
 
 from solver.core.plays import parse_plays
-from solver.core.position import load_position, puzzle_plays, with_objective
-from solver.core.rules import final_state
+from solver.core.position import Position, PositionError, load_position, puzzle_plays, with_objective
+from solver.core.rules import State, final_state
 from solver.finish.verify import NOTHING_TO_VERIFY, not_verified
 from solver.words.numbers import count_text
 
@@ -117,7 +117,7 @@ def finish(
     from solver.finish.verify import check_finish_answer
 
     pos = load_position(path)
-    state, forced = final_state(pos, final)
+    state, forced = _final_state(path, pos, final)
     positive(time_limit, "--time-limit")
     positive(workers, "--workers")
     positive(verify_limit, "--verify-limit")
@@ -174,7 +174,7 @@ def check(
     plays = plays if plays is not None else puzzle_plays(path)
     if plays is None:
         fail('--plays: give the finish to judge (or a puzzle file with its own "plays")')
-    state, forced = final_state(pos, final)
+    state, forced = _final_state(path, pos, final)
     proposed = tuple(parse_plays(plays))
     positive(time_limit, "--time-limit")
     verdict = judge_finish(state, proposed, time_limit=time_limit)
@@ -228,6 +228,14 @@ def graph(
     typer.echo(
         f"wrote {out} ({kind}): {count_text(g.number_of_nodes(), 'node')}, {count_text(g.number_of_edges(), 'edge')}{note}"
     )
+
+
+def _final_state(path: str, pos: Position, final: bool) -> tuple[State, bool]:
+    """The final round to finish or check; why it is none, naming the file."""
+    try:
+        return final_state(pos, final)
+    except PositionError as e:
+        fail(f"{path}: {e}")
 
 
 def _verified(check: Callable[[float], list[str]], limit: float) -> list[str] | str:

@@ -520,3 +520,16 @@ def test_an_output_that_takes_ascii_or_latin_1_shows_plain_signs_and_exact_json(
     assert not whole.stdout.isascii()  # the check means something: the JSON has such characters
     read = json.loads(data.stdout.decode(encoding))  # strictly, as a reader in that encoding would
     assert read["invalid_puzzles"][0]["source"].endswith("défi×.json") and read == json.loads(whole.stdout)
+
+
+def test_finish_check_and_reward_name_the_file_when_the_position_does_not_fit(monkeypatch: Any, capsys: Any) -> None:
+    # Found by a review: finish and check said "final: this is not a final round" without the
+    # file; reward told a lobo position to add "phase": "reward", which lobo refuses.
+    examples = ROOT / "puzzles" / "examples"
+    for args, said in (
+        (["finish", str(examples / "midround.json")], "midround.json: final: this is not a final round"),
+        (["check", str(examples / "lobo.json"), "--plays", "1=1"], "lobo.json: game: lobo has no final round"),
+        (["reward", str(examples / "lobo.json")], "lobo.json: lobo has no rewards"),
+    ):
+        code, _out, err = lobo(monkeypatch, capsys, *args)
+        assert code == 2 and said in err and err.count("\n") == 1, (args, err)
