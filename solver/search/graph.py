@@ -19,7 +19,7 @@ from solver.core.position import Position
 from solver.core.rules import State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays
 from solver.core.status import FinishStatus
 from solver.search import memory
-from solver.search.engine import Budget, Search, prepare, value_range
+from solver.search.engine import Budget, Search, compiled_for, value_range
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -114,7 +114,7 @@ def lookahead_graph(
         return nid
 
     # The compiled search loaded first (a good part of a second, on the layout's share of the clock).
-    prepare(root, obj)
+    compiled_for(root)  # (not prepare: its table's memory, faulted in meanwhile, is not wanted here)
     # The layout stops with half the room it started with left: valuing the nodes and writing the
     # graph (a file as big as the graph is, made in memory) take as much again.
     keep = memory.room() // 2
