@@ -260,8 +260,10 @@ def test_a_server_that_is_no_scheduler_is_said_so_not_a_traceback() -> None:
             connect(f"tcp://127.0.0.1:{srv.getsockname()[1]}")
 
 
-def test_results_and_railway_files_among_the_puzzles_are_named_for_what_they_are(tmp_path: Path) -> None:
-    # Found by a review: both were "unknown key 'source'" or "unknown key 'deck'".
+def test_results_are_named_for_what_they_are_and_railway_puzzles_are_solved(tmp_path: Path) -> None:
+    # Found by a review: both were "unknown key 'source'" or "unknown key 'deck'"; a later review
+    # found the contract's railway examples "invalid" in a batch over its examples: they are solved
+    # (as `railway lobo --json` answers) and checked.
     folder = tmp_path / "p"
     folder.mkdir()
     (folder / "good.json").write_text(json.dumps({"id": "good", **GOOD}))
@@ -269,7 +271,16 @@ def test_results_and_railway_files_among_the_puzzles_are_named_for_what_they_are
     assert r.exit_code == 0, r.output
     railway = ROOT / "tests" / "examples" / "railway" / "00.json"
     (folder / "railway.json").write_text(railway.read_text())
-    r = runner.invoke(app, ["batch", str(folder), "-j", "1", "-t", "1"])
+    wrong = json.loads(railway.read_text())
+    wrong["expect"]["lobo"] = not wrong["expect"]["lobo"]
+    (folder / "wrong.json").write_text(json.dumps(wrong))
+    out = tmp_path / "r.jsonl"
+    r = runner.invoke(app, ["batch", str(folder), "-j", "1", "-t", "1", "--check", "--out", str(out)])
     lines = [line for line in r.stderr.splitlines() if "invalid" in line]
     assert any("old.jsonl:1" in line and "a line of batch's results (--out), not a puzzle" in line for line in lines)
-    assert any("railway.json" in line and "`lobo-hint railway` reads it" in line for line in lines), lines
+    records = {Path(x["source"]).name: x for x in map(json.loads, out.read_text().splitlines())}
+    expect = json.loads(railway.read_text())["expect"]
+    solved = records["railway.json"]
+    assert solved["kind"] == "railway" and solved["check"] == "match" and solved["answer"]["lobo"] == expect["lobo"]
+    assert len(solved["answer"]["journeys"]) == expect["journeys_count"]
+    assert records["wrong.json"]["check"] == "mismatch" and "lobo" in records["wrong.json"]["mismatch"][0]

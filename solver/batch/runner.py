@@ -27,6 +27,7 @@ from solver.core.rules import final_state, initial_state, legal_plays
 from solver.core.status import Check, FinishStatus, HintStatus, RecordStatus
 from solver.finish.finisher import judge_finish, solve_finish
 from solver.parallel import run_parallel
+from solver.railway.deck import RailwayError
 from solver.search import memory
 from solver.search.hint import hint
 
@@ -182,8 +183,31 @@ def _not_another_kind(raw: Any, position: Any) -> None:
         raise PositionError(
             "a line of batch's results (--out), not a puzzle: keep results out of the puzzles' folder", "wrong_kind"
         )
-    if isinstance(position, dict) and position.keys() >= RAILWAY_KEYS and "player" not in position:
-        raise PositionError("a railway LOBO position, not a Lobo one: `lobo-hint railway` reads it", "wrong_kind")
+
+
+def _railway(position: Any) -> bool:
+    return isinstance(position, dict) and position.keys() >= RAILWAY_KEYS and "player" not in position
+
+
+def _solve_railway(job: Job, puzzle: dict[str, Any], record: dict[str, Any]) -> None:
+    """A railway LOBO position (RAILWAY.md): is the hand LOBO, and its largest set of journeys, as
+    `lobo-hint railway lobo --json` answers; checked against an expect of the contract's shape
+    (`lobo`, `journeys_count`, `leftover_count`)."""
+    from solver.railway.partition import partition
+    from solver.railway.position import parse_position as parse_railway
+
+    base = None if job.line else Path(job.source).parent  # a deck named by path is read beside the file
+    pos = parse_railway(puzzle["position"], base)
+    answer = partition(pos.deck, pos.hand).to_json(len(pos.exposed))
+    record.update(kind="railway", status="lobo" if answer["lobo"] else "not_lobo", exact=True, answer=answer)
+    expect = puzzle.get("expect")
+    if isinstance(expect, dict):
+        got = {"lobo": answer["lobo"], "journeys_count": len(answer["journeys"]),
+               "leftover_count": len(answer["leftover"])}  # fmt: skip
+        problems = [f"{k}: {got[k]!r}, want {expect[k]!r}" for k in got if k in expect and expect[k] != got[k]]
+        record["check"] = Check.MISMATCH if problems else Check.MATCH
+        if problems:
+            record["mismatch"] = problems
 
 
 def solve_one(
@@ -207,6 +231,10 @@ def solve_one(
         raw = job.raw
         puzzle = raw if isinstance(raw, dict) and "position" in raw and "player" not in raw else {"position": raw}
         _not_another_kind(raw, puzzle["position"])
+        if _railway(puzzle["position"]):
+            _solve_railway(job, puzzle, record)
+            record["seconds"] = round(time.perf_counter() - t0, 4)
+            return record
         pos = parse_position(puzzle["position"])
         expect = puzzle.get("expect")
         _check_expect(expect)
@@ -253,7 +281,7 @@ def solve_one(
             record["check"] = Check.MATCH if not problems else Check.MISMATCH
             if problems:
                 record["mismatch"] = problems
-    except (PositionError, PlayError) as e:
+    except (PositionError, PlayError, RailwayError) as e:
         record.update(kind="invalid", status=RecordStatus.INVALID, error=str(e), exact=True)
         expect = job.raw.get("expect") if isinstance(job.raw, dict) else None
         if isinstance(expect, dict) and "invalid" in expect:
