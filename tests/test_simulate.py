@@ -429,3 +429,18 @@ def test_replay_checks_a_records_summary_fields_too() -> None:
         with pytest.raises(GameError, match=said) as e:
             replay_record(GameRecord.from_json({**raw, key: value}))
         assert "None" not in str(e.value)
+
+
+def test_rewards_are_valued_where_cards_left_the_game_unseen(tmp_path: Path) -> None:
+    # Found by a review: a reward position whose pile holds fewer cards than are unseen (RULES.md
+    # §7: the next deal is drawn from the unseen cards, those gone unseen left out) was refused,
+    # though validate and the hint accept it. The game values take it; the simulator's
+    # continuations, which play the game on, still cannot.
+    f = tmp_path / "won.json"
+    f.write_text(json.dumps({"phase": "reward", "player": [2, 8], "wolf": [], "draw_pile": {"size": 20}}))
+    r = runner.invoke(app, ["reward", str(f), "--json"])
+    assert r.exit_code == 0, r.output
+    ranked = json.loads(r.stdout)["rewards"]
+    assert len(ranked) == 2 and all(0.0 <= x["win_probability"] <= 1.0 for x in ranked)
+    r = runner.invoke(app, ["reward", str(f), "--policy", "greedy", "--samples", "4"])
+    assert r.exit_code == 2 and "every unseen card" in r.output

@@ -353,11 +353,14 @@ def new_table(setup: Setup) -> Table:
     )
 
 
-def table_from_position(pos: Position, setup: Setup | None = None) -> Table:
+def table_from_position(pos: Position, setup: Setup | None = None, *, valued_only: bool = False) -> Table:
     """A table that goes on from a position (phase play, or reward with `"phase": "reward"`).
-    The pile must hold every unseen card: a game cannot go on with cards gone from it unseen."""
+    The pile must hold every unseen card: a game cannot go on with cards gone from it unseen.
+    valued_only: the table is only read for its round, which the search values (RULES.md §7: the
+    next deal drawn from the unseen cards, those gone unseen left out), never played on: cards
+    may have left the game unseen."""
     setup = setup or Setup(pos.game, pos.difficulty, pos.rules)
-    if pos.unknown_in_pile != sum(pos.unseen):
+    if not valued_only and pos.unknown_in_pile != sum(pos.unseen):
         raise GameError(
             f"draw_pile.size: a game goes on only when the pile holds every unseen card "
             f"({len(pos.pile_top) + sum(pos.unseen)}), not {pos.pile_size}"

@@ -116,7 +116,7 @@ def by_game_values(
     pos: Position, seed: int = 0, deadline: float | None = None, played_out: int | None = None
 ) -> RewardAdvice:
     """played_out: the next rounds played out for each reward where they are (None: as the hint)."""
-    start = table_from_position(pos)
+    start = table_from_position(pos, valued_only=True)  # the rewards valued, never played on
     if start.phase != REWARD or start.round is None:
         raise GameError("no reward to choose here: the hand is empty and the whole party is face up")
     ranked = game_value_ranking(start.round, deadline, seed, played_out=played_out)
