@@ -68,7 +68,7 @@ def rules(
     """The rules and the rulings in force, in brief (docs/rules.md has them in full)."""
     in_force = Rules()
     if position is not None:
-        pos = load_position(position)
+        pos = load_position(position, allow_reward=True)  # a reward position has rulings too
         game, in_force = pos.game, pos.rules
     if game not in GAMES:
         fail(f"--game: {game!r} is not one of {', '.join(GAMES)}")

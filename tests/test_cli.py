@@ -235,6 +235,9 @@ def test_rules_command(tmp_path: Path) -> None:
     assert r.exit_code == 2
     path = write(tmp_path, {"player": [1], "wolf": [2], "rules": {"final_threshold": 5, "reserve_scores": True}})
     assert "final_threshold = 5" in run("rules", "--position", path).stdout
+    # A reward position has rulings too (a review found it refused here).
+    won = write(tmp_path, {"phase": "reward", "player": [1, 8], "wolf": [], "rules": {"final_threshold": 6}})
+    assert "final_threshold = 6" in run("rules", "--position", won).stdout
 
 
 def test_installed_entry_point_runs_as_a_process(tmp_path: Path) -> None:
