@@ -185,6 +185,11 @@ def _not_another_kind(raw: Any, position: Any) -> None:
         )
 
 
+# A railway answer's status (the hand goes LOBO or not), and what a railway puzzle's expect names.
+RAILWAY_STATUS = {True: "goes_lobo", False: "not_lobo"}
+RAILWAY_EXPECT = ("lobo", "journeys_count", "leftover_count")
+
+
 def _railway(position: Any) -> bool:
     return isinstance(position, dict) and position.keys() >= RAILWAY_KEYS and "player" not in position
 
@@ -199,11 +204,11 @@ def _solve_railway(job: Job, puzzle: dict[str, Any], record: dict[str, Any]) -> 
     base = None if job.line else Path(job.source).parent  # a deck named by path is read beside the file
     pos = parse_railway(puzzle["position"], base)
     answer = partition(pos.deck, pos.hand).to_json(len(pos.exposed))
-    record.update(kind="railway", status="lobo" if answer["lobo"] else "not_lobo", exact=True, answer=answer)
+    goes = bool(answer["lobo"])
+    record.update(kind="railway", status=RAILWAY_STATUS[goes], exact=True, answer=answer)
     expect = puzzle.get("expect")
     if isinstance(expect, dict):
-        got = {"lobo": answer["lobo"], "journeys_count": len(answer["journeys"]),
-               "leftover_count": len(answer["leftover"])}  # fmt: skip
+        got = dict(zip(RAILWAY_EXPECT, (goes, len(answer["journeys"]), len(answer["leftover"])), strict=True))
         problems = [f"{k}: {got[k]!r}, want {expect[k]!r}" for k in got if k in expect and expect[k] != got[k]]
         record["check"] = Check.MISMATCH if problems else Check.MATCH
         if problems:
