@@ -258,7 +258,7 @@ def test_a_table_s_memory_serves_the_next_table_only_once_no_view_of_it_lives() 
 def test_kept_memory_is_let_go_when_the_budget_needs_the_room() -> None:
     memory.let_go()
     table = memory.zeroed(1 << 20, 4)  # 32 MiB
-    table[::512] = 1  # its pages in memory
+    table.fill(1)  # every page in memory
     del table
     assert memory.kept() == 32 * 1024**2
     memory.set_limit(memory.resident() + 8 * 1024**2)  # less room than the kept memory holds

@@ -23,6 +23,7 @@ than it holds.
 
 from __future__ import annotations
 
+import mmap
 import os
 import re
 import resource
@@ -246,9 +247,14 @@ def zeroed(rows: int, cols: int) -> Any:
             out.fill(0)
             return out.reshape(rows, cols)
         let_go(8 * words + RESERVE)
-        fresh = np.zeros(words, np.int64)
-        if fresh.nbytes >= KEEP_FROM:
-            _kept.append(fresh)
+        if 8 * words < KEEP_FROM:
+            return np.zeros(words, np.int64).reshape(rows, cols)
+        # A kept table on a mapping of its own (zeros; its pages taken as they are touched), so
+        # that letting it go gives its pages back to the system at once: from malloc, a big block
+        # may come off the heap (glibc raises its threshold for mapping after a mapped block is
+        # freed), and freed there it may stay in the process, which the budget would count.
+        fresh = np.frombuffer(mmap.mmap(-1, 8 * words), np.int64)
+        _kept.append(fresh)
         return fresh.reshape(rows, cols)
 
 
