@@ -331,12 +331,12 @@ def test_bad_positions_and_files_give_one_line_and_exit_2(tmp_path: Path) -> Non
         "not_reward.json": {"player": [1], "wolf": [2]},
         "wolf_cards.json": {**REWARD_POSITION, "wolf": [3]},
         "final.json": {**REWARD_POSITION, "final": True},
-        "short_pile.json": {**REWARD_POSITION, "draw_pile": {"size": 3}},
+        "short_pile.json": {**REWARD_POSITION, "draw_pile": {"size": 3}},  # played on: needs the whole pile
     }
     for name, raw in cases.items():
         f = tmp_path / name
         f.write_text(json.dumps(raw))
-        r = runner.invoke(app, ["reward", str(f), "--samples", "4"])
+        r = runner.invoke(app, ["reward", str(f), "--samples", "4", "--policy", "greedy"])
         assert r.exit_code == 2, (name, r.output)
         assert len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("lobo-hint: error: "), r.stderr
     garbage = tmp_path / "garbage.jsonl"
