@@ -140,6 +140,17 @@ def _checks(
         fail(f"{samples_flag}: must be at least 1, not {samples}")
 
 
+def _unused_budgets(policy: str, samples: int | None, think: float | None, max_states: int | None) -> None:
+    """Say on stderr which budgets the policy does not use (a script may pass one set of options to
+    every policy: a note, not a refusal)."""
+    unused = [name for name, value, users in (("--samples", samples, ("hint", "best")),
+                                              ("--think", think, ("hint",)),
+                                              ("--max-states", max_states, ("hint",)))
+              if value is not None and policy not in users]  # fmt: skip
+    if unused:
+        typer.echo(f"lobo-hint: --policy {policy} does not use {' or '.join(unused)}: it changes nothing", err=True)
+
+
 @contextmanager
 def _bar(label: str, total: int, enabled: bool) -> Iterator[Callable[[int, str], None]]:
     """done / total, rate, won so far, time left, on stderr when it is a terminal."""
@@ -197,6 +208,7 @@ def simulate_cmd(
     _choice(difficulty, tuple(DIFFICULTIES), "--difficulty")
     _choice(policy, POLICIES, "--policy")
     _checks(games, jobs, samples, think, max_states)
+    _unused_budgets(policy, samples, think, max_states)
     use_memory(max_memory)
     sink = None if games_out is None else LateOut(games_out, "--games-out")
     won = done = 0

@@ -444,3 +444,11 @@ def test_rewards_are_valued_where_cards_left_the_game_unseen(tmp_path: Path) -> 
     assert len(ranked) == 2 and all(0.0 <= x["win_probability"] <= 1.0 for x in ranked)
     r = runner.invoke(app, ["reward", str(f), "--policy", "greedy", "--samples", "4"])
     assert r.exit_code == 2 and "every unseen card" in r.output
+
+
+def test_a_budget_the_policy_does_not_use_is_said() -> None:
+    # Session 36's list: `simulate --policy greedy --think 1` took the option in silence.
+    r = runner.invoke(app, ["simulate", "--policy", "greedy", "--games", "2", "--think", "1", "--max-states", "5"])
+    assert r.exit_code == 0 and "--policy greedy does not use --think or --max-states" in r.stderr
+    r = runner.invoke(app, ["simulate", "--policy", "best", "--games", "1", "--samples", "4"])
+    assert r.exit_code == 0 and "does not use" not in r.stderr
