@@ -168,6 +168,7 @@ def test_physical_game_refuses_mistakes_and_changes_nothing() -> None:
     s = physical()
     assert s.table.phase == DEAL
     refused(s, "draw 5", "not time for a draw", "deal of round 1")
+    refused(s, "reveal 5", "not time for a draw or reveal", "deal of round 1")  # (it said "a draw")
     refused(s, "4+2=6", "not time for a play")
     refused(s, "deal 3 7 9 / 6 2 2 8", "4 card(s) to you and 4 to the Wolf, not 3 and 4")
     refused(s, "deal 7 7 7 7 / 7 2 2 8", "no 7 can come from the pile", "you typed 5 but only 4")

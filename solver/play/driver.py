@@ -478,7 +478,7 @@ def _deal(t: Table, step: Deal) -> Table:
 
 
 def _draw(t: Table, step: Draw) -> Table:
-    _expect(t, DRAW, "draw")
+    _expect(t, DRAW, "draw or reveal")  # (one step: cards leave the pile, drawn or turned face up)
     who, n = t.owed()
     if len(step.cards) != n:
         raise GameError(f"{n} card(s) are {'revealed' if who == 'reveal' else 'drawn'} here, not {len(step.cards)}")
