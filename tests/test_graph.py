@@ -93,10 +93,10 @@ def test_a_big_layout_keeps_to_its_clock_and_its_memory() -> None:
     from solver.search import memory
 
     pos = parse_position({"player": [1, 4, 7, 9], "wolf": [6, 2, 3, 8]})
-    began = time.perf_counter()
+    began = time.process_time()  # CPU time: a busy test machine does not stretch it
     g = lookahead_graph(pos, 50, max_nodes=10**8, time_limit=3.0)
-    took = time.perf_counter() - began  # (a busy test machine may stretch the last writes a little)
-    assert took < 3.5 and g.graph["stopped"] == "time", (took, g.graph)
+    took = time.process_time() - began
+    assert took < 3.0 and g.graph["stopped"] == "time", (took, g.graph)
     limit = memory.resident() + 40 * 1024**2
     memory.set_limit(limit)
     try:
