@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from plain_greedy import dealt_final_won, greedy_key
@@ -260,6 +261,15 @@ def test_rewards_played_out_cover_the_exact_values_near_the_end(n: int) -> None:
     assert covered / total >= 0.85, (covered, total)
 
 
+def _late_lobo_round(rng: random.Random, hand: int, objective: str) -> dict[str, Any]:
+    """An easy lobo round of `hand` cards a side, 6 to 8 cards unseen and in the pile."""
+    deck = [v for v in range(1, 9) for _ in range(5)]
+    rng.shuffle(deck)
+    unknown = rng.randint(6, 8)
+    return {"game": "lobo", "difficulty": "easy", "player": deck[:hand], "wolf": deck[hand : 2 * hand],
+            "discard": deck[2 * hand + unknown :], "draw_pile": {"size": unknown}, "objective": objective}  # fmt: skip
+
+
 def test_a_race_under_way_gives_its_estimates_the_sound_bounds_which_hold_the_truth() -> None:
     # Found by a review: lobo's bias correction was measured on rounds dealt at 0 to 0, and at 99 to
     # 99 its 95% intervals held the exact value for 87 of 131 plays. Later in a race the interval is
@@ -267,11 +277,7 @@ def test_a_race_under_way_gives_its_estimates_the_sound_bounds_which_hold_the_tr
     rng = random.Random("race-under-way")
     seen = 0
     while seen < 4:
-        deck = [v for v in range(1, 9) for _ in range(5)]
-        rng.shuffle(deck)
-        unknown = rng.randint(6, 8)
-        raw = {"game": "lobo", "difficulty": "easy", "player": deck[:4], "wolf": deck[4:8],
-               "discard": deck[8 + unknown :], "draw_pile": {"size": unknown}, "objective": "game"}  # fmt: skip
+        raw = _late_lobo_round(rng, 4, "game")
         late = parse_position({**raw, "scores": {"player": 99, "wolf": 99}})
         truth = hint(late)  # the whole round searched: exact but for the race's table beyond
         if not truth.exact:
@@ -311,11 +317,7 @@ def test_estimates_under_other_rulings_are_given_their_sound_bounds(objective: s
     rng = random.Random(f"other-rulings-{objective}")
     seen = 0
     while seen < 3:
-        deck = [v for v in range(1, 9) for _ in range(5)]
-        rng.shuffle(deck)
-        unknown = rng.randint(6, 8)
-        raw = {"game": "lobo", "difficulty": "easy", "player": deck[:3], "wolf": deck[3:6],
-               "discard": deck[6 + unknown :], "draw_pile": {"size": unknown}, "objective": objective}  # fmt: skip
+        raw = _late_lobo_round(rng, 3, objective)
         other = parse_position({**raw, "rules": {"hand_size": 3}})
         truth = hint(other, time_limit=5)
         assert truth.exact == (objective == "points")
