@@ -445,11 +445,7 @@ def place(source: Any, line: Any) -> str:
 def done_places(records: Iterable[dict[str, Any]]) -> set[str]:
     """The places of the records a resumed batch skips: those answered. An invalid puzzle or one
     the solver failed on is read again (it may have been fixed; else it is reported again)."""
-    return {
-        place(r.get("source"), r.get("line"))
-        for r in records
-        if "source" in r and r.get("status") not in (RecordStatus.INVALID, RecordStatus.ERROR)
-    }
+    return {place(r.get("source"), r.get("line")) for r in records if "source" in r and _answered(r)}
 
 
 def done_ids(out: str | Path) -> set[str]:
@@ -547,7 +543,7 @@ def keep_answered(out: str | Path, fmt: str) -> None:
         kept = [r for r in rows[1:] if at is None or len(r) <= at or _answered({"status": r[at]})]
         table = io.StringIO()
         csv.writer(table).writerows(rows[:1] + kept)
-        lines = [table.getvalue()] if kept or rows else []
+        lines = [table.getvalue()]
     else:
         lines = [line for line in lines if _answered(_record(line))]
     new = "".join(lines)
