@@ -143,7 +143,7 @@ def lookahead_graph(
     except _Full:
         pass
     # Valued root first while the clock lasts; after that, every node gets what the table knows,
-    # and the file is written: about a tenth of a millisecond a node together (PER_NODE), kept.
+    # and the file is written: PER_NODE a node, kept for them.
     ends = None if time_limit is None else end - PER_NODE * len(order)
     search = Search(root, obj, None, ends)
     exact = True
@@ -189,7 +189,8 @@ def _final_round(root: State, objective: str, t0: float, time_limit: float | Non
     from solver.finish.finisher import solve_finish
 
     obj = "score" if objective == "score" else "win"
-    f = solve_finish(root, time_limit=10.0 if time_limit is None else max(0.05, time_limit), objective=obj)
+    left = 10.0 if time_limit is None else max(0.05, t0 + time_limit - time.perf_counter())  # the clock's rest
+    f = solve_finish(root, time_limit=left, objective=obj)
     won = f.status == FinishStatus.WIN
     found = float(f.score or 0) if obj == "score" and won else float(won)
     g: nx.DiGraph[str] = nx.DiGraph(objective=obj, depth=0, truncated=False, nodes_limit=1)
