@@ -140,7 +140,7 @@ def analyse(
     sink = None
     if out is not None:
         try:
-            from solver.batch.runner import repair_tail
+            from solver.core.files import repair_tail
 
             if resume:
                 repair_tail(out)

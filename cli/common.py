@@ -157,12 +157,13 @@ def write_out(sink: IO[str], text: str, option: str) -> None:
 
 
 class LateOut:
-    """An option's output file opened (and emptied) at its first record, not before: a run that
-    fails before it has a record (a cluster that cannot be reached, Ctrl-C at the start) leaves a
-    file the user already had as it was, and makes none. That it can be written is checked at once."""
+    """An option's output file opened (and emptied, unless appended to) at its first record, not
+    before: a run that fails before it has a record (a cluster that cannot be reached, Ctrl-C at
+    the start) leaves a file the user already had as it was, and makes none. That it can be
+    written is checked at once."""
 
-    def __init__(self, path: str, option: str) -> None:
-        self.path, self.option = path, option
+    def __init__(self, path: str, option: str, *, append: bool = False) -> None:
+        self.path, self.option, self.append = path, option, append
         self.sink: IO[str] | None = None
         target = Path(path)
         try:
@@ -179,7 +180,7 @@ class LateOut:
     def write(self, text: str) -> None:
         if self.sink is None:
             try:
-                self.sink = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - closed by close()
+                self.sink = open(self.path, "a" if self.append else "w", encoding="utf-8")  # noqa: SIM115 - closed by close()
             except OSError as e:
                 raise OutputError(f"{self.option}: cannot write {self.path}: {e.strerror or e}") from None
         write_out(self.sink, text, self.option)
@@ -191,7 +192,7 @@ class LateOut:
         """What the file holds after a run cut short, for the line that says so."""
         if self.sink is None:
             return f"; no game finished: {self.path} left as it was"
-        return f"; the {records} finished game(s) are in {self.path}"
+        return f"; the {records} finished game(s) are in {self.path} (rerun with --resume to play the rest)"
 
 
 def writable_folder(out: str, option: str) -> Path:

@@ -3,7 +3,6 @@ adds it to the lobo-hint app); all the work is in solver/."""
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -199,9 +198,19 @@ def simulate_cmd(
     games_out: Annotated[
         str | None, typer.Option("--games-out", help="write every game's full record, one JSON line per game")
     ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="keep the games already in --games-out (a run cut short, the same options) and play the rest",
+        ),
+    ] = False,
     max_memory: MemoryOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the numbers as JSON")] = False,
 ) -> None:
+    from solver.core.files import repair_tail
+    from solver.play.registry import policy_budget
+    from solver.play.run_file import RunFileError, record_line, resumed
     from solver.play.simulate import simulate, summarize
 
     _choice(game, GAMES, "--game")
@@ -210,22 +219,39 @@ def simulate_cmd(
     _checks(games, jobs, samples, think, max_states)
     _unused_budgets(policy, samples, think, max_states)
     use_memory(max_memory)
-    sink = None if games_out is None else LateOut(games_out, "--games-out")
-    won = done = 0
+    setup = Setup(game, difficulty)
+    budget = policy_budget(policy, samples, think, max_states)
+    before: list[GameRecord] = []
+    if resume:
+        if games_out is None:
+            fail("--resume needs --games-out (the file whose games are kept)")
+        try:
+            before = resumed(games_out, setup, policy, seed, budget)[:games]
+        except RunFileError as e:
+            fail(f"--games-out: {e}")
+    sink = None if games_out is None else LateOut(games_out, "--games-out", append=resume)
+    if resume and games_out is not None:
+        try:
+            repair_tail(games_out)  # a torn last line, so that the games appended start clean
+        except OSError as e:
+            fail(f"--games-out: cannot write {games_out}: {e.strerror or e}")
+    won, done = sum(r.won for r in before), len(before)
     t0 = time.perf_counter()
     try:
         with _bar(f"{game} {difficulty} {policy}", games, not as_json) as update:
+            if before:
+                update(done, f"won {won} ({done} games from {games_out})")
 
             def on_record(r: GameRecord) -> None:
                 nonlocal won, done
                 won += r.won
                 done += 1
                 if sink is not None:
-                    sink.write(json.dumps(r.to_json()) + "\n")
+                    sink.write(record_line(r, budget))
                 update(r.index + 1, f"won {won}")
 
-            records = simulate(
-                Setup(game, difficulty),
+            records = before + simulate(
+                setup,
                 policy,
                 games,
                 seed,
@@ -235,33 +261,26 @@ def simulate_cmd(
                 on_record=on_record,
                 think=think,
                 max_states=max_states,
+                first=len(before),
             )
     except KeyboardInterrupt:
         interrupted("" if sink is None else sink.said(done))
     except OutputError as e:
         if sink is not None:
             sink.close()
-        fail(f"{e}; the games before are in it (its last line may be cut short)", code=1)
+        fail(f"{e}; the games before are in it (rerun with --resume when there is room)", code=1)
     except (OSError, RuntimeError) as e:  # a Dask scheduler that cannot be reached, or is missing
         fail(_cluster_said(e, cluster))
     finally:
         if sink is not None:
             sink.close()
-    summary = summarize(records, time.perf_counter() - t0)
+    summary = summarize(records, time.perf_counter() - t0, resumed=len(before))
     if as_json:
-        budget: dict[str, Any] = {"samples": samples or BEST_SAMPLES if policy == "best" else None}
-        if policy == "hint":
-            from solver.play.hint_policy import HINT_SAMPLES, THINK
-
-            by_states = max_states is not None
-            budget = {
-                "samples": samples or (HINT_SAMPLES if by_states else None),
-                "max_states": max_states,
-                "think": think if by_states else think or THINK,
-            }
         emit_json({**summary.to_json(), "seed": seed, **budget})
     else:
         render.console().print(summary_view(summary, seed))
+        if before:
+            render.console().print(f"{len(before)} of the {len(records)} games read from {games_out} (--resume)")
 
 
 def summary_view(s: SimulationSummary, seed: int) -> Group:
@@ -467,14 +486,22 @@ def report(
     max_states: MaxStatesOpt = None,
     jobs: JobsOpt = None,
     cluster: ClusterOpt = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume", help="keep the games already in --out's games/ (a report cut short, the same options)"
+        ),
+    ] = False,
     max_memory: MemoryOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the numbers as JSON")] = False,
 ) -> None:
     """Simulate every difficulty × policy on the same deals; write report.md with tables and plots.
 
     Policies hint, best, greedy, random and clairvoyant; plots of win rates with intervals, score histograms and
-    party survival by round."""
+    party survival by round. Every game's record is kept in --out's games/ folder as it ends, so a report cut
+    short goes on with --resume."""
     from solver.play.report import build_report
+    from solver.play.run_file import RunFileError
 
     _choice(game, [*GAMES, "both"], "--game")
     _checks(games, jobs, samples, think, max_states)
@@ -491,10 +518,17 @@ def report(
 
         try:
             result = build_report(folder, games, seed, game_names=names, samples=samples, workers=jobs,
-                                  cluster=cluster, progress=progress, think=think, max_states=max_states)  # fmt: skip
+                                  cluster=cluster, progress=progress, think=think, max_states=max_states,
+                                  resume=resume)  # fmt: skip
         except KeyboardInterrupt:
-            interrupted()
-        except (OSError, RuntimeError) as e:
+            interrupted(f"; the finished games are in {folder / 'games'} (rerun with --resume)")
+        except RunFileError as e:
+            fail(f"--resume: {e}")
+        except OSError as e:
+            if e.filename is None:
+                fail(_cluster_said(e, cluster))
+            fail(f"--out: cannot write {e.filename}: {e.strerror or e}; rerun with --resume when there is room", code=1)
+        except RuntimeError as e:
             fail(_cluster_said(e, cluster))
     if as_json:
         emit_json(result.to_json())

@@ -560,14 +560,3 @@ def _record(line: str) -> Any:
 
 def _answered(r: Any) -> bool:
     return isinstance(r, dict) and r.get("status") not in (RecordStatus.INVALID, RecordStatus.ERROR)
-
-
-def repair_tail(out: str | Path) -> None:
-    """Drop a torn last line (a batch killed mid-write) so that appended records start clean."""
-    p = Path(out)
-    if not p.exists() or p.stat().st_size == 0:
-        return
-    data = p.read_bytes()
-    if data.endswith(b"\n"):
-        return
-    write_whole(p, data[: data.rfind(b"\n") + 1])

@@ -38,3 +38,14 @@ def write_whole(path: str | Path, data: str | bytes | Callable[[Path], None]) ->
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def repair_tail(path: str | Path) -> None:
+    """Drop a torn last line (a run killed mid-write) so that records appended start clean."""
+    p = Path(path)
+    if not p.exists() or p.stat().st_size == 0:
+        return
+    data = p.read_bytes()
+    if data.endswith(b"\n"):
+        return
+    write_whole(p, data[: data.rfind(b"\n") + 1])

@@ -6,6 +6,8 @@ whole search).
 
 from __future__ import annotations
 
+from typing import Any
+
 from solver.play.policies import BEST_SAMPLES, BestPolicy, GreedyPolicy, Policy, RandomPolicy
 
 POLICIES = ("hint", "best", "greedy", "random", "clairvoyant")
@@ -48,4 +50,21 @@ def make_policy(
     raise ValueError(f"policy {name!r} is not one of {', '.join(POLICIES)}")
 
 
-__all__ = ["CLAIRVOYANT_RULE", "HINT_RULE", "POLICIES", "make_policy"]
+def policy_budget(
+    name: str, samples: int | None = None, think: float | None = None, max_states: int | None = None
+) -> dict[str, Any]:
+    """The budgets `make_policy` gives the policy, defaults filled in, as a run states them (a
+    simulation's JSON, each line of its games file): what a resumed run must match."""
+    if name == "hint":
+        from solver.play.hint_policy import HINT_SAMPLES, THINK
+
+        by_states = max_states is not None
+        return {
+            "samples": samples or (HINT_SAMPLES if by_states else None),
+            "max_states": max_states,
+            "think": think if by_states else think or THINK,
+        }
+    return {"samples": samples or BEST_SAMPLES if name == "best" else None}
+
+
+__all__ = ["CLAIRVOYANT_RULE", "HINT_RULE", "POLICIES", "make_policy", "policy_budget"]

@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from solver.core.cards import DIFFICULTIES
-from solver.core.files import write_whole
+from solver.core.files import repair_tail, write_whole
 from solver.core.games import GAMES, VANGUARD
 from solver.core.games import game as game_of
 from solver.play.driver import Setup
 from solver.play.policies import BEST_RULE, GREEDY_RULE
-from solver.play.registry import CLAIRVOYANT_RULE, HINT_RULE, POLICIES
-from solver.play.simulate import SimulationSummary, simulate, summarize
+from solver.play.registry import CLAIRVOYANT_RULE, HINT_RULE, POLICIES, policy_budget
+from solver.play.run_file import record_line, resumed
+from solver.play.simulate import GameRecord, SimulationSummary, simulate, summarize
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -60,37 +61,62 @@ def build_report(
     progress: Callable[[str, int, int], None] | None = None,
     think: float | None = None,
     max_states: int | None = None,
+    resume: bool = False,
 ) -> Report:
     """Simulate every combination (the same seed, so the same deals, for each policy) and write the report.
-    samples: best's and the hint's sample budget; think, max_states: the hint's clock and state budget."""
-    out.mkdir(parents=True, exist_ok=True)
+    samples: best's and the hint's sample budget; think, max_states: the hint's clock and state budget.
+    Every game's record goes to games/GAME_DIFFICULTY_POLICY.jsonl as it ends; resume: keep the
+    games already there (a report cut short) and play the rest (run_file.RunFileError when a file
+    is another run's; OSError when one cannot be written)."""
+    (out / GAMES_FOLDER).mkdir(parents=True, exist_ok=True)
+    rows = [(g, d, p) for g in game_names for d in difficulties for p in policies]
+    budgets = {p: policy_budget(p, samples, think, max_states) for p in policies}
+    # Every row's file is read before any game is played: another run's file is refused at once,
+    # not after the rows before it have run.
+    kept = {
+        row: resumed(games_file(out, *row), Setup(row[0], row[1]), row[2], seed, budgets[row[2]])[:games]
+        if resume
+        else []
+        for row in rows
+    }
     summaries: list[SimulationSummary] = []
-    for game in game_names:
-        for difficulty in difficulties:
-            for policy in policies:
-                label = f"{game} {difficulty} {policy}"
-                done = 0
+    for game, difficulty, policy in rows:
+        label = f"{game} {difficulty} {policy}"
+        budget, before = budgets[policy], kept[game, difficulty, policy]
+        path = games_file(out, game, difficulty, policy)
+        if resume:
+            repair_tail(path)  # a torn last line, so that the games appended start clean
+        done = len(before)
+        if progress:
+            progress(label, done, games)
+        t0 = time.perf_counter()
+        with path.open("a" if resume else "w", encoding="utf-8") as sink:
 
-                def tick(_record: object, label: str = label) -> None:
-                    nonlocal done
-                    done += 1
-                    if progress:
-                        progress(label, done, games)
+            def tick(record: GameRecord, label: str = label, budget: dict[str, Any] = budget) -> None:
+                nonlocal done
+                try:
+                    sink.write(record_line(record, budget))
+                    sink.flush()  # a report killed loses no finished game
+                except OSError as e:  # a full disk: named with its file, as opening one is
+                    raise OSError(e.errno, e.strerror, str(sink.name)) from None
+                done += 1
+                if progress:
+                    progress(label, done, games)
 
-                t0 = time.perf_counter()
-                records = simulate(
-                    Setup(game, difficulty),
-                    policy,
-                    games,
-                    seed,
-                    samples=samples,
-                    workers=workers,
-                    cluster=cluster,
-                    on_record=tick,
-                    think=think,
-                    max_states=max_states,
-                )
-                summaries.append(summarize(records, time.perf_counter() - t0))
+            records = before + simulate(
+                Setup(game, difficulty),
+                policy,
+                games,
+                seed,
+                samples=samples,
+                workers=workers,
+                cluster=cluster,
+                on_record=tick,
+                think=think,
+                max_states=max_states,
+                first=len(before),
+            )
+        summaries.append(summarize(records, time.perf_counter() - t0, resumed=len(before)))
     files = [_save(win_rates_figure(summaries, game_names, difficulties, policies), out / "win_rates.png")]
     files += [
         _save(scores_figure(summaries, game, difficulties, policies), out / f"scores_{game}.png") for game in game_names
@@ -100,6 +126,14 @@ def build_report(
     md = out / "report.md"
     write_whole(md, _markdown(summaries, files, games, seed, samples, _hint_budget(think, max_states, samples)))
     return Report(tuple(summaries), (md, *files), seed, games)
+
+
+GAMES_FOLDER = "games"
+
+
+def games_file(out: Path, game: str, difficulty: str, policy: str) -> Path:
+    """Where a report keeps one row's games, one record a line."""
+    return out / GAMES_FOLDER / f"{game}_{difficulty}_{policy}.jsonl"
 
 
 def _figure(columns: int, title: str) -> tuple[Figure, list[Any]]:
@@ -330,6 +364,12 @@ def _markdown(
                 taken = ", ".join(f"{k}: {v}" for k, v in sorted(s.rewards.items(), key=lambda kv: -kv[1])) or "—"
                 lines.append(f"| {s.setup.difficulty} | {s.policy} | {taken} |")
             lines.append("")
+    lines += [
+        f"Every game's record is in {GAMES_FOLDER}/, one file a row (GAME_DIFFICULTY_POLICY.jsonl): "
+        "`lobo-hint replay` and `lobo-hint analyse` read them, and `lobo-hint report --resume` goes on "
+        "from them after a report cut short.",
+        "",
+    ]
     lines += ["## Plots", ""]
     for f in files:
         caption = _caption(f.stem)

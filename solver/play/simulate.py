@@ -407,10 +407,13 @@ def simulate(
     on_record: Callable[[GameRecord], None] | None = None,
     think: float | None = None,
     max_states: int | None = None,
+    first: int = 0,
 ) -> list[GameRecord]:
-    """Play games 0..games-1 of the seed with the policy; on_record sees each record in game order.
-    think: the hint policy's seconds a decision; max_states (with samples): its budgets instead of
-    a clock, under which a seeded run plays the same games on any machine."""
+    """Play games first..games-1 of the seed with the policy; on_record sees each record in game
+    order. think: the hint policy's seconds a decision; max_states (with samples): its budgets
+    instead of a clock, under which a seeded run plays the same games on any machine. first: the
+    games before it were played already (a run resumed), as they would have been: game i's deal
+    and randomness depend on (seed, i) alone."""
     make_policy(policy, samples, think, max_states)  # an unknown policy fails here, before any process starts
     n = workers or os.cpu_count() or 1
     out: list[GameRecord] = []
@@ -421,7 +424,8 @@ def simulate(
             if on_record:
                 on_record(r)
 
-    tasks = ((setup, policy, samples or 0, seed, idx, think or 0.0, max_states or 0) for idx in chunks(games, n))
+    todo = chunks(max(0, games - first), n, first)
+    tasks = ((setup, policy, samples or 0, seed, idx, think or 0.0, max_states or 0) for idx in todo)
     # The chunks hold games in order, so chunk results in task order are records in game order.
     run_parallel(play_chunk, tasks, emit=emit, workers=n, cluster=cluster, ordered=True)
     return out
@@ -445,6 +449,7 @@ class SimulationSummary:
     rewards: dict[str, int] = field(default_factory=dict)
     survival: tuple[float, ...] = ()  # vanguard: mean active members at the end of round r (1, 2, ...)
     seconds: float = 0.0
+    resumed: int = 0  # games read from a file (a run resumed), not played in `seconds`
 
     @property
     def win_rate(self) -> float:
@@ -481,11 +486,15 @@ class SimulationSummary:
         if g.has_party:
             out["party_by_round"] = [round(x, 4) for x in self.survival]
         out["seconds"] = round(self.seconds, 3)
-        out["games_per_second"] = round(self.games / self.seconds, 3) if self.seconds else None
+        played = self.games - self.resumed
+        out["games_per_second"] = round(played / self.seconds, 3) if self.seconds and played else None
+        if self.resumed:
+            out["resumed"] = self.resumed
         return out
 
 
-def summarize(records: Sequence[GameRecord], seconds: float = 0.0) -> SimulationSummary:
+def summarize(records: Sequence[GameRecord], seconds: float = 0.0, resumed: int = 0) -> SimulationSummary:
+    """The numbers of a run; `resumed` of its records were read from its file, not played in `seconds`."""
     if not records:
         raise ValueError("no games to sum up")
     setup, policy = records[0].setup, records[0].policy
@@ -512,6 +521,7 @@ def summarize(records: Sequence[GameRecord], seconds: float = 0.0) -> Simulation
         dict(Counter(_reward_kind(x) for r in records for x in r.rewards)),
         survival,
         seconds,
+        resumed,
     )
 
 
