@@ -132,7 +132,11 @@ def serve(
 def run(app: Any, sock: socket.socket) -> None:
     import uvicorn
 
-    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2)
+    from web.protocol import JsonErrorsProtocol
+
+    config = uvicorn.Config(
+        app, http=JsonErrorsProtocol, log_level="warning", access_log=False, timeout_graceful_shutdown=2
+    )
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])

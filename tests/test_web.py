@@ -917,6 +917,33 @@ def test_serve_on_every_interface_prints_a_token_address_and_needs_it(tmp_path: 
     assert proc.stdout is not None and "lobo-hint serve: stopped (every game is saved)" in proc.stdout.read()
 
 
+def test_a_request_the_server_cannot_read_is_refused_as_json(tmp_path: Path) -> None:
+    # Found by a review: a request without a Host header, or with a header past 16 KB, had
+    # uvicorn's own plain-text 400, not the JSON every other refusal is.
+    import socket
+
+    proc, lines = _serve("--games", str(tmp_path / "g"))
+    try:
+        port = int(next(m.group(1) for line in lines if (m := re.search(r"127\.0\.0\.1:(\d+)", line))))
+        for raw in (
+            b"GET /api/games HTTP/1.1\r\n\r\n",
+            b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"x" * 20_000,  # no end in 16 KB
+            b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n",  # TLS to a plain HTTP port
+        ):
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+                s.sendall(raw)
+                answer = b""
+                while chunk := s.recv(65536):
+                    answer += chunk
+            head, _, body = answer.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 400 "), answer[:200]
+            assert b"content-type: application/json" in head.lower(), head
+            assert "no Host header, headers too big, or not HTTP" in json.loads(body)["error"]
+    finally:
+        _stop(proc)
+    assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+
+
 def test_serve_refuses_bad_options_in_one_line(tmp_path: Path) -> None:
     runner = CliRunner()
     for args, message in [
