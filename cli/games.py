@@ -521,7 +521,7 @@ def report(
                                   cluster=cluster, progress=progress, think=think, max_states=max_states,
                                   resume=resume)  # fmt: skip
         except KeyboardInterrupt:
-            interrupted(f"; the finished games are in {folder / 'games'} (rerun with --resume)")
+            interrupted(f"; the finished games are in {folder / 'games'} (rerun with --resume to play the rest)")
         except RunFileError as e:
             fail(f"--resume: {e}")
         except OSError as e:
@@ -541,7 +541,7 @@ def report(
             f"{s.setup.game:8} {s.setup.difficulty:8} {s.policy:{width}}  won {100 * s.win_rate:5.1f}% "
             f"(95%: {100 * lo:.1f}–{100 * hi:.1f}%)"
         )
-    out_console.print(f"wrote {', '.join(str(f) for f in result.files)}")
+    out_console.print(f"wrote {', '.join(str(f) for f in result.files)}; every game's record in {folder / 'games'}")
 
 
 @app.command(

@@ -37,12 +37,14 @@ class Report:
     files: tuple[Path, ...]
     seed: int
     games: int
+    games_folder: Path
 
     def to_json(self) -> dict[str, Any]:
         return {
             "games": self.games,
             "seed": self.seed,
             "files": [str(f) for f in self.files],
+            "games_folder": str(self.games_folder),
             "results": [s.to_json() for s in self.summaries],
         }
 
@@ -125,7 +127,7 @@ def build_report(
         files.append(_save(survival_figure(summaries, difficulties, policies), out / "party_survival.png"))
     md = out / "report.md"
     write_whole(md, _markdown(summaries, files, games, seed, samples, _hint_budget(think, max_states, samples)))
-    return Report(tuple(summaries), (md, *files), seed, games)
+    return Report(tuple(summaries), (md, *files), seed, games, out / GAMES_FOLDER)
 
 
 GAMES_FOLDER = "games"
