@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,10 @@ from solver.core.rules import legal_plays
 from solver.play.board import board, hint_data
 from solver.play.companion import Session, ask_hint, execute, load_file, save_json, start
 from solver.play.driver import Setup
+from solver.search import bias
+from solver.search.estimate import TUNED_ROLLOUTS
 from solver.search.hint import LEAST_SHARE
+from solver.words.hint import estimates_note
 from web import store as store_module
 from web.app import MAX_BODY, body, create_app
 from web.hints import HintService
@@ -690,7 +694,7 @@ def test_a_hint_is_the_companions_hint(folder: Path, hints: HintService) -> None
         want = hint_data(expected)
         assert want is not None
         got = g["hint"]
-        timing = ("columns", "status_text", "estimates_note", "seconds")  # seconds: each answer's own
+        timing = ("columns", "status_text", "estimates_note", "not_exact", "seconds")  # seconds: each answer's own
         want.pop("seconds")
         assert {k: v for k, v in got.items() if k not in timing} | {
             "rows": [{k: v for k, v in r.items() if k != "cells"} for r in got["rows"]]
@@ -798,6 +802,41 @@ def test_a_hint_answers_within_its_budget_and_the_server_stays_responsive(folder
         assert g["hint"]["seconds"] <= 2 + LEAST_SHARE * 2 + 0.5, g["hint"]["seconds"]
         assert slowest < 0.8 * took, (slowest, took)  # a request that waited on it would take it all
         assert g["hint"]["exact"] is False and "Bounds" in g["hint"]["columns"]
+        # Cut short by its budget: said so, and what to do about it on the page (not the terminal's `hint 60`).
+        assert g["hint"]["not_exact"] == "the budget ran out"
+        assert any("(pick 30 s beside Hint and tap Hint again)" in line for line in g["hint"]["why"]), g["hint"]["why"]
+
+
+def hint_moves(lines: list[str]) -> list[Any]:
+    note = ask_hint(companion(lines), 1).session.last_hint
+    assert note is not None and note.result is not None
+    return list(note.result.moves)
+
+
+def test_a_hint_says_why_it_is_not_exact_in_the_pages_words(folder: Path, hints: HintService) -> None:
+    # Found by a review: the page said "the budget ran out" of every inexact hint, also of one
+    # that searched its round to the end well within its budget (the rounds after it are estimated).
+    with TestClient(create_app(Store(folder), hints)) as c:
+        api = Api(c)
+        gid = api.new(mode="virtual", seed=SEED)["id"]
+        for line in SCRIPT[:3]:
+            api.step(gid, line)
+        assert api.post(gid, "hint", seconds=10).status_code == 200
+        x = _wait_job(api, gid, 30)["hint"]
+        assert x["exact"] is False and x["seconds"] < 5, x["seconds"]
+        assert x["not_exact"] == "the rounds after this one are valued by estimates"  # the terminal's words
+        assert not any("hint 60" in line or "time ran out" in line for line in x["why"]), x["why"]
+        # The note on estimates names no source file, and reads as a sentence.
+        assert x["estimates_note"] and ".py" not in x["estimates_note"]
+        # Rollouts by the tuned policy, as the terminal says them too: "… a play by the policy …".
+        moves = [replace(m, method=bias.method(TUNED_ROLLOUTS), samples=200) for m in hint_moves(SCRIPT[:3])]
+        assert "est.: 200 rollouts a play by the rollout policy tuned for the game, corrected" in estimates_note(moves)
+        # Under other rulings, the note says so without the save file's keys.
+        gid = api.new(mode="virtual", seed=SEED, rules={"top_card_visible": True})["id"]
+        assert api.post(gid, "hint", seconds=1).status_code == 200
+        x = _wait_job(api, gid, 30)["hint"]
+        assert "under these rulings they are a rough guide" in x["note"], x["note"]
+        assert "hand_size" not in x["note"] and "top_card_visible" not in x["note"]
 
 
 def _workers() -> set[int]:

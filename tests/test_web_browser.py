@@ -8,7 +8,8 @@ the final score, both compared with `lobo-hint play` on the same steps; a second
 same game sees the same table; the Hint button, the keypad and the hinted play in reach without
 scrolling, the page healing after the network is taken away, and axe-core finding no serious
 accessibility fault; the same at 360×740 and at a desktop's width; a hint asked again by itself
-when the server is killed and started while it runs. Screenshots at each size are written
+when the server is killed and started while it runs; a double tap in the dock making one step,
+not two; the dock within 360×640 and 640×360 screens; the table back in view after a step. Screenshots at each size are written
 under the test's tmp path and copied to LOBO_WEB_SCREENSHOTS (default /tmp/lobo-hint-web-screenshots).
 """
 
@@ -154,6 +155,7 @@ def wait(d: WebDriver, what: Callable[[WebDriver], Any], seconds: float = 15) ->
 
 def tap(d: WebDriver, css: str) -> WebElement:
     el: WebElement = wait(d, lambda d: d.find_element(By.CSS_SELECTOR, css))
+    settled(d)
     d.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
     wait(d, lambda d: el.is_displayed() and el.is_enabled())
     el.click()
@@ -161,10 +163,15 @@ def tap(d: WebDriver, css: str) -> WebElement:
 
 
 def play(d: WebDriver, line: str) -> int:
-    """Tap a play in the list of legal plays (first opening the whole list if it is cut short)."""
+    """Tap a play in the list of legal plays (first opening the whole list if it is cut short); a
+    fold is tapped twice (the first tap asks for the second, so a stray tap folds nothing)."""
     css = f'#plays button[data-line="{line}"]'
     if not d.find_elements(By.CSS_SELECTOR, css):
         tap(d, "#all-plays")
+    if line == "fold" and len(d.find_elements(By.CSS_SELECTOR, "#plays button.play")) > 1:
+        n = steps(d)
+        tap(d, css)
+        assert text(d, css + " strong") == "Tap again to fold" and steps(d) == n
     return after(d, lambda: tap(d, css))
 
 
@@ -173,11 +180,47 @@ def steps(d: WebDriver) -> int:
 
 
 def after(d: WebDriver, action: Callable[[], Any]) -> int:
-    """Do something that changes the game; wait until the page shows it; the new step number."""
+    """Do something that changes the game; wait until the page shows it, and takes taps again (it
+    ignores them a moment after an answer: app.js's SETTLE); the new step number."""
     before = steps(d)
     action()
     wait(d, lambda d: steps(d) != before)
+    settled(d)
     return steps(d)
+
+
+def settled(d: WebDriver) -> None:
+    wait(d, lambda d: not d.execute_script("return document.body.classList.contains('busy')"))
+
+
+def table_in_view(d: WebDriver) -> bool:
+    """The top of the table is on the screen, below the sticky bar."""
+    return bool(
+        d.execute_script(
+            "return document.getElementById('table').getBoundingClientRect().top >="
+            " document.querySelector('.bar').getBoundingClientRect().bottom - 1"
+        )
+    )
+
+
+def touch(d: WebDriver, x: float, y: float) -> None:
+    """A finger's tap at (x, y) of the screen, as a phone sends it (Chromium makes the click)."""
+    for kind, points in (("touchStart", [{"x": x, "y": y}]), ("touchEnd", [])):
+        d.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+
+def dock_buttons_outside(d: WebDriver) -> list[Any]:
+    """The dock's buttons (and its time picker) not wholly on the screen, or cut off by the dock."""
+    return list(
+        d.execute_script(
+            "const dock = document.getElementById('dock').getBoundingClientRect();"
+            "return [...document.querySelectorAll('#dock button, #dock select')].filter(e => e.offsetParent !== null)"
+            ".map(e => [e.id || e.textContent.trim(), e.getBoundingClientRect()])"
+            ".filter(([, r]) => r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight"
+            " || r.left < dock.left - 1 || r.right > dock.right + 1 || r.top < dock.top - 1 || r.bottom > dock.bottom + 1)"
+            ".map(([id, r]) => [id, Math.round(r.left), Math.round(r.top), Math.round(r.right), Math.round(r.bottom)])"
+        )
+    )
 
 
 def in_reach(d: WebDriver, css: str) -> WebElement:
@@ -194,6 +237,7 @@ def in_reach(d: WebDriver, css: str) -> WebElement:
 def press(d: WebDriver, css: str) -> None:
     """Tap an element where it is, without scrolling to it (it must be in reach)."""
     el = in_reach(d, css)
+    settled(d)
     wait(d, lambda d: el.is_enabled())
     el.click()
 
@@ -259,15 +303,18 @@ def physical_game_on_the_keypad(d: WebDriver, server: str, tmp_path: Path, axe: 
     assert d.find_element(By.TAG_NAME, "body").get_attribute("data-phase") == "deal"
     assert "Deal round 1: 4 card(s) to you, 4 to the Wolf" in text(d, "#dock-action")
     assert len(d.find_elements(By.TAG_NAME, "main")) == 1
-    # The keypad, Confirm and Hint in reach as the page is: every card of the deal one tap.
-    in_reach(d, "#hint")
+    # The keypad, Confirm and Undo in reach as the page is: every card of the deal one tap. Hint
+    # (and its time) wait for a play: the keypad has the dock, Undo beside Confirm.
+    assert not d.find_element(By.ID, "hint").is_displayed() and not d.find_element(By.ID, "seconds").is_displayed()
     in_reach(d, "#confirm")
+    in_reach(d, ".confirm-row #undo")
     assert text(d, "#pad-target") == "Next tap: your card 1 of 4."
     for i, v in enumerate((6, 8, 9, 9, 2, 2, 7, 7)):
         press(d, f'.key[data-key="{v}"]')
         if i == 3:
             assert text(d, "#pad-target") == "Next tap: the Wolf's card 1 of 4."
-    assert text(d, "#confirm") == "Confirm: deal 6 8 9 9 / 2 2 7 7"
+    assert text(d, "#confirm") == "Confirm the 8 cards"
+    assert d.find_element(By.ID, "confirm").get_attribute("data-line") == "deal 6 8 9 9 / 2 2 7 7"
     labels = [e.get_attribute("aria-label") for e in d.find_elements(By.CSS_SELECTOR, ".slot")]
     assert (
         labels[0] == "your card 1: 6, tap to take it back" and labels[-1] == "the Wolf's card 4: 7, tap to take it back"
@@ -408,10 +455,9 @@ def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Pa
             after(d, lambda: tap(d, "form.typed button"))
             continue
         d.execute_script("window.scrollTo(0, 200)")
-        place = d.execute_script("return window.scrollY")
         play(d, line)
-        # The page keeps its place after a step (tapping the play scrolled to it; no jump back).
-        assert d.execute_script("return window.scrollY") > 0 or place == 0
+        # After a step the table is in view again (tapping the play scrolled it away).
+        assert table_in_view(d), d.execute_script("return window.scrollY")
         in_reach(d, "#hint")
 
     result = text(d, "#result")
@@ -475,14 +521,14 @@ def lobo_game_with_its_target(d: WebDriver, server: str) -> None:
 
 
 def small_phone(d: WebDriver, server: str, tmp_path: Path) -> None:
-    """At 360×740, the smallest phone in common use: the keypad, Confirm and Hint in reach; a
+    """At 360×740, the smallest phone in common use: the keypad, Confirm and Undo in reach; a
     hint's table within the screen, and its play one tap; Hint still in reach after it."""
     phone(d, SMALL_PHONE)
     try:
         d.get(server)
         tap(d, "input[value=physical] + span")
         after(d, lambda: tap(d, "#start"))
-        in_reach(d, "#hint")
+        in_reach(d, "#undo")
         in_reach(d, "#confirm")
         for v in (6, 8, 9, 9, 2, 2, 7, 7):
             press(d, f'.key[data-key="{v}"]')
@@ -507,7 +553,7 @@ def small_phone(d: WebDriver, server: str, tmp_path: Path) -> None:
         fits_the_screen(d)
         shoot(d, tmp_path, "phone-360x740-hint.png")
         after(d, lambda: press(d, "#play-best"))  # the hinted play: one tap
-        in_reach(d, "#hint")
+        in_reach(d, "#undo")
         in_reach(d, "#confirm")  # the Wolf's draw next, on the keypad in reach
         fits_the_screen(d)
     finally:
@@ -516,13 +562,13 @@ def small_phone(d: WebDriver, server: str, tmp_path: Path) -> None:
 
 def phone_on_its_side(d: WebDriver, server: str, tmp_path: Path) -> None:
     """At 844×390 the dock stands at the right: the table stays in view beside it, and the keypad,
-    Confirm, Hint and Undo are all in reach (at the bottom, the dock hid the table and cut them off)."""
+    Confirm and Undo (and Hint, in play) are all in reach (at the bottom, the dock hid the table and cut them off)."""
     phone(d, ON_ITS_SIDE)
     try:
         d.get(server)
         tap(d, "input[value=physical] + span")
         after(d, lambda: tap(d, "#start"))
-        for css in ("#hint", "#undo", "#confirm"):
+        for css in ("#undo", "#confirm"):
             in_reach(d, css)
         for v in (6, 8, 9, 9, 2, 2, 7, 7):
             press(d, f'.key[data-key="{v}"]')
@@ -539,6 +585,105 @@ def phone_on_its_side(d: WebDriver, server: str, tmp_path: Path) -> None:
         in_reach(d, "#undo")
         fits_the_screen(d)
         shoot(d, tmp_path, "phone-844x390-table.png")
+    finally:
+        phone(d)
+
+
+def double_tap(d: WebDriver, css: str, gap: float) -> int:
+    """Tap the element twice where it is, `gap` seconds apart, as a finger does; the steps made."""
+    x, y = d.execute_script(
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+        "return [r.left + r.width / 2, r.top + r.height / 2]",
+        css,
+    )
+    n = steps(d)
+    touch(d, x, y)
+    time.sleep(gap)
+    touch(d, x, y)
+    time.sleep(0.8)
+    settled(d)
+    return steps(d) - n
+
+
+def double_taps(d: WebDriver, server: str) -> None:
+    """Found by a review: a button in the dock tapped twice (0.15–0.6 s apart) made a second,
+    unmeant step. The answer to the first tap changes the dock (the keypad goes, the play tapped
+    goes) and what was beside it moves under the finger: the second tap landed on a play (and
+    folded the round), or on Hint. Now the page ignores taps a moment after an answer, and a fold
+    in the list asks for a second tap of its own."""
+    d.get(server)
+    tap(d, "input[value=physical] + span")
+    after(d, lambda: tap(d, "#start"))
+    for v in (9, 6, 1, 8, 5, 7, 6, 5):  # the review's game
+        press(d, f'.key[data-key="{v}"]')
+    after(d, lambda: press(d, "#confirm"))
+    play(d, "6=6")  # you draw a card next: the keypad in the dock again
+    for gap in (0.15, 0.6):
+        press(d, '.key[data-key="4"]')
+        made = double_tap(d, "#confirm", gap)
+        history = d.execute_script("return [S.game.board.history, S.game.job]")
+        assert made == 1 and d.execute_script("return S.game.job") is None, f"Confirm twice, {gap} s apart: {history}"
+        after(d, lambda: press(d, "#undo"))
+    # A fold in the list: the first tap only asks.
+    press(d, '.key[data-key="4"]')
+    n = after(d, lambda: press(d, "#confirm"))
+    if not d.find_elements(By.CSS_SELECTOR, '#plays button[data-line="fold"]'):
+        tap(d, "#all-plays")
+    tap(d, '#plays button[data-line="fold"]')
+    time.sleep(0.3)
+    assert steps(d) == n and text(d, '#plays button[data-line="fold"] strong') == "Tap again to fold"
+    # The play made of the cards tapped, in the dock, tapped twice: one step.
+    d.get(server)
+    tap(d, "input[value=virtual] + span")
+    wait(d, lambda d: d.find_element(By.NAME, "seed")).send_keys(str(SEED))
+    after(d, lambda: tap(d, "#start"))
+    for where, v in (("hand", 9), ("wolf", 2), ("wolf", 7)):
+        tap(d, f'button.card[data-where="{where}"][data-value="{v}"]')
+    double_tap(d, "#play-tapped", 0.3)
+    history = d.execute_script("return S.game.board.history")
+    assert history[-1].endswith(": deal 6 8 9 9 / 2 2 7 7, 9=2+7, draw 5"), history  # the Wolf's draw, and no more
+
+
+def small_screens(d: WebDriver, server: str) -> None:
+    """Found by a review: at 360×640 the keypad's dock took 65% of the screen, and on a phone on its
+    side (640×360) the dock's last row (Hint, its time, Undo) was cut off, while entering cards and
+    during play. Now Hint and its time wait for a play (Undo beside Confirm) and the narrow dock
+    wraps its row. And after a step the table comes back into view."""
+    try:
+        phone(d, (360, 640))
+        d.get(server)
+        tap(d, "input[value=physical] + span")
+        after(d, lambda: tap(d, "#start"))
+        dock = d.execute_script("return document.getElementById('dock').getBoundingClientRect().height")
+        assert dock <= 0.6 * 640, f"the dock is {dock:.0f} px high on a 640 px screen while the deal is entered"
+        assert not dock_buttons_outside(d)
+        for v in (6, 8, 9, 9, 2, 2, 7, 7):
+            press(d, f'.key[data-key="{v}"]')
+        assert in_reach(d, "#confirm").size["height"] < 50  # its label on one line
+        after(d, lambda: press(d, "#confirm"))
+        # A step with the page scrolled down, and an undo: the table in view after each.
+        d.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+        assert not table_in_view(d)
+        play(d, "9=2+7")
+        assert table_in_view(d)
+        d.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+        after(d, lambda: press(d, "#undo"))
+        assert table_in_view(d)
+        phone(d, (640, 360))
+        d.get(d.current_url)  # the same game, on its side: play
+        wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#plays button.play"))
+        assert not dock_buttons_outside(d), dock_buttons_outside(d)
+        in_reach(d, "#hint")
+        in_reach(d, "#undo")
+        play(d, "9=2+7")  # the Wolf's draw: the keypad
+        assert not dock_buttons_outside(d), dock_buttons_outside(d)
+        after(d, lambda: press(d, "#undo"))
+        after(d, lambda: press(d, "#undo"))  # the deal
+        assert d.find_element(By.TAG_NAME, "body").get_attribute("data-phase") == "deal"
+        for v in (6, 8, 9, 9, 2, 2, 7, 7):
+            press(d, f'.key[data-key="{v}"]')
+        assert not dock_buttons_outside(d), dock_buttons_outside(d)
+        in_reach(d, "#confirm")
     finally:
         phone(d)
 
@@ -610,5 +755,7 @@ def test_the_page_at_a_table(
     lobo_game_with_its_target(browser, server)
     small_phone(browser, server, tmp_path)
     phone_on_its_side(browser, server, tmp_path)
+    double_taps(browser, server)
+    small_screens(browser, server)
     nothing_to_take_back_or_find(browser, server)
     hint_across_a_server_restart(browser, tmp_path_factory.mktemp("restart"), tmp_path)

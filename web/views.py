@@ -4,6 +4,7 @@ hint reads the same on the phone as in `lobo-hint play`."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from solver.core.games import game
@@ -11,7 +12,7 @@ from solver.play.board import board, current_hint, hint_data, play_options
 from solver.play.companion import HINT_ROWS, hint_rows, round_number, summary_lines
 from solver.play.driver import PLAY, waiting_for
 from solver.words.board import effect_text, party_text
-from solver.words.hint import STATUS_WORDS, estimates_note, hint_columns
+from solver.words.hint import STATUS_WORDS, estimates_note, hint_columns, why_not_exact
 from web.hints import HintJob
 from web.store import Entry
 
@@ -86,8 +87,24 @@ def hint_view(entry: Entry, whole: bool) -> dict[str, Any] | None:
         row["cells"] = row_cells
     data["columns"] = columns
     data["status_text"] = STATUS_WORDS[r.status]
-    data["estimates_note"] = estimates_note(moves)
+    # The terminal's words, without what only a terminal (or a developer) can act on: the source
+    # files named, the `hint 60` command, the rulings by their keys in the save file.
+    data["estimates_note"] = SOURCE_FILE.sub("", estimates_note(moves))
+    data["not_exact"] = None if r.exact else why_not_exact(r)  # why the chances are not exact
+    longest = (r.stats.get("seconds") or 0) >= PAGE_LONGEST - 1
+    data["why"] = [
+        line.replace("(try hint 60)", "(30 s, the longest the page offers, was not enough)" if longest else MORE_TIME)
+        for line in data["why"]
+    ]
+    if data["note"]:
+        data["note"] = RULINGS.sub("these rulings", data["note"])
     return data
+
+
+SOURCE_FILE = re.compile(r" \((?:solver|cli|web)/[\w/]+\.py\)")
+RULINGS = re.compile(r"these rulings \([^)]*\)")
+PAGE_LONGEST = 30  # seconds: the longest hint the page's time picker offers (app.js)
+MORE_TIME = f"(pick {PAGE_LONGEST} s beside Hint and tap Hint again)"
 
 
 def summary_view(entry: Entry, job: HintJob | None) -> dict[str, Any]:

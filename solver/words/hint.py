@@ -37,18 +37,18 @@ def _estimate_note(m: MoveResult) -> str:
 
 def estimates_note(moves: Sequence[MoveResult]) -> str:
     """What `est.` and `mid` in the table mean: the methods, their deals and what they measure."""
-    said = {
-        bias.method(TUNED_ROLLOUTS): "rollouts by the rollout policy tuned for the game",
-        bias.method(ROLLOUTS): "greedy rollouts",
+    said = {  # the rollouts, and who plays them
+        bias.method(TUNED_ROLLOUTS): ("rollouts", " by the rollout policy tuned for the game"),
+        bias.method(ROLLOUTS): ("greedy rollouts", ""),
     }
     parts = []
-    for method, what in said.items():
+    for method, (what, by) in said.items():
         n = sorted({m.samples or 0 for m in moves if m.method == method})
         if n:
             deals = f"{n[0]}" if len(n) == 1 else f"{n[0]}–{n[-1]}"
             unmeasured = any(m.method == method and m.measured == 0 for m in moves)
             parts.append(
-                f"est.: {deals} {what} a play, corrected for how far such rollouts fell short of exact values "
+                f"est.: {deals} {what} a play{by}, corrected for how far such rollouts fell short of exact values "
                 "(solver/search/bias.py); the 95% interval is for the value of playing on as advised"
                 + (
                     " (where no such shortfall was measured, as in a race under way, it is the sound bounds)"

@@ -179,23 +179,36 @@ async function refresh() {
 
 // Every change goes through here: the step number and revision shown, so a page that is behind
 // another device is refused (and reloaded) instead of stepping over it.
+// An answer changes the layout (the dock shrinks as a keypad goes, the list of plays moves up):
+// a tap that was meant for the button that was there (the second of a double tap) must not land
+// on what is there now, so the page stays busy a moment after every answer and ignores taps.
+const SETTLE = 600; // ms: a double tap's second tap comes within about half a second
+
 async function act(path, extra) {
-  if (S.busy || !S.game) return;
+  if (S.busy || !S.game) return false;
   S.busy = true;
   document.body.classList.add("busy");
+  let done = false;
   try {
     const b = S.game.board;
     const g = await api("POST", `/api/games/${S.id}/${path}` + (S.whole ? "?all=1" : ""),
       { at: b.steps, rev: b.revision, ...extra });
     show(g);
-    showError(""); // the page keeps its place: the table is at the top, the actions in the dock
+    showError("");
+    done = true;
+    // After a step or an undo the table is what changed: back in view if it was scrolled away.
+    const bar = document.querySelector(".bar").getBoundingClientRect().bottom;
+    if ((path === "step" || path === "undo") && $("table").getBoundingClientRect().top < bar) window.scrollTo({ top: 0 });
   } catch (e) {
     if (e.status !== 0) showError(e.message);
     if (e.status === 409 || e.status === 0) refresh();
   } finally {
-    S.busy = false;
-    document.body.classList.remove("busy");
+    setTimeout(() => {
+      S.busy = false;
+      document.body.classList.remove("busy");
+    }, SETTLE);
   }
+  return done;
 }
 
 const step = (line) => act("step", { line });
@@ -331,6 +344,10 @@ function drawAction(b) {
   // What the table waits for goes in the dock when it is a few buttons (a reward, a reshuffle, the
   // keypad of real cards); the list of plays, and the game's summary, stay on the page.
   const docked = !b.over && (b.phase === "reward" || (b.mode === "physical" && ["reshuffle", "deal", "draw"].includes(b.phase)));
+  // Cards to enter: the keypad takes the dock, with Undo beside Confirm (Hint waits for a play).
+  const entering = !b.over && b.mode === "physical" && (b.phase === "deal" || b.phase === "draw");
+  document.body.classList.toggle("entering", entering);
+  document.querySelector(".tools").append($("undo")); // back in its row (the keypad takes it again)
   $("play-tapped").hidden = true; // until the cards tapped make one play
   const box = docked ? $("dock-action") : $("action");
   $("dock-action").hidden = !docked;
@@ -344,9 +361,12 @@ function drawAction(b) {
     parts.push(...playChoices(b));
   } else if (b.phase === "reward") {
     parts.push(h("h2", {}, "Choose a reward"));
+    const advice = S.game.hint && S.game.hint.kind === "advice" ? S.game.hint : null;
+    const hinted = advice && advice.rewards.length ? advice.rewards[0].reward : null;
     parts.push(h("div", { class: "choices" }, b.rewards.map((r) =>
-      h("button", { class: "choice-btn primary", "data-line": r.text, onclick: () => step(r.text) }, r.text))));
-    parts.push(h("p", { class: "quiet" }, "Hint ranks the rewards by the chance to win the game."));
+      h("button", { class: "choice-btn primary" + (r.text === hinted ? " hinted" : ""), "data-line": r.text, onclick: () => step(r.text) },
+        r.text, r.text === hinted ? h("small", {}, " · the hint") : null))));
+    if (!advice) parts.push(h("p", { class: "quiet" }, "Hint ranks the rewards by the chance to win the game."));
   } else if (b.mode === "physical" && b.phase === "reshuffle") {
     parts.push(h("p", {}, "Shuffle the discards into the pile, then tap the button.")); // b.prompts are the terminal's
     parts.push(h("button", { class: "primary", "data-line": "reshuffle", onclick: () => step("reshuffle") }, "The discards are shuffled in"));
@@ -395,7 +415,7 @@ function playChoices(b) {
     : "Tap your cards and the Wolf's to find a play, or tap one below."));
   if (any) parts.push(h("button", { class: "link", id: "clear-tapped", onclick: () => { S.sel = { hand: [], reserve: [], wolf: [], member: null }; S.key = null; show(S.game); } }, "clear the cards tapped"));
   const list = h("ul", { class: "plays", id: "plays" }, shown.map((p) =>
-    h("li", {}, h("button", { class: "play" + (any && exact(p) ? " exact" : ""), "data-line": p.text, onclick: () => step(p.text) },
+    h("li", {}, h("button", { class: "play" + (any && exact(p) ? " exact" : ""), "data-line": p.text, onclick: (ev) => tapPlay(ev, p.text) },
       h("strong", {}, p.text), h("span", { class: "then" }, p.then || "")))));
   parts.push(shown.length ? list : h("p", { class: "quiet" }, "No legal play uses exactly those cards."));
   if (shown.length < fitting.length) {
@@ -408,6 +428,24 @@ function playChoices(b) {
     h("button", { type: "submit" }, "Play"));
   parts.push(form);
   return parts;
+}
+
+// A play in a list: made at once, but a fold (it gives the round up) only on a second tap, unless
+// it is the only play: a stray tap on a list that moved under the finger must not fold.
+function tapPlay(ev, line) {
+  const btn = ev.currentTarget;
+  const alone = S.game && S.game.board.plays && S.game.board.plays.length <= 1;
+  if (line !== "fold" || alone || btn.dataset.armed) { step(line); return; }
+  if (S.busy) return;
+  const label = btn.querySelector("strong") || btn;
+  btn.dataset.armed = "1";
+  btn.classList.add("armed");
+  label.textContent = "Tap again to fold";
+  setTimeout(() => { // not tapped again: back as it was
+    delete btn.dataset.armed;
+    btn.classList.remove("armed");
+    label.textContent = line;
+  }, 4000);
 }
 
 function keypad(b) {
@@ -455,8 +493,11 @@ function keypad(b) {
   })));
   const line = deal ? `deal ${S.pad.player.join(" ")} / ${S.pad.wolf.join(" ")}`
     : `${owed.who === "reveal" ? "reveal" : "draw"} ${S.pad.player.join(" ")}`;
-  parts.push(h("button", { class: "primary", id: "confirm", disabled: !full, onclick: () => step(line) },
-    full ? `Confirm: ${line}` : "Tap the cards as they come"));
+  const n = need.player + need.wolf;
+  parts.push(h("div", { class: "confirm-row" },
+    h("button", { class: "primary", id: "confirm", "data-line": line, disabled: !full, onclick: () => step(line) },
+      full ? `Confirm the ${n === 1 ? "card" : `${n} cards`}` : "Tap the cards first"),
+    $("undo")));
   return parts;
 }
 
@@ -533,20 +574,20 @@ function drawHint(g) {
     if (x.samples > 0) parts.push(h("p", { class: "quiet" }, `${x.samples} continuations each, policy ${x.policy}`));
   } else if (x) {
     parts.push(h("p", { class: "best", id: "hint-best" }, `Best play: ${x.best || "fold"}`, h("span", { class: "status " + x.status }, ` ${x.status_text}`),
-      x.exact ? null : h("span", { class: "warn" }, " (the chances are estimates: the budget ran out)")));
+      x.exact ? null : h("span", { class: "warn", id: "not-exact" }, ` (not exact: ${x.not_exact})`)));
     if (x.reason) parts.push(h("p", {}, x.reason));
     if (x.finish) parts.push(h("p", {}, `Best finish: ${x.finish.join(", ")} → score ${x.finish_score}`));
     if (x.line) parts.push(h("p", {}, `Best line (the pile is known): ${x.line.join(", ")}`));
-    if (x.note) parts.push(h("p", { class: "warn" }, x.note));
     parts.push(h("div", { class: "hint-wrap" }, h("table", { class: "hint", id: "hint-table" },
       h("thead", {}, h("tr", {}, h("th", {}, "Play"), x.columns.map((c, i) => h("th", { class: cellClass(i, "") }, c)), h("th", {}, ""))),
       h("tbody", {}, x.rows.map((r) => h("tr", { class: r.best ? "top" : "" },
-        h("td", {}, h("button", { class: "play", "data-line": r.text, onclick: () => step(r.text) }, r.text)),
+        h("td", {}, h("button", { class: "play", "data-line": r.text, onclick: (ev) => tapPlay(ev, r.text) }, r.text)),
         r.cells.map((c, i) => h("td", { class: cellClass(i, "num") }, c)),
         h("td", { class: "marks" }, r.best ? "best" : r.tied ? "≈ best" : "",
           r.blunder ? h("span", { class: "bad", title: "gives up a round won for certain" }, " blunder") : null)))))));
     if (x.columns.length > 1) parts.push(moreColumns());
     if (x.rows.some((r) => r.blunder)) parts.push(h("p", { class: "quiet" }, "A blunder gives up a round won for certain (it may still be as good for the game)."));
+    if (x.note) parts.push(h("p", { class: "quiet", id: "hint-note" }, x.note)); // below the numbers it qualifies
     if (x.left_out) parts.push(h("button", { class: "link", id: "hint-all", onclick: () => { S.whole = true; refresh(); } }, `… and ${x.left_out} more plays: show them all`));
     if (x.estimates_note) {
       // The note on estimates is a paragraph: its first sentence shown, the rest on tap.
@@ -653,7 +694,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("new-game").addEventListener("change", formChoices);
   $("upload").addEventListener("change", upload);
   $("seconds").addEventListener("change", () => localStorage.setItem("lobo-seconds", $("seconds").value));
-  $("hint").addEventListener("click", () => { S.asked = true; act("hint", { seconds: Number($("seconds").value) }); });
+  $("hint").addEventListener("click", () => { if (!S.busy) S.asked = true; act("hint", { seconds: Number($("seconds").value) }); });
   $("stop").addEventListener("click", () => api("POST", `/api/games/${S.id}/hint/cancel`, {}).then(show).catch((e) => { if (e.status !== 0) showError(e.message); }));
   new ResizeObserver(roomForDock).observe($("dock"));
   SIDE_DOCK.addEventListener("change", roomForDock);
