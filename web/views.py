@@ -89,7 +89,7 @@ def hint_view(entry: Entry, whole: bool) -> dict[str, Any] | None:
     data["status_text"] = STATUS_WORDS[r.status]
     # The terminal's words, without what only a terminal (or a developer) can act on: the source
     # files named, the `hint 60` command, the rulings by their keys in the save file.
-    data["estimates_note"] = SOURCE_FILE.sub("", estimates_note(moves))
+    data["estimates_note"] = estimates_note(moves, sources=False)
     data["not_exact"] = None if r.exact else why_not_exact(r)  # why the chances are not exact
     longest = (r.stats.get("seconds") or 0) >= PAGE_LONGEST - 1
     data["why"] = [
@@ -101,7 +101,6 @@ def hint_view(entry: Entry, whole: bool) -> dict[str, Any] | None:
     return data
 
 
-SOURCE_FILE = re.compile(r" \((?:solver|cli|web)/[\w/]+\.py\)")
 RULINGS = re.compile(r"these rulings \([^)]*\)")
 PAGE_LONGEST = 30  # seconds: the longest hint the page's time picker offers (app.js)
 MORE_TIME = f"(pick {PAGE_LONGEST} s beside Hint and tap Hint again)"

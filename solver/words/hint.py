@@ -35,8 +35,12 @@ def _estimate_note(m: MoveResult) -> str:
     return " mid" if m.method == MIDPOINT else " est."
 
 
-def estimates_note(moves: Sequence[MoveResult]) -> str:
-    """What `est.` and `mid` in the table mean: the methods, their deals and what they measure."""
+def estimates_note(moves: Sequence[MoveResult], *, sources: bool = True) -> str:
+    """What `est.` and `mid` in the table mean: the methods, their deals and what they measure;
+    `sources`: with the source file of each method (the terminal's readers can open it, a phone's not)."""
+
+    def src(path: str) -> str:
+        return f" ({path})" if sources else ""
     said = {  # the rollouts, and who plays them
         bias.method(TUNED_ROLLOUTS): ("rollouts", " by the rollout policy tuned for the game"),
         bias.method(ROLLOUTS): ("greedy rollouts", ""),
@@ -48,8 +52,8 @@ def estimates_note(moves: Sequence[MoveResult]) -> str:
             deals = f"{n[0]}" if len(n) == 1 else f"{n[0]}–{n[-1]}"
             unmeasured = any(m.method == method and m.measured == 0 for m in moves)
             parts.append(
-                f"est.: {deals} {what} a play{by}, corrected for how far such rollouts fell short of exact values "
-                "(solver/search/bias.py); the 95% interval is for the value of playing on as advised"
+                f"est.: {deals} {what} a play{by}, corrected for how far such rollouts fell short of exact values"
+                f"{src('solver/search/bias.py')}; the 95% interval is for the value of playing on as advised"
                 + (
                     " (where no such shortfall was measured, as in a race under way, it is the sound bounds)"
                     if unmeasured
@@ -59,7 +63,7 @@ def estimates_note(moves: Sequence[MoveResult]) -> str:
     if any(m.method == bias.method(LOOKAHEAD) for m in moves):
         parts.append(
             f"est.: every draw and play {LOOKAHEAD_PLIES} plies ahead, then the value network trained on lobo-hint's "
-            "own games (solver/search/value_net.py), corrected for how far it fell from exact values; the 95% "
+            f"own games{src('solver/search/value_net.py')}, corrected for how far it fell from exact values; the 95% "
             "interval is for the value of playing on as advised"
         )
     if any(m.method == NETWORK_ALONE for m in moves):
@@ -69,8 +73,8 @@ def estimates_note(moves: Sequence[MoveResult]) -> str:
         )
     if any(m.method == EVALUATED for m in moves):
         parts.append(
-            "est.: searched to the end of the round, the rounds after it valued by the evaluator's tables "
-            "(solver/search/evaluator.py); the 95% interval is their sampling error"
+            "est.: searched to the end of the round, the rounds after it valued by the evaluator's tables"
+            f"{src('solver/search/evaluator.py')}; the 95% interval is their sampling error"
         )
     if any(m.method == MIDPOINT for m in moves):
         parts.append("mid: the middle of the sound bounds, nothing sampled")
