@@ -129,7 +129,7 @@ def analyse(
             fail(str(bad[0]))
     done: set[str] = set()
     if resume and out is not None:
-        done = _done(out, FORMAT)
+        done = _done(out, FORMAT, budget.to_json())
     todo = [g for g in games if _key(g.index, g.where) not in done]
     client = None
     if cluster is not None:
@@ -197,7 +197,8 @@ def analyse(
                 }
             )
         else:
-            console().print(analysis_view.games_view(results))
+            if results:
+                console().print(analysis_view.games_view(results))
             note = f" ({len(games) - len(todo)} already in it)" if len(games) > len(todo) else ""
             console().print(f"{len(results)} game(s) analysed into {out}{note}")
     for line in bad[:5]:
@@ -214,27 +215,52 @@ def _key(index: int | None, where: str) -> str:
     return f"{where} game {index}"
 
 
-def _done(out: str, fmt: str) -> set[str]:
+def _done(out: str, fmt: str, budget: dict[str, Any]) -> set[str]:
+    """The games --out holds already; one analysed with other budgets is refused (a file of one
+    run's analyses must not mix what different budgets say)."""
     from solver.core import jsonio
 
     p = Path(out)
     if not p.exists():
         return set()
     keys: set[str] = set()
+    asked = {k: budget[k] for k in BUDGET_KEYS}
     try:
         with p.open(encoding="utf-8", errors="backslashreplace") as f:
-            for text in f:
+            for n, text in enumerate(f, start=1):
                 try:
                     r = jsonio.loads(text)
                 except (ValueError, RecursionError):
                     continue
                 if isinstance(r, dict) and r.get("format") == fmt:
+                    had = r.get("budget")
+                    had = {k: had.get(k) for k in BUDGET_KEYS} if isinstance(had, dict) else had
+                    if had != asked:
+                        fail(
+                            f"--out: {out}: line {n}: a game analysed with budgets {_budget_said(had)}, this run's are "
+                            f"{_budget_said(asked)}: resume with the budgets it was made with (--time-limit, "
+                            "--max-states, --samples), or choose another file"
+                        )
                     keys.add(_key(r.get("game"), str(r.get("source", ""))))
     except OSError as e:
         fail(f"--out: cannot read {out}: {e.strerror or e}")
     if p.stat().st_size and not keys:
         fail(f"--out: {out} holds no game analyses: resume into a file this command wrote, or choose another")
     return keys
+
+
+BUDGET_KEYS = ("time_limit", "max_states", "samples")
+
+
+def _budget_said(budget: Any) -> str:
+    if not isinstance(budget, dict):
+        return "not said"
+    names = {"time_limit": "--time-limit", "max_states": "--max-states", "samples": "--samples"}
+
+    def shown(v: Any) -> str:
+        return f"{v:g}" if isinstance(v, (int, float)) and not isinstance(v, bool) else repr(v)
+
+    return ", ".join(f"{names[k]} {shown(budget[k])}" for k in BUDGET_KEYS if budget.get(k) is not None) or "none"
 
 
 def _summary_line(a: Any) -> dict[str, Any]:

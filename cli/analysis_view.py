@@ -14,6 +14,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from solver.core.games import game as game_of
+
 if TYPE_CHECKING:  # annotations only: `lobo-hint --help` need not load the analysis and the search
     from solver.play.analysis import Analysis, Chance
 
@@ -98,14 +100,25 @@ def summary_view(a: Analysis) -> Table:
 
 def _budget(a: Analysis) -> str:
     b = a.budget
+    said = _budget_parts(b.time_limit, b.max_states, b.samples) + " a decision"
+    if game_of(a.game.table.setup.game).has_final_round:
+        end = b.near_the_end()
+        said += (
+            f"; at least {_budget_parts(end['time_limit'], end['max_states'], None)} near the end of a round "
+            f"({end['unknown_cards_at_most']} unknown cards or fewer), as the hint policy"
+        )
+    return said
+
+
+def _budget_parts(time_limit: float | None, max_states: int | None, samples: int | None) -> str:
     parts = []
-    if b.time_limit is not None:
-        parts.append(f"{b.time_limit:g} s")
-    if b.max_states is not None:
-        parts.append(f"{b.max_states} states")
-    if b.samples is not None:
-        parts.append(f"{b.samples} samples")
-    return " / ".join(parts) + " a decision"
+    if time_limit is not None:
+        parts.append(f"{time_limit:g} s")
+    if max_states is not None:
+        parts.append(f"{max_states:,} states")
+    if samples is not None:
+        parts.append(f"{samples} samples")
+    return " / ".join(parts)
 
 
 def games_view(rows: list[Analysis]) -> Table:

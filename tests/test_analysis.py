@@ -250,10 +250,14 @@ def test_cli_record_json_and_plots(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     j = json.loads(r.stdout)
     assert j["game"] == 2 and j["decisions"] and j["summary"]["start_chance"] > 0
+    # The budget as the decisions got it: raised near the end of a round, and said so.
+    near = {"unknown_cards_at_most": 13, "time_limit": None, "max_states": 1_000_000}
+    assert j["budget"] == {"time_limit": None, "max_states": 1500, "samples": 32, "near_the_end": near}
     assert (tmp_path / "g.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     r = runner.invoke(app, ["analyze", str(games), "--game", "2", *args, "-o", str(tmp_path / "g.svg")])
     assert r.exit_code == 0, r.output
     assert "Decisions" in r.stdout and "Summary" in r.stdout
+    assert "at least 1,000,000 states near the end of a round" in " ".join(r.stdout.replace("│", " ").split())
     assert "95% interval in brackets" in " ".join(r.stdout.split())  # the legend says what the numbers are
     assert (tmp_path / "g.svg").read_text().lstrip().startswith("<?xml")
 
@@ -276,6 +280,13 @@ def test_cli_batch_resume_and_bad_lines(tmp_path: Path) -> None:
     assert [json.loads(line)["game"] for line in out.read_text().splitlines()] == [0, 1, 2, 3]
     assert json.loads(r.stdout)["skipped"] == 2
     assert "games.jsonl:4: not valid JSON" in r.stderr
+    # Resumed with other budgets: refused, naming the line, the file as it was (found by a review:
+    # a file of analyses mixed what two budgets say).
+    before = out.read_text()
+    other = ["--max-states", "1500", "--samples", "64", "--jobs", "2"]
+    r = runner.invoke(app, ["analyse", str(games), "--out", str(out), "--resume", *other])
+    assert r.exit_code == 2 and "line 1: a game analysed with budgets --max-states 1500, --samples 32" in r.stderr
+    assert "this run's are --max-states 1500, --samples 64" in r.stderr and out.read_text() == before
     # Many games and no --out: which one?
     r = runner.invoke(app, ["analyse", str(games), *args])
     assert r.exit_code == 2 and "pick one with --game N" in r.stderr

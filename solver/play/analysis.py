@@ -49,7 +49,13 @@ from solver.play.driver import (
     Take,
     step_text,
 )
-from solver.play.hint_policy import decision_budgets, hint_samples
+from solver.play.hint_policy import (
+    ENDGAME_STATES,
+    ENDGAME_THINK,
+    ENDGAME_UNKNOWN,
+    decision_budgets,
+    hint_samples,
+)
 from solver.words.board import cards_text, draw_text
 
 FORMAT = "lobo-hint game analysis"
@@ -86,8 +92,22 @@ class DecisionBudget:
         # The hint policy's samples under a state budget: its own games are analysed at its budget.
         object.__setattr__(self, "samples", hint_samples(self.max_states, self.samples))
 
+    def near_the_end(self) -> dict[str, Any]:
+        """The budgets a vanguard decision gets near the end of its round (decision_budgets), said
+        with the budget: there `hint` with the budget as given may answer otherwise."""
+        return {
+            "unknown_cards_at_most": ENDGAME_UNKNOWN,
+            "time_limit": None if self.time_limit is None else max(self.time_limit, ENDGAME_THINK),
+            "max_states": None if self.max_states is None else max(self.max_states, ENDGAME_STATES),
+        }
+
     def to_json(self) -> dict[str, Any]:
-        return {"time_limit": self.time_limit, "max_states": self.max_states, "samples": self.samples}
+        return {
+            "time_limit": self.time_limit,
+            "max_states": self.max_states,
+            "samples": self.samples,
+            "near_the_end": self.near_the_end(),
+        }
 
 
 @dataclass(frozen=True)
