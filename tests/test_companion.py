@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.core.plays import parse_play
+from solver.core.plays import parse_play, to_text
 from solver.core.position import Rules, parse_position
 from solver.core.rounds import Reward
 from solver.core.rules import final_score, legal_plays
@@ -276,6 +276,10 @@ def test_undo_physical_takes_back_one_step() -> None:
     assert back.game == s2.game
     assert run(s3, "undo 2").game == s1.game
     assert run(s3, "undo 9").game == s0.game
+    # More than there is: what went, and that it was all (a review: it said nothing of the rest).
+    said = [n.text for n in execute(s3, "undo 9").notes]
+    assert "only 3 could be taken back: the game's start" in said, said
+    assert not any("only" in n.text for n in execute(s3, "undo 3").notes)
 
 
 def test_undo_virtual_takes_back_the_play_and_the_deck_deals_the_same() -> None:
@@ -377,6 +381,14 @@ def test_steps_taken_back_past_a_save_are_counted_as_such(tmp_path: Path) -> Non
     assert "1 step(s) are not saved; 3 step(s) of the save were taken back" in execute(other, "quit").notes[0].text
     same = run(one, "8=3+5")  # the step taken back made again: the game is the save's once more
     assert same.changes() == (0, 0) and execute(same, "quit").quit
+    # Saved over its file after the undo: said, in words (a review: "(1 steps)", and nothing of
+    # the steps the file no longer holds).
+    said = execute(one, "save").notes[0].text
+    gone = len(s.game.steps) - len(one.game.steps)  # the play and the deck's draw after it
+    assert (
+        f"({len(one.game.steps)} steps; the {gone} step(s) taken back since the last save are no longer in it)" in said
+    )
+    assert "(1 step)" in execute(start(VANGUARD, seed=3).session, f"save {tmp_path / 'one.json'}").notes[0].text
 
 
 def _over_with_unsaved_steps() -> Session:
@@ -758,6 +770,14 @@ def test_top_card_visible_game_reveals() -> None:
         policy = GreedyPolicy()
         s = run(s, str(policy.reward(t, rng) if t.phase == REWARD else policy.play(t, rng)))
     assert s.table.result in ("won", "lost")
+    # A known top card drawn by a play is named, as a draw step names the others (a review: only
+    # the next top card was said).
+    top = start(setup, seed=4).session
+    t = top.table
+    assert t.round is not None
+    play = next(p for p in legal_plays(t.round) if p.kind in ("perfect", "sum"))
+    said = [n.text for n in execute(top, to_text(play)).notes]
+    assert f"you draw: {t.pile_top[0]} (known: the top of the pile)" in said, said
     p = physical(setup)
     p = run(p, "deal 1 2 3 4 / 5 6 7 8")
     assert p.table.phase == DRAW and p.table.owed() == ("reveal", 1)

@@ -68,7 +68,8 @@ def figure(analysis: Analysis, size: tuple[float, float] = (10, 4.2), labels: fl
         y = 100 * d.chance_best.value
         ax.scatter([d.step], [y], color=colours[d.mark], s=46, zorder=3)
         ax.annotate(
-            f"{d.mark} {d.played} (step {d.number})\n(best {d.best}, −{d.loss:.1f})", (d.step, y), textcoords="offset points",
+            f"{d.mark}{'' if d.apart else ' ≈'} {d.played} (step {d.number})\n(best {d.best}, −{d.loss:.1f})", (d.step, y),
+            textcoords="offset points",
             **side(d.step, 8), fontsize=labels, color=colours[d.mark],
         )  # fmt: skip
     for x in analysis.luck:

@@ -184,9 +184,18 @@ def save(session: Session, path: str | None) -> Reply:
         raise CompanionError("save needs a file name: save game.json")
     _write(path, json.dumps(save_json(session), indent=1) + "\n")
     after = replace(session, saved=session.game.steps, save_path=path, quitting=False)
+    n = len(session.game.steps)
+    # Saved over the same file after an undo: the steps taken back since are gone from it too.
+    dropped = len(session.saved) - n if path == session.save_path and session.saved[:n] == session.game.steps else 0
+    gone = f"; the {dropped} step(s) taken back since the last save are no longer in it" if dropped > 0 else ""
     return Reply(
         after,
-        (Note("info", f"saved to {path} ({len(session.game.steps)} steps); resume with lobo-hint play --load {path}"),),
+        (
+            Note(
+                "info",
+                f"saved to {path} ({n} step{'' if n == 1 else 's'}{gone}); resume with lobo-hint play --load {path}",
+            ),
+        ),
     )
 
 

@@ -14,6 +14,7 @@ from solver.core.games import LOBO_TARGET
 from solver.core.games import game as game_of
 from solver.core.plays import to_text
 from solver.core.rounds import final_at_deal, pile_after_deal, rewards, round_points
+from solver.core.rules import play_effect
 from solver.core.status import LOST, WON, FinishStatus, HintStatus
 from solver.play.driver import (
     DEAL,
@@ -218,6 +219,12 @@ def events(before: Table, step: Step, after: Table, *, virtual: bool) -> list[st
                 out.append(draw_text(who, cards))
         case Move(play):
             out.append(f"you play {to_text(play)}")
+            # Known top cards drawn by the play come with it, not as a draw step: named here (the
+            # top card face up, a puzzle's known pile), as a draw step names the others.
+            known = play_effect(before.round, play) if before.round is not None else None
+            if known is not None and known.known:
+                who = "player" if known.player_draws else "wolf"
+                out.append(f"{draw_text(who, known.known)} (known: the top of the pile)")
         case Take(reward):
             if reward.kind == "reserve":
                 out.append(f"reward: {reward.value} goes to the reserve; the rest of the hand is discarded")

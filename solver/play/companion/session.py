@@ -257,6 +257,8 @@ def undo(session: Session, n: int = 1) -> Reply:
     game = session.game.undo(len(taken))
     after = replace(session, game=game)
     notes = [Note("event", "took back: " + ", ".join(step_text(s) for s in taken if after.typed(s)))]
+    if n > len(mine):  # asked for more than there is: say how many went
+        notes.append(Note("info", f"only {len(mine)} could be taken back: the game's start"))
     notes += [Note("prompt", x) for x in prompts(after)]
     return Reply(after, tuple(notes), changed=True, show="board")
 
