@@ -168,6 +168,14 @@ def test_exact_fraction_display() -> None:
 
     assert as_fraction(13 / 15) == "13/15"
     assert as_fraction(float(Fraction(461, 1485))) == "461/1485"
+    # In the table: a fraction where it says more than the per cent, not "0.00% (0/1)" (a review).
+    from solver.core.plays import Play
+    from solver.search.hint import MoveResult
+    from solver.words.hint import value_texts
+
+    fold = Play("fold")
+    texts = value_texts("win", [MoveResult(fold, 13 / 15), MoveResult(fold, 0.0), MoveResult(fold, 1.0)])
+    assert texts[0].endswith("(13/15)") and texts[1].strip() == "0.00%" and texts[2].strip() == "100.00%", texts
 
 
 def test_shared_table_stays_exact_on_bigger_rounds() -> None:

@@ -41,6 +41,7 @@ def estimates_note(moves: Sequence[MoveResult], *, sources: bool = True) -> str:
 
     def src(path: str) -> str:
         return f" ({path})" if sources else ""
+
     said = {  # the rollouts, and who plays them
         bias.method(TUNED_ROLLOUTS): ("rollouts", " by the rollout policy tuned for the game"),
         bias.method(ROLLOUTS): ("greedy rollouts", ""),
@@ -99,7 +100,7 @@ def value_texts(objective: str, moves: Sequence[MoveResult]) -> list[str]:
             continue
         if chance:
             text = f"{number_text(100 * v, '6.2f')}%"
-            if fractions and m.bounds is None and m.samples is None:
+            if fractions and m.bounds is None and m.samples is None and 0 < v < 1:  # 0/1 and 1/1 say nothing
                 text += f"  ({as_fraction(v)})"
         elif objective == "score":
             text = number_text(v, "g")
