@@ -237,7 +237,10 @@ class Search:
             self.fpar = np.array([self.lo, self.hi], np.float64)
             self.ctr = np.zeros(plain.COUNTERS, np.int64)
             self.no_key = np.full(1, -1, np.int64)
-            seconds = None if self.deadline is None else self.deadline - time.perf_counter()
+            # Under a state budget the table is sized by it alone: by the clock left, its size (and
+            # which entries are replaced) would depend on the machine.
+            timed = self.deadline is not None and self.max_states is None
+            seconds = self.deadline - time.perf_counter() if timed and self.deadline is not None else None
             # Made at its first use (_tables): rollouts and the lookahead read the memos alone.
             self._slots = _slots(self.root, self.threads, seconds, self.max_states, self.words, room)
             self.tk = self.tv = None
@@ -294,8 +297,27 @@ class Search:
         self.stats.stopped = why
         raise Budget
 
+    @property
+    def chunked(self) -> bool:
+        """Whether the search runs in chunks of states: while a clock runs (it is looked at between
+        chunks), and under a state budget, clock or not, so that what a budget buys does not
+        depend on whether a clock that never binds was given (a chunk's end and the search taken
+        up again change which states the budget counts)."""
+        return self.deadline is not None or self.max_states is not None
+
+    @property
+    def paced(self) -> bool:
+        """Whether a chunk counts the next deals' enumerations too, and stops one part-way
+        (expectimax.PACED): under a clock alone. Under a state budget a chunk is states only, so
+        that where it ends does not depend on which enumerations the memo already held (a
+        process's earlier searches): the same answer in a fresh process and in a long one."""
+        return self.deadline is not None and self.max_states is None
+
     def _pace(self, took: float) -> None:
-        self._chunk = _paced(self._chunk, took, CHUNK[self.mode])
+        # Under a state budget the chunks grow by a rule of their own, never by the clock: the
+        # same states a chunk on any machine, under any load, so the same answer every run.
+        most = CHUNK[self.mode]
+        self._chunk = min(most, 2 * self._chunk) if self.max_states is not None else _paced(self._chunk, took, most)
 
     def _count(self) -> int:
         """The search's counts join the stats; returns the states it took since the last count."""
@@ -487,14 +509,14 @@ class Search:
 
     def _ends(self, call: Callable[[], Any]) -> Any:
         """A call into the search that may value ends of rounds, which under `game` may each be a
-        whole next deal's enumeration (expectimax.next_deal). With no clock it runs to its end.
-        Under a clock it runs in chunks (the enumeration stops past a chunk's budget and goes on
+        whole next deal's enumeration (expectimax.next_deal). With no clock, or under a state
+        budget (paced), it runs to its end. Under a clock alone it runs in chunks (the enumeration stops past a chunk's budget and goes on
         in the next call) until it is done, or returns None once the clock has run out; past
         the deadline it only reads what is known (one probe)."""
         c = self.ctr
         while True:
             late = self.deadline is not None and time.perf_counter() > self.deadline
-            c[plain.PACED] = int(self.deadline is not None)
+            c[plain.PACED] = int(self.paced)
             c[plain.LIMIT] = int(c[plain.STATES]) + int(c[plain.WORK]) + (0 if late else self._chunk)
             c[plain.STOPPED] = 0
             began = time.perf_counter()
@@ -643,10 +665,10 @@ class Search:
         st = self._vec(s)
         c = self.ctr
         while True:
-            # Chunks while a clock runs, so that it is looked at, and while a table is shared, so
-            # that it can grow between chunks (not once it is fixed: the search then runs alone,
+            # Chunks while a clock runs, so that it is looked at (and under a state budget: paced),
+            # and while a table is shared, so that it can grow between chunks (not once it is fixed: the search then runs alone,
             # and a chunk's partial results could be replaced before the next chunk uses them).
-            chunked = self.deadline is not None or (self.shared is not None and not self.shared.fixed)
+            chunked = self.chunked or (self.shared is not None and not self.shared.fixed)
             if self.deadline is not None and (self._late_for == self.deadline or time.perf_counter() > self.deadline):
                 # Checked before a chunk too: a caller past its deadline gets an answer at once,
                 # not after another chunk of states (the graph asks once for each of its nodes).
@@ -655,7 +677,7 @@ class Search:
             if memory.spent():
                 self.stop("memory")
             done = int(c[plain.STATES]) + int(c[plain.WORK])
-            c[plain.PACED] = int(chunked)
+            c[plain.PACED] = int(chunked and (self.paced or self.max_states is None))
             limit = done + (self._chunk if chunked else 1 << 62)
             if self.max_states is not None:
                 # With no state left the search still answers from its table (a state it knows).
@@ -950,7 +972,9 @@ def _evaluate(
                     continue
                 if progress:
                     progress(len(values), len(plays))
-            if deadline is None or len(values) == len(plays):
+            # A second pass under a clock or a state budget: a play the first left open may be
+            # settled now from what the others' searches put in the table, clock or not.
+            if len(values) == len(plays) or (deadline is None and max_states is None):
                 break
     finally:
         if helper is not None:

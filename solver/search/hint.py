@@ -445,7 +445,12 @@ def _search(
         searched_plays = [m for m in values if m.exact]
         every = len(searched_plays) == len(values) and all(w.exact for w in wins.values())
         left = 0.0 if deadline is None else max(0.0, deadline - time.perf_counter())
-        own_until = time.perf_counter() + OWN_ERROR_SHARE * left if deadline is not None and every else None
+        # Under a clock alone: a state budget's answer must not hang on how fast the machine is.
+        own_until = (
+            time.perf_counter() + OWN_ERROR_SHARE * left
+            if deadline is not None and max_states is None and every
+            else None
+        )
         for i, m in enumerate(searched_plays):
             error = search.error
             child = apply(state, m.play, check=False)
