@@ -47,6 +47,9 @@ ENTRY_BYTES = 1024
 # overrun by no more; the plain search is slower a state, so it checks more often.
 CHUNK = {"compiled": 20_000, "plain": 1_000}  # the most states a chunk, while a clock runs
 FIRST_CHUNK = {"compiled": 1_000, "plain": 100}  # the first: a short clock is not overrun by it
+# Under a state budget, in either mode: the first chunk and the most, doubling between (a schedule
+# of states alone, so that the plain and compiled searches buy the same with the same budget).
+BUDGET_CHUNKS = (1_000, 20_000)
 CHUNK_SECONDS = 0.05
 MEMO_SLOTS = 1 << 21  # the most slots of a shared memo: 64 MiB (cover), 80 MiB (next deals)
 STATES_A_SECOND = 3_000_000  # more than the compiled search ever takes (bench/README.md: 0.2-1.5M)
@@ -213,7 +216,8 @@ class Search:
         if self.start is not None:  # the mode of the table it starts from (a dict: plain)
             module = None if isinstance(self.start, dict) else _compiled_module()
         self.mode = "plain" if module is None else "compiled"
-        self._chunk = FIRST_CHUNK[self.mode]  # states per call while a clock runs (paced: _pace)
+        # States per call while a clock runs, or under a state budget (_pace).
+        self._chunk = BUDGET_CHUNKS[0] if self.max_states is not None else FIRST_CHUNK[self.mode]
         self.words = kernel.search_words(vector(self.root))
         room = memory.room()
         if module is None:
@@ -316,8 +320,10 @@ class Search:
     def _pace(self, took: float) -> None:
         # Under a state budget the chunks grow by a rule of their own, never by the clock: the
         # same states a chunk on any machine, under any load, so the same answer every run.
-        most = CHUNK[self.mode]
-        self._chunk = min(most, 2 * self._chunk) if self.max_states is not None else _paced(self._chunk, took, most)
+        if self.max_states is not None:
+            self._chunk = min(BUDGET_CHUNKS[1], 2 * self._chunk)
+        else:
+            self._chunk = _paced(self._chunk, took, CHUNK[self.mode])
 
     def _count(self) -> int:
         """The search's counts join the stats; returns the states it took since the last count."""
@@ -972,9 +978,10 @@ def _evaluate(
                     continue
                 if progress:
                     progress(len(values), len(plays))
-            # A second pass under a clock or a state budget: a play the first left open may be
-            # settled now from what the others' searches put in the table, clock or not.
-            if len(values) == len(plays) or (deadline is None and max_states is None):
+            # A second pass spends what a clock left (a play's share of it ran out); a state budget
+            # that ran out buys nothing more, clock or not (a clock must not change its answer).
+            spent = max_states is not None and search.stats.states >= max_states
+            if len(values) == len(plays) or deadline is None or spent:
                 break
     finally:
         if helper is not None:
