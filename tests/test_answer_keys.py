@@ -263,7 +263,8 @@ def test_fractions_for_every_exact_value_or_for_none() -> None:
         return [line for line in text_of(raw, r).splitlines() if "%" in line and "wins" not in line]
 
     rows = table([13 / 15, 0.8, 0.0])
-    assert len(rows) == 3 and all(re.search(r"\(\d+/\d+\)", row) for row in rows), rows
+    # (0% and 100% need none: "0.00% (0/1)" said nothing more)
+    assert len(rows) == 3 and all(bool(re.search(r"\(\d+/\d+\)", row)) == (i < 2) for i, row in enumerate(rows)), rows
     # 0.123456789123 has no small fraction: then no row shows one, not only that row.
     rows = table([13 / 15, 0.123456789123, 0.0])
     assert len(rows) == 3 and not any("/" in row for row in rows), rows
