@@ -5,6 +5,7 @@ cli/analysis_view.py's."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -128,7 +129,20 @@ def analyse(
         if bad:
             fail(str(bad[0]))
     done: set[str] = set()
+    held = None  # the lock on a file resumed: one run appends to it at a time
     if resume and out is not None:
+        from solver.core.files import append_locked, regular_or_none, repair_tail
+
+        try:
+            regular_or_none(out, "--out")  # a device would be read forever, a pipe waited on
+            held = append_locked(out)
+            repair_tail(out)  # a torn last line (a run killed mid-write) is no game
+        except ValueError as e:
+            fail(str(e))
+        except BlockingIOError:
+            fail(f"--out: another run is writing {out}: wait for it to end, or choose another file")
+        except OSError as e:
+            fail(f"--out: cannot write {out}: {e.strerror or e}")
         done = _done(out, FORMAT, budget.to_json())
     todo = [g for g in games if _key(g.index, g.where) not in done]
     client = None
@@ -140,10 +154,6 @@ def analyse(
     sink = None
     if out is not None:
         try:
-            from solver.core.files import repair_tail
-
-            if resume:
-                repair_tail(out)
             sink = open(out, "a" if resume else "w", encoding="utf-8", newline="")  # noqa: SIM115
         except OSError as e:
             if client is not None:
@@ -170,6 +180,7 @@ def analyse(
         fail(f"{e}; the games before are in it (rerun with --resume when there is room)", code=1)
     finally:
         close_out(sink)
+        close_out(held)
         if client is not None:
             client.close()
     if out is None:
@@ -211,8 +222,11 @@ def analyse(
 
 def _key(index: int | None, where: str) -> str:
     """What a game is known by in --out: where it was read (file:line; two joined files may both
-    have a game 0), with its number."""
-    return f"{where} game {index}"
+    have a game 0), the file by its real path (./g.jsonl and g.jsonl are one), with its number."""
+    name, colon, line = where.rpartition(":")
+    if not (colon and line.isdigit()):
+        name, line = where, ""
+    return f"{os.path.realpath(name)}{':' + line if line else ''} game {index}"
 
 
 def _done(out: str, fmt: str, budget: dict[str, Any]) -> set[str]:

@@ -161,3 +161,78 @@ def test_a_report_cut_short_goes_on_from_its_games_files(tmp_path: Path) -> None
     r = runner.invoke(app, args)
     assert r.exit_code == 2 and "--resume: " in r.stderr and "a game of seed 5, this run's is 6" in r.stderr, r.output
     assert best.read_bytes() == before
+
+
+def test_what_cannot_be_resumed_safely_is_refused(tmp_path: Path) -> None:
+    # Found by a review: /dev/full read forever (all memory), a pipe waited on, two runs resuming
+    # one file interleaved their games, an edited game counted as it said.
+    for path in ("/dev/full", "/dev/zero"):
+        r = runner.invoke(app, [*BEST, "--games", "3", "--games-out", path, "--resume"])
+        assert r.exit_code == 2 and "is not a regular file" in r.stderr, r.output
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    r = runner.invoke(app, [*BEST, "--games", "3", "--games-out", str(fifo), "--resume"])
+    assert r.exit_code == 2 and "is not a regular file" in r.stderr
+    out = tmp_path / "g.jsonl"
+    assert runner.invoke(app, [*BEST, "--games", "3", "--games-out", str(out)]).exit_code == 0
+    from solver.core.files import append_locked
+
+    with append_locked(out):  # another run holds it
+        r = runner.invoke(app, [*BEST, "--games", "6", "--games-out", str(out), "--resume"])
+    assert r.exit_code == 2 and f"another run is writing {out}" in r.stderr, r.output
+    lines = out.read_text().splitlines()
+    edited = json.loads(lines[1])
+    edited["result"], edited["score"] = ("lost", None) if edited["result"] == "won" else ("won", 99)
+    out.write_text("\n".join([lines[0], json.dumps(edited), lines[2]]) + "\n")
+    r = runner.invoke(app, [*BEST, "--games", "6", "--games-out", str(out), "--resume"])
+    assert r.exit_code == 2 and "line 2: game 1 does not replay" in r.stderr, r.output
+
+
+def test_a_torn_line_is_cut_in_place(tmp_path: Path) -> None:
+    from solver.core.files import repair_tail
+
+    path, link = tmp_path / "g.jsonl", tmp_path / "link.jsonl"
+    path.write_text('{"a": 1}\n{"b": ')
+    path.chmod(0o600)
+    os.link(path, link)
+    repair_tail(path)
+    assert path.read_text() == '{"a": 1}\n' and (path.stat().st_mode & 0o777) == 0o600
+    assert link.read_text() == '{"a": 1}\n'  # the same file still: not a copy renamed over it
+
+
+def test_a_report_stopped_before_a_rows_first_game_leaves_its_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found by a review: a report run again without --resume emptied each row's file as the row
+    # began; a Ctrl-C during its first game lost what the file held.
+    import solver.play.report as report
+
+    kinds: dict[str, Any] = {"game_names": ("vanguard",), "difficulties": ("easy",), "policies": ("greedy",)}
+    build_report(tmp_path, 3, 5, workers=1, **kinds)
+    row = games_file(tmp_path, "vanguard", "easy", "greedy")
+    before = row.read_bytes()
+
+    def interrupted(*_args: Any, **_kw: Any) -> Any:
+        raise KeyboardInterrupt  # Ctrl-C while the row's first game is played
+
+    monkeypatch.setattr(report, "simulate", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        build_report(tmp_path, 3, 5, workers=1, **kinds)
+    assert row.read_bytes() == before
+
+
+def test_analyse_resume_knows_a_file_however_its_path_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert (
+        runner.invoke(
+            app, ["simulate", "--policy", "greedy", "--games", "2", "-j", "1", "--games-out", "g.jsonl"]
+        ).exit_code
+        == 0
+    )
+    args = ["--out", "a.jsonl", "--max-states", "200", "--samples", "4", "-j", "1"]
+    assert runner.invoke(app, ["analyse", "g.jsonl", *args]).exit_code == 0
+    r = runner.invoke(app, ["analyse", "./g.jsonl", *args, "--resume", "--json"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["skipped"] == 2, r.output
+    assert len((tmp_path / "a.jsonl").read_text().splitlines()) == 2

@@ -10,10 +10,12 @@ target is replaced, the link kept), and a path that is not a regular file (a dev
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import secrets
 from collections.abc import Callable
 from pathlib import Path
+from typing import IO
 
 
 def write_whole(path: str | Path, data: str | bytes | Callable[[Path], None]) -> None:
@@ -41,11 +43,32 @@ def write_whole(path: str | Path, data: str | bytes | Callable[[Path], None]) ->
 
 
 def repair_tail(path: str | Path) -> None:
-    """Drop a torn last line (a run killed mid-write) so that records appended start clean."""
+    """Drop a torn last line (a run killed mid-write) so that records appended start clean. Cut
+    in place: the file keeps its mode, owner and links."""
     p = Path(path)
-    if not p.exists() or p.stat().st_size == 0:
+    if not p.is_file() or p.stat().st_size == 0:
         return
     data = p.read_bytes()
     if data.endswith(b"\n"):
         return
-    write_whole(p, data[: data.rfind(b"\n") + 1])
+    os.truncate(p, data.rfind(b"\n") + 1)
+
+
+def regular_or_none(path: str | Path, what: str) -> None:
+    """Refuse (ValueError) a path that exists and is not a regular file: a device or a pipe that a
+    run would read forever (/dev/zero) or wait on, a folder."""
+    p = Path(path)
+    if p.exists() and not p.is_file():
+        raise ValueError(f"{what}: {path} is not a regular file (a device, a pipe or a folder): name a file")
+
+
+def append_locked(path: str | Path) -> IO[str]:
+    """The file opened for appending, with an exclusive lock a second run asking for it cannot
+    get (BlockingIOError): two runs resuming one file would interleave their records."""
+    f = open(path, "a", encoding="utf-8")  # noqa: SIM115 - the caller closes it
+    try:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BaseException:
+        f.close()
+        raise
+    return f

@@ -4,20 +4,21 @@ no global figure state, no display needed)."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from solver.core.cards import DIFFICULTIES
-from solver.core.files import repair_tail, write_whole
+from solver.core.files import append_locked, repair_tail, write_whole
 from solver.core.games import GAMES, VANGUARD
 from solver.core.games import game as game_of
 from solver.play.driver import Setup
 from solver.play.policies import BEST_RULE, GREEDY_RULE
 from solver.play.registry import CLAIRVOYANT_RULE, HINT_RULE, POLICIES, policy_budget
-from solver.play.run_file import record_line, resumed
+from solver.play.run_file import RunFileError, record_line, resumed
 from solver.play.simulate import GameRecord, SimulationSummary, simulate, summarize
 
 if TYPE_CHECKING:
@@ -85,26 +86,20 @@ def build_report(
     for game, difficulty, policy in rows:
         label = f"{game} {difficulty} {policy}"
         budget, before = budgets[policy], kept[game, difficulty, policy]
-        path = games_file(out, game, difficulty, policy)
-        if resume:
-            repair_tail(path)  # a torn last line, so that the games appended start clean
+        sink = _RowFile(games_file(out, game, difficulty, policy), budget, resume)
         done = len(before)
         if progress:
             progress(label, done, games)
         t0 = time.perf_counter()
-        with path.open("a" if resume else "w", encoding="utf-8") as sink:
 
-            def tick(record: GameRecord, label: str = label, budget: dict[str, Any] = budget) -> None:
-                nonlocal done
-                try:
-                    sink.write(record_line(record, budget))
-                    sink.flush()  # a report killed loses no finished game
-                except OSError as e:  # a full disk: named with its file, as opening one is
-                    raise OSError(e.errno, e.strerror, str(sink.name)) from None
-                done += 1
-                if progress:
-                    progress(label, done, games)
+        def tick(record: GameRecord, label: str = label, sink: _RowFile = sink) -> None:
+            nonlocal done
+            sink.write(record)
+            done += 1
+            if progress:
+                progress(label, done, games)
 
+        try:
             records = before + simulate(
                 Setup(game, difficulty),
                 policy,
@@ -118,6 +113,8 @@ def build_report(
                 max_states=max_states,
                 first=len(before),
             )
+        finally:
+            sink.close()
         summaries.append(summarize(records, time.perf_counter() - t0, resumed=len(before)))
     files = [_save(win_rates_figure(summaries, game_names, difficulties, policies), out / "win_rates.png")]
     files += [
@@ -126,11 +123,45 @@ def build_report(
     if any(game_of(g).has_party for g in game_names):
         files.append(_save(survival_figure(summaries, difficulties, policies), out / "party_survival.png"))
     md = out / "report.md"
-    write_whole(md, _markdown(summaries, files, games, seed, samples, _hint_budget(think, max_states, samples)))
+    try:
+        write_whole(md, _markdown(summaries, files, games, seed, samples, _hint_budget(think, max_states, samples)))
+    except OSError as e:  # named with its file (a write's own error names none)
+        raise OSError(e.errno, e.strerror, str(md)) from None
     return Report(tuple(summaries), (md, *files), seed, games, out / GAMES_FOLDER)
 
 
 GAMES_FOLDER = "games"
+
+
+class _RowFile:
+    """One row's games file. Resumed, it is locked for this run and its torn last line dropped at
+    once (files.append_locked: a second run resuming it is refused); otherwise it is emptied at
+    its first record, not before, so a report stopped before a row's first game leaves the row's
+    file as it was. A write that fails (a full disk) is an OSError that names the file."""
+
+    def __init__(self, path: Path, budget: dict[str, Any], resume: bool) -> None:
+        self.path, self.budget = path, budget
+        self.sink: IO[str] | None = None
+        if resume:
+            try:
+                self.sink = append_locked(path)
+            except BlockingIOError:
+                raise RunFileError(f"{path}: another run is writing it: wait for it to end") from None
+            repair_tail(path)
+
+    def write(self, record: GameRecord) -> None:
+        try:
+            if self.sink is None:
+                self.sink = self.path.open("w", encoding="utf-8")
+            self.sink.write(record_line(record, self.budget))
+            self.sink.flush()  # a report killed loses no finished game
+        except OSError as e:
+            raise OSError(e.errno, e.strerror, str(self.path)) from None
+
+    def close(self) -> None:
+        if self.sink is not None:
+            with contextlib.suppress(OSError):  # a failure of its own was raised by write already
+                self.sink.close()
 
 
 def games_file(out: Path, game: str, difficulty: str, policy: str) -> Path:
@@ -170,7 +201,10 @@ def _counts(axis: Any) -> None:
 
 def _save(fig: Figure, path: Path) -> Path:
     # No bbox_inches="tight": the image keeps exactly PLOT_SIZE.
-    write_whole(path, lambda tmp: fig.savefig(tmp, dpi=DPI, format="png"))
+    try:
+        write_whole(path, lambda tmp: fig.savefig(tmp, dpi=DPI, format="png"))
+    except OSError as e:  # named with its file (a write's own error names none)
+        raise OSError(e.errno, e.strerror, str(path)) from None
     return path
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from solver.core.jsonio import loads
 from solver.play.driver import GameError, Setup
-from solver.play.simulate import GameRecord
+from solver.play.simulate import GameRecord, replay_record
 
 
 class RunFileError(ValueError):
@@ -39,6 +39,8 @@ def resumed(path: str | Path, setup: Setup, policy: str, seed: int, budget: dict
     p = Path(path)
     if not p.exists():
         return []
+    if not p.is_file():  # a device would be read forever, a pipe waited on
+        raise RunFileError(f"{path}: not a regular file (a device, a pipe or a folder): resume a file this run wrote")
     try:
         text = p.read_text(encoding="utf-8", errors="surrogateescape")
     except OSError as e:
@@ -86,6 +88,10 @@ def _game(line: str, where: str, setup: Setup, policy: str, seed: int, budget: d
         raise RunFileError(
             f"{where}: game {record.index} where game {due} was due: the file is not one run's, in order"
         )
+    try:
+        replay_record(record)  # an edited game (its result, its steps) would count as it says
+    except GameError as e:
+        raise RunFileError(f"{where}: game {record.index} does not replay ({e}): not as this run played it") from None
     return record
 
 
