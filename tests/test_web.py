@@ -968,6 +968,7 @@ def test_a_request_the_server_cannot_read_is_refused_as_json(tmp_path: Path) -> 
             b"GET /api/games HTTP/1.1\r\n\r\n",
             b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"x" * 20_000,  # no end in 16 KB
             b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n",  # TLS to a plain HTTP port
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",  # a bad chunk
         ):
             with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
                 s.sendall(raw)
@@ -977,10 +978,12 @@ def test_a_request_the_server_cannot_read_is_refused_as_json(tmp_path: Path) -> 
             head, _, body = answer.partition(b"\r\n\r\n")
             assert head.startswith(b"HTTP/1.1 400 "), answer[:200]
             assert b"content-type: application/json" in head.lower(), head
-            assert "no Host header, headers too big, or not HTTP" in json.loads(body)["error"]
+            assert "no Host header, headers too big, a malformed body, or not HTTP" in json.loads(body)["error"]
     finally:
         _stop(proc)
-    assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+    log = proc.stderr.read() if proc.stderr else ""
+    assert proc.returncode == 0, log
+    assert "Traceback" not in log and "Exception in ASGI" not in log, log  # a bad body: no app fault logged
 
 
 def test_serve_refuses_bad_options_in_one_line(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.base import BaseHTTPMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -141,11 +141,14 @@ async def body(request: Request, known: tuple[str, ...]) -> dict[str, Any]:
     if declared.isdigit() and int(declared) > MAX_BODY:
         raise _too_big()
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise _too_big()
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise _too_big()
+            chunks.append(chunk)
+    except ClientDisconnect:  # a body the HTTP parser could not read (a bad chunk), or cut off
+        raise WebError(400, "the request body did not arrive whole") from None
     raw = b"".join(chunks)
     try:
         data = json.loads(raw or b"{}", parse_int=_number, object_pairs_hook=_object)

@@ -11,7 +11,10 @@ import json
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-UNREADABLE = "not an HTTP/1.1 request this server can read (no Host header, headers too big, or not HTTP at all)"
+UNREADABLE = (
+    "not an HTTP/1.1 request this server can read (no Host header, headers too big, a malformed body, "
+    "or not HTTP at all)"
+)
 
 
 class JsonErrorsProtocol(H11Protocol):
@@ -26,3 +29,7 @@ class JsonErrorsProtocol(H11Protocol):
                       h11.EndOfMessage()):  # fmt: skip
             self.transport.write(self.conn.send(event) or b"")
         self.transport.close()
+        # A request whose body was unreadable has an app already running on it: its own answer
+        # must not follow this one (h11 refuses it, and uvicorn logs an application error).
+        if self.cycle is not None:
+            self.cycle.disconnected = True
