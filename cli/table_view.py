@@ -7,6 +7,7 @@ module loads with the command that uses it, so other commands start without it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import nullcontext
 from dataclasses import replace
 
 from rich.console import Console
@@ -202,11 +203,11 @@ def run_session(reader: Reader, console: Console, first: Reply, *, interactive: 
             _at_end(reader, console, session, interactive)
             return session
         try:
-            if interactive and line.strip().split(" ")[0].lower() in ("hint", "reward"):
-                with console.status("thinking… (Ctrl-C stops)"):
-                    reply = execute(session, line)
-            else:
-                reply = execute(session, line)
+            reply = execute(
+                session,
+                line,
+                thinking=(lambda: console.status("thinking… (Ctrl-C stops)")) if interactive else nullcontext,
+            )
         except KeyboardInterrupt:
             console.print(Text("✗ interrupted: nothing changed", style="bold red"))
             continue

@@ -784,3 +784,23 @@ def test_top_card_visible_game_reveals() -> None:
     assert completions(p)[0] == "reveal "
     p = run(p, "reveal 9")
     assert p.table.pile_top == (9,) and p.table.phase == PLAY
+
+
+def test_a_bad_hint_line_is_said_before_any_thinking() -> None:
+    # Found by a review: `hint -5` showed the terminal's spinner before its error.
+    from collections.abc import Iterator
+    from contextlib import contextmanager
+
+    entered: list[str] = []
+
+    @contextmanager
+    def thinking() -> Iterator[None]:
+        entered.append("thinking")
+        yield
+
+    s = start(VANGUARD, seed=3).session
+    for line in ("hint -5", "hint abc", "reward 1 2 3 4"):
+        assert execute(s, line, thinking).notes[0].kind == "error"
+    assert entered == []
+    execute(s, "hint 0.2", thinking)
+    assert entered == ["thinking"]

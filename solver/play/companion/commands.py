@@ -4,6 +4,8 @@ the `Reply` of the step or request it names; `completions` lists what may be typ
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 
 from solver.core.plays import to_text
@@ -30,8 +32,10 @@ from .session import (
 )
 
 
-def execute(session: Session, line: str) -> Reply:
-    """One typed line applied to the session. On any error the session comes back unchanged."""
+def execute(session: Session, line: str, thinking: Callable[[], AbstractContextManager[object]] = nullcontext) -> Reply:
+    """One typed line applied to the session. On any error the session comes back unchanged.
+    thinking(): the context a search runs in (a terminal's spinner), entered once the line was
+    read and found good, so that a bad one is said at once."""
     try:
         cmd = parse_command(line, session.setup)
     except CompanionError as e:
@@ -53,12 +57,14 @@ def execute(session: Session, line: str) -> Reply:
                 if whole and not args and current_hint(session):
                     return Reply(session, show="hint", whole=True)  # the table just computed, in full
                 # A player waits on this one answer: its search may use both cores.
-                reply = ask_hint(session, seconds_arg(args, session.settings.hint_seconds), threads=cores())
+                seconds = seconds_arg(args, session.settings.hint_seconds)
+                with thinking():
+                    reply = ask_hint(session, seconds, threads=cores())
                 return replace(reply, whole=whole)
             case "reward":
-                return ask_reward(
-                    session, *reward_args(cmd.args, session.settings.reward_policy, session.settings.reward_samples)
-                )
+                asked = reward_args(cmd.args, session.settings.reward_policy, session.settings.reward_samples)
+                with thinking():
+                    return ask_reward(session, *asked)
             case "why":
                 return why(session)
             case "save":
