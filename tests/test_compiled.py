@@ -342,3 +342,30 @@ def test_stack_buffers_hold_what_the_search_puts_there() -> None:
     every_top[kernel.NTOP] = kernel.MAX_TOPS
     assert kernel.key_words(every_top) == expectimax.KEY_MOST
     assert kernel.OD_WORDS == 4 * kernel.OD
+
+
+def test_ctrl_c_while_machine_code_loads_is_raised_once_it_has_loaded() -> None:
+    # Found by a review: a Ctrl-C at start-up landed in llvmlite's cache callback, which cannot
+    # raise: "Exception ignored on calling ctypes callback function", and the run went on.
+    import signal
+
+    from solver.search.compiled import loading
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # Python's own, as the CLI has it
+    try:
+        _held_then_raised(loading)
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def _held_then_raised(loading: Any) -> None:
+    import signal
+
+    reached = []
+    with pytest.raises(KeyboardInterrupt), loading("a test's load"):
+        signal.raise_signal(signal.SIGINT)
+        reached.append("after the signal")  # held: the block goes on
+    assert reached == ["after the signal"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with loading("a test's load"), pytest.raises(KeyboardInterrupt):  # loaded: nothing held any more
+        signal.raise_signal(signal.SIGINT)

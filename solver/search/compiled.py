@@ -14,8 +14,11 @@ cache is stamped with a digest of every source that goes into it and cleared whe
 from __future__ import annotations
 
 import logging
+import signal
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from importlib.util import module_from_spec, spec_from_file_location
 from pathlib import Path
 from types import ModuleType
@@ -166,6 +169,34 @@ lookahead = _load(
 _warm = False
 
 
+@contextmanager
+def loading(what: str) -> Iterator[None]:
+    """Ctrl-C held while machine code loads (the first call of `what` in this process), then
+    raised: llvmlite's cache callback would swallow it (a ctypes callback cannot raise) and the
+    run would go on as if nothing was pressed. Only the main thread takes signals."""
+    if what in _loaded or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    try:
+        before = signal.signal(signal.SIGINT, lambda signum, _frame: caught.append(signum))
+    except ValueError:  # pragma: no cover - not the main interpreter
+        yield
+        return
+    try:
+        yield
+        _loaded.add(what)
+    finally:
+        signal.signal(signal.SIGINT, before)
+        if caught and callable(before):
+            before(signal.SIGINT, None)  # Python's own handler: KeyboardInterrupt, now
+        elif caught and before == signal.SIG_DFL:
+            raise KeyboardInterrupt
+
+
+_loaded: set[str] = set()
+
+
 def warm_up() -> None:
     """Load the machine code (compiled once per installation; a first compile takes some 20 s, so
     a run that waits on it says so after 2 s). Once compiled, only what the exact search calls is
@@ -184,42 +215,49 @@ def warm_up() -> None:
     timer.daemon = True
     timer.start()
     try:
-        st = np.zeros(kernel.STATE, np.int64)
-        st[kernel.HAND + 1] = st[kernel.WOLF] = st[kernel.UNSEEN] = st[kernel.PILE] = 1
-        st[kernel.PARTY] = 7
-        st[kernel.TOPV] = 9
-        par = np.zeros(expectimax.PARAMS, np.int64)
-        par[expectimax.P_WORDS] = kernel.KEY_WORDS
-        par[expectimax.P_ROOT_ACTIVE] = 3
-        fpar = np.array([0.0, 1.0])
-        tk, tv = hashtable.new_table(64, kernel.KEY_WORDS)
-        mk, mv = hashtable.new_table(64, 2)
-        dk, dv = hashtable.new_table(64, 3)
-        ev = np.zeros(2 * expectimax.EV_SIZE, np.float64)  # the values, then their errors
-        ctr = np.zeros(expectimax.COUNTERS, np.int64)
-        ih, fh = np.zeros(expectimax.ARENA_WORDS, np.int64), np.zeros(expectimax.ARENA_WORDS // 2, np.float64)
-        ctr[expectimax.LIMIT] = 100
-        for code in (expectimax.WIN, expectimax.PARTY, expectimax.POINTS, expectimax.GAME):
-            par[expectimax.P_OBJECTIVE] = code
-            expectimax.search(
-                st, 0.0, 1.0, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr, ih, fh, np.full(1, -1, np.int64)
-            )
-        expectimax.cheap(st, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
-        expectimax.bounds(st, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
-        expectimax.terminal(st, par, mk, mv, dk, dv, ev, ctr)
-        expectimax.final_value(st, par, mk, mv, ctr)
-        hashtable.grown(tk, tv)
-        if everything:
-            values = np.zeros(1, np.float64)
-            playouts.rollouts(
-                st.copy(), 1, np.ones(1, np.int64), 1, 1, par, mk, mv, dk, dv, ev, ctr, values, values.copy(), 0,
-                np.array(kernel.GREEDY_WEIGHTS, np.float64),
-            )  # fmt: skip
-            net = np.zeros(network.size(network.FEATURES, 2, 2, network.HEADS), np.float64)
-            net[: network.HEADER] = (network.FEATURES, 2, 2, network.HEADS)
-            seen = np.zeros(lookahead.SEEN, np.int64)
-            par[expectimax.P_OBJECTIVE] = expectimax.GAME
-            lookahead.values(st.copy(), 1, 1, network.GAME_HEAD, par, mk, mv, dk, dv, ev, ctr, net, values, seen)
+        # Held while the machine code loads from its cache (some 0.3 s), not through a first
+        # compile (some 20 s): Ctrl-C must stop that at once.
+        with loading("search") if not everything else nullcontext():
+            _calls(everything)
     finally:
         timer.cancel()
     _warm = True
+
+
+def _calls(everything: bool) -> None:
+    """Every entry point the exact search calls, once, on a toy state (the rollouts and the
+    lookahead too when `everything`): each loads its machine code."""
+    st = np.zeros(kernel.STATE, np.int64)
+    st[kernel.HAND + 1] = st[kernel.WOLF] = st[kernel.UNSEEN] = st[kernel.PILE] = 1
+    st[kernel.PARTY] = 7
+    st[kernel.TOPV] = 9
+    par = np.zeros(expectimax.PARAMS, np.int64)
+    par[expectimax.P_WORDS] = kernel.KEY_WORDS
+    par[expectimax.P_ROOT_ACTIVE] = 3
+    fpar = np.array([0.0, 1.0])
+    tk, tv = hashtable.new_table(64, kernel.KEY_WORDS)
+    mk, mv = hashtable.new_table(64, 2)
+    dk, dv = hashtable.new_table(64, 3)
+    ev = np.zeros(2 * expectimax.EV_SIZE, np.float64)  # the values, then their errors
+    ctr = np.zeros(expectimax.COUNTERS, np.int64)
+    ih, fh = np.zeros(expectimax.ARENA_WORDS, np.int64), np.zeros(expectimax.ARENA_WORDS // 2, np.float64)
+    ctr[expectimax.LIMIT] = 100
+    for code in (expectimax.WIN, expectimax.PARTY, expectimax.POINTS, expectimax.GAME):
+        par[expectimax.P_OBJECTIVE] = code
+        expectimax.search(st, 0.0, 1.0, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr, ih, fh, np.full(1, -1, np.int64))
+    expectimax.cheap(st, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
+    expectimax.bounds(st, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
+    expectimax.terminal(st, par, mk, mv, dk, dv, ev, ctr)
+    expectimax.final_value(st, par, mk, mv, ctr)
+    hashtable.grown(tk, tv)
+    if everything:
+        values = np.zeros(1, np.float64)
+        playouts.rollouts(
+            st.copy(), 1, np.ones(1, np.int64), 1, 1, par, mk, mv, dk, dv, ev, ctr, values, values.copy(), 0,
+            np.array(kernel.GREEDY_WEIGHTS, np.float64),
+        )  # fmt: skip
+        net = np.zeros(network.size(network.FEATURES, 2, 2, network.HEADS), np.float64)
+        net[: network.HEADER] = (network.FEATURES, 2, 2, network.HEADS)
+        seen = np.zeros(lookahead.SEEN, np.int64)
+        par[expectimax.P_OBJECTIVE] = expectimax.GAME
+        lookahead.values(st.copy(), 1, 1, network.GAME_HEAD, par, mk, mv, dk, dv, ev, ctr, net, values, seen)

@@ -585,11 +585,14 @@ class Search:
         if self.mode == "compiled":
             import numpy as np
 
+            from solver.search.compiled import loading
+
             values, wins = np.zeros(n * deals, np.float64), np.zeros(n * deals, np.float64)
-            self.po.rollouts(
-                np.array(flat, np.int64), n, np.array(cards, np.int64), deals, width, self.par, *self._memo_tables(),
-                values, wins, int(dealt), np.array(w, np.float64),
-            )  # fmt: skip
+            with loading("rollouts"):  # their machine code loads at their first call
+                self.po.rollouts(
+                    np.array(flat, np.int64), n, np.array(cards, np.int64), deals, width, self.par,
+                    *self._memo_tables(), values, wins, int(dealt), np.array(w, np.float64),
+                )  # fmt: skip
             vs, ws = values.tolist(), wins.tolist()
         else:
             vs, ws = [0.0] * (n * deals), [0.0] * (n * deals)
@@ -622,9 +625,10 @@ class Search:
             from solver.search import compiled
 
             out, seen = np.zeros(len(children), np.float64), np.zeros(plain_lookahead.SEEN, np.int64)
-            compiled.lookahead.values(
-                np.array(flat, np.int64), len(children), depth, head, self.par, *self._memo_tables(), net, out, seen
-            )
+            with compiled.loading("lookahead"):  # its machine code loads at its first call
+                compiled.lookahead.values(
+                    np.array(flat, np.int64), len(children), depth, head, self.par, *self._memo_tables(), net, out, seen
+                )
             values, reads = out.tolist(), int(seen[plain_lookahead.READS])
         else:
             values, seen_ = [0.0] * len(children), [0] * plain_lookahead.SEEN
