@@ -23,6 +23,7 @@ from .common import (
     interrupted,
     one_line,
     positive,
+    resume_lock,
     use_memory,
     writable_folder,
     write_out,
@@ -131,16 +132,11 @@ def analyse(
     done: set[str] = set()
     held = None  # the lock on a file resumed: one run appends to it at a time
     if resume and out is not None:
-        from solver.core.files import append_locked, regular_or_none, repair_tail
+        from solver.core.files import repair_tail
 
+        held = resume_lock(out, "--out")
         try:
-            regular_or_none(out, "--out")  # a device would be read forever, a pipe waited on
-            held = append_locked(out)
             repair_tail(out)  # a torn last line (a run killed mid-write) is no game
-        except ValueError as e:
-            fail(str(e))
-        except BlockingIOError:
-            fail(f"--out: another run is writing {out}: wait for it to end, or choose another file")
         except OSError as e:
             fail(f"--out: cannot write {out}: {e.strerror or e}")
         done = _done(out, FORMAT, budget.to_json())

@@ -5,6 +5,7 @@ output, the options several commands take, and the memory budget. Imports no com
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import math
 import os
@@ -193,6 +194,28 @@ class LateOut:
         if self.sink is None:
             return f"; no game finished: {self.path} left as it was"
         return f"; the {records} finished game(s) are in {self.path} (rerun with --resume to play the rest)"
+
+
+def resume_lock(path: str, option: str) -> IO[str]:
+    """The file a run resumes, opened and locked for it: refused (exit 2) when another run holds
+    it, or when it is no regular file (a device would be read forever, a pipe waited on)."""
+    from solver.core.files import append_locked, regular_or_none
+
+    try:
+        regular_or_none(path, option)
+        return append_locked(path)
+    except ValueError as e:
+        fail(str(e))
+    except BlockingIOError:
+        fail(f"{option}: another run is writing {path}: wait for it to end, or choose another file")
+    except OSError as e:
+        fail(f"{option}: cannot write {path}: {e.strerror or e}", code=disk_code(e))
+
+
+def disk_code(e: OSError) -> int:
+    """A full disk or quota is the machine's (exit 1, rerun when there is room); anything else the
+    user's choice of file (exit 2)."""
+    return 1 if e.errno in (errno.ENOSPC, errno.EDQUOT) else 2
 
 
 def writable_folder(out: str, option: str) -> Path:

@@ -3,12 +3,11 @@ adds it to the lobo-hint app); all the work is in solver/."""
 
 from __future__ import annotations
 
-import errno
 import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import IO, TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console, Group
@@ -51,11 +50,13 @@ from .common import (
     PositionArg,
     close_out,
     command_began,
+    disk_code,
     emit_json,
     fail,
     input_errors,
     interrupted,
     positive,
+    resume_lock,
     use_memory,
     writable_folder,
 )
@@ -228,14 +229,14 @@ def simulate_cmd(
     if resume:
         if games_out is None:
             fail("--resume needs --games-out (the file whose games are kept)")
-        held = _resume_lock(games_out)
+        held = resume_lock(games_out, "--games-out")
         try:
             kept = resumed(games_out, setup, policy, seed, budget)
             repair_tail(games_out)  # a torn last line, so that the games appended start clean
         except RunFileError as e:
             fail(f"--games-out: {e}")
         except OSError as e:
-            fail(f"--games-out: cannot write {games_out}: {e.strerror or e}", code=_disk_code(e))
+            fail(f"--games-out: cannot write {games_out}: {e.strerror or e}", code=disk_code(e))
         before = kept[:games]
         if len(kept) > games:
             typer.echo(f"lobo-hint: {games_out} holds {len(kept)} games: the first {games} are summed", err=True)
@@ -287,28 +288,6 @@ def simulate_cmd(
         render.console().print(summary_view(summary, seed))
         if before:
             render.console().print(f"{len(before)} of the {len(records)} games read from {games_out} (--resume)")
-
-
-def _resume_lock(path: str) -> IO[str]:
-    """The games file to resume, opened and locked for this run (refused when another run holds
-    it, or when it is no regular file: a device would be read forever, a pipe waited on)."""
-    from solver.core.files import append_locked, regular_or_none
-
-    try:
-        regular_or_none(path, "--games-out")
-        return append_locked(path)
-    except ValueError as e:
-        fail(str(e))
-    except BlockingIOError:
-        fail(f"--games-out: another run is writing {path}: wait for it to end, or choose another file")
-    except OSError as e:
-        fail(f"--games-out: cannot write {path}: {e.strerror or e}", code=_disk_code(e))
-
-
-def _disk_code(e: OSError) -> int:
-    """A full disk or quota is the machine's (exit 1, rerun when there is room); anything else the
-    user's choice of file (exit 2)."""
-    return 1 if e.errno in (errno.ENOSPC, errno.EDQUOT) else 2
 
 
 def summary_view(s: SimulationSummary, seed: int) -> Group:
@@ -553,11 +532,11 @@ def report(
         except RunFileError as e:
             fail(f"--resume: {e}")
         except OSError as e:
-            if e.filename is None and e.errno not in (errno.ENOSPC, errno.EDQUOT):
+            if e.filename is None and disk_code(e) == 2:
                 fail(_cluster_said(e, cluster))
             where = f"cannot write {e.filename}" if e.filename else "cannot write"
-            room = "; rerun with --resume when there is room" if _disk_code(e) == 1 else ""
-            fail(f"--out: {where}: {e.strerror or e}{room}", code=_disk_code(e))
+            room = "; rerun with --resume when there is room" if disk_code(e) == 1 else ""
+            fail(f"--out: {where}: {e.strerror or e}{room}", code=disk_code(e))
         except RuntimeError as e:
             fail(_cluster_said(e, cluster))
     if as_json:
