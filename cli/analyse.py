@@ -236,26 +236,32 @@ def _done(out: str, fmt: str, budget: dict[str, Any]) -> set[str]:
     keys: set[str] = set()
     asked = {k: budget[k] for k in BUDGET_KEYS}
     try:
-        with p.open(encoding="utf-8", errors="backslashreplace") as f:
+        # utf-8-sig: an editor's byte-order mark on line 1 is no reason to analyse game 0 again
+        with p.open(encoding="utf-8-sig", errors="backslashreplace") as f:
             for n, text in enumerate(f, start=1):
+                if not text.strip():
+                    continue
                 try:
                     r = jsonio.loads(text)
                 except (ValueError, RecursionError):
-                    continue
-                if isinstance(r, dict) and r.get("format") == fmt:
-                    had = r.get("budget")
-                    had = {k: had.get(k) for k in BUDGET_KEYS} if isinstance(had, dict) else had
-                    if had != asked:
-                        fail(
-                            f"--out: {out}: line {n}: a game analysed with budgets {_budget_said(had)}, this run's are "
-                            f"{_budget_said(asked)}: resume with the budgets it was made with (--time-limit, "
-                            "--max-states, --samples), or choose another file"
-                        )
-                    keys.add(_key(r.get("game"), str(r.get("source", ""))))
+                    r = None
+                if not (isinstance(r, dict) and r.get("format") == fmt):
+                    # kept, it would stay in the file among the analyses appended after it
+                    fail(
+                        f"--out: {out}: line {n} is not a game analysis: resume into a file this command wrote, "
+                        "or choose another"
+                    )
+                had = r.get("budget")
+                had = {k: had.get(k) for k in BUDGET_KEYS} if isinstance(had, dict) else had
+                if had != asked:
+                    fail(
+                        f"--out: {out}: line {n}: a game analysed with budgets {_budget_said(had)}, this run's are "
+                        f"{_budget_said(asked)}: resume with the budgets it was made with (--time-limit, "
+                        "--max-states, --samples), or choose another file"
+                    )
+                keys.add(_key(r.get("game"), str(r.get("source", ""))))
     except OSError as e:
         fail(f"--out: cannot read {out}: {e.strerror or e}")
-    if p.stat().st_size and not keys:
-        fail(f"--out: {out} holds no game analyses: resume into a file this command wrote, or choose another")
     return keys
 
 

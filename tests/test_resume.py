@@ -55,6 +55,10 @@ def test_a_resumed_run_ends_with_the_file_and_numbers_of_an_uncut_run(tmp_path: 
     r = runner.invoke(app, [*BEST, "--games", "8", "--games-out", str(cut), "--resume"])
     assert r.exit_code == 0 and "8 of the 8 games read from" in r.stdout, r.output
     assert cut.read_bytes() == before
+    # An editor's byte-order mark on line 1 is no other run's file.
+    cut.write_bytes(b"\xef\xbb\xbf" + before)
+    r = runner.invoke(app, [*BEST, "--games", "8", "--games-out", str(cut), "--resume"])
+    assert r.exit_code == 0 and "8 of the 8 games read from" in r.stdout, r.output
     # A file that does not exist yet is a run from its start.
     fresh = tmp_path / "fresh.jsonl"
     r = runner.invoke(app, [*BEST, "--games", "8", "--games-out", str(fresh), "--resume"])
@@ -235,4 +239,16 @@ def test_analyse_resume_knows_a_file_however_its_path_is_written(
     assert runner.invoke(app, ["analyse", "g.jsonl", *args]).exit_code == 0
     r = runner.invoke(app, ["analyse", "./g.jsonl", *args, "--resume", "--json"])
     assert r.exit_code == 0 and json.loads(r.stdout)["skipped"] == 2, r.output
-    assert len((tmp_path / "a.jsonl").read_text().splitlines()) == 2
+    analyses = tmp_path / "a.jsonl"
+    assert len(analyses.read_text().splitlines()) == 2
+    # Found by a review: an editor's byte-order mark on line 1 had game 0 analysed again, and a
+    # line that is not an analysis was kept among the ones appended after it.
+    analyses.write_bytes(b"\xef\xbb\xbf" + analyses.read_bytes())
+    r = runner.invoke(app, ["analyse", "g.jsonl", *args, "--resume", "--json"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["skipped"] == 2, r.output
+    first, second = analyses.read_text(encoding="utf-8-sig").splitlines()
+    analyses.write_text(f"{first}\n{second[:40]}\n{second}\n")
+    before = analyses.read_bytes()
+    r = runner.invoke(app, ["analyse", "g.jsonl", *args, "--resume"])
+    assert r.exit_code == 2 and "a.jsonl: line 2 is not a game analysis" in r.stderr, r.output
+    assert analyses.read_bytes() == before

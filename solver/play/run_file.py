@@ -42,7 +42,7 @@ def resumed(path: str | Path, setup: Setup, policy: str, seed: int, budget: dict
     if not p.is_file():  # a device would be read forever, a pipe waited on
         raise RunFileError(f"{path}: not a regular file (a device, a pipe or a folder): resume a file this run wrote")
     try:
-        text = p.read_text(encoding="utf-8", errors="surrogateescape")
+        text = p.read_text(encoding="utf-8-sig", errors="surrogateescape")  # an editor's byte-order mark is no error
     except OSError as e:
         raise RunFileError(f"{path}: cannot read it: {e.strerror or e}") from None
     lines = text.split("\n")
