@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from solver.core.files import write_whole
+from solver.core.files import regular_or_none, write_whole
 from solver.core.status import Check, Outcome, RecordStatus
 
 from . import render
@@ -84,7 +84,8 @@ def batch(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
 ) -> None:
-    """Solve many puzzles (finish for final rounds, hint otherwise), in parallel, streaming results.
+    """Solve many puzzles (finish for final rounds, hint otherwise), in parallel, each result written to
+    --out as it is solved (without --out: the summary only).
 
     A bad puzzle never stops the batch: it gets its own line (status invalid) and is listed on
     stderr when the batch is done.
@@ -97,13 +98,24 @@ def batch(
       or an invalid puzzle (every other puzzle is still solved and written)
     * 130: interrupted (rerun with --resume)
     """
-    from solver.batch.runner import done_ids, iter_jobs, keep_answered, named_inputs, problem, run_batch, unmatched
+    from solver.batch.runner import (
+        among_inputs,
+        done_ids,
+        iter_jobs,
+        keep_answered,
+        named_inputs,
+        problem,
+        run_batch,
+        unmatched,
+    )
     from solver.parallel import ClusterError, connect
 
     if fmt not in ("jsonl", "csv"):
         fail(f"--format: {fmt!r} is not one of jsonl, csv")
     if resume and out is None:
         fail("--resume needs --out (the file whose answered puzzles are skipped)")
+    if fmt != "jsonl" and out is None:
+        fail(f"--format {fmt} needs --out (the file the results are written to; without it, the summary only)")
     if jobs is not None and jobs < 1:
         fail(f"--jobs: must be at least 1, not {jobs}")
     positive(time_limit, "--time-limit")
@@ -115,11 +127,23 @@ def batch(
     nothing = unmatched(paths)
     if nothing:
         fail("; ".join(nothing))
-    if out is not None and Path(out).exists() and named_inputs(paths, out):
-        fail(f"--out: {out} is one of the puzzle files this batch reads: write the results to another file")
+    if out is not None and Path(out).exists():
+        if named_inputs(paths, out):
+            fail(f"--out: {out} is one of the puzzle files this batch reads: write the results to another file")
+        if among_inputs(paths, out) and _format_written(out) == "other":  # an earlier --out is left out
+            fail(
+                f"--out: {out} is a puzzle file this batch reads (by its folder or a glob), not results: "
+                "write the results to another file"
+            )
     skip: set[str] = set()
     if resume and out is not None:
+        try:
+            regular_or_none(out, "--out")  # a device would be read forever, a pipe waited on
+        except ValueError as e:
+            fail(str(e))
         written = _format_written(out)
+        if written == "other":
+            fail(f"--out: {out} holds no batch results: resume into a file this command wrote, or choose another")
         if written is not None and written != fmt:
             fail(
                 f"--out: {out} holds {written.upper()} results: resume it with --format {written}, or choose another file"
@@ -252,13 +276,15 @@ def generate(
         fail(never)
     folder = writable_folder(out, "--out")
     written = 0
-    for puzzle in make_puzzles(kind, difficulty, count, seed, only, grade):
-        try:
-            write_whole(folder / f"{puzzle.id}.json", json.dumps(puzzle.to_json(), indent=1) + "\n")
-        except OSError as e:
-            done = f" ({written} written before it)" if written else ""
-            fail(f"--out: cannot write into {out}: {e.strerror or e}{done}")
-        written += 1
+    with render.batch_progress(count, doing="generating") as advance:
+        for puzzle in make_puzzles(kind, difficulty, count, seed, only, grade):
+            try:
+                write_whole(folder / f"{puzzle.id}.json", json.dumps(puzzle.to_json(), indent=1) + "\n")
+            except OSError as e:
+                done = f" ({written} written before it)" if written else ""
+                fail(f"--out: cannot write into {out}: {e.strerror or e}{done}")
+            written += 1
+            advance(puzzle)
     typer.echo(
         f"wrote {written} puzzle(s) to {folder}"
         + (
@@ -272,16 +298,23 @@ def generate(
 
 
 def _format_written(path: str) -> str | None:
-    """The format an earlier run wrote to path: "jsonl" (its first line an object), "csv", or
-    None for a file that is missing, empty or unreadable (the resume's own reading says why)."""
+    """The format an earlier run wrote to path: "jsonl" (its first line a result), "csv" (its
+    first line the header), "other" (neither: no file of this command's), or None for a file
+    that is missing, empty or unreadable (the resume's own reading says why)."""
     try:
-        with open(path, encoding="utf-8", errors="backslashreplace") as f:
+        with open(path, encoding="utf-8-sig", errors="backslashreplace") as f:
             first = next((line for line in f if line.strip()), None)
     except OSError:
         return None
     if first is None:
         return None
-    return "jsonl" if first.lstrip().startswith("{") else "csv"
+    if first.rstrip("\r\n") == ",".join(CSV_COLUMNS):
+        return "csv"
+    try:
+        record = json.loads(first)
+    except (ValueError, RecursionError):
+        return "other"
+    return "jsonl" if isinstance(record, dict) and {"source", "status"} <= record.keys() else "other"
 
 
 def _csv_ids(path: str) -> set[str]:

@@ -271,11 +271,17 @@ def check_view(v: Judgement) -> Group:
         parts.append(
             Text(
                 f"Best score: {v.best.score}"
-                + ("" if v.optimal else f"; a better finish: {', '.join(map(str, v.best.plays))}")
+                + ("" if v.optimal is not False else f"; a better finish: {', '.join(map(str, v.best.plays))}")
             )
         )
         if v.optimal:
             parts.append(Text("Optimal.", style="bold green"))
+        elif v.optimal is None:
+            parts.append(
+                Text(
+                    "As good as the best found, but the time limit cut the search short: maybe optimal.", style="yellow"
+                )
+            )
     elif v.best.status == FinishStatus.LOST and v.best.proof is not None:
         parts.append(Text(f"No finish exists: {v.best.proof.reason}."))
     return Group(*parts)
@@ -303,13 +309,13 @@ class RateColumn(ProgressColumn):
 
 
 @contextmanager
-def batch_progress(total: int, enabled: bool = True) -> Iterator[Callable[[dict[str, Any]], None]]:
+def batch_progress(total: int, enabled: bool = True, doing: str = "solving") -> Iterator[Callable[[Any], None]]:
     """Done / total, rate and time left on stderr, when stderr is a terminal."""
     if not enabled or not sys.stderr.isatty():
         yield lambda _record: None
         return
     columns = (
-        TextColumn("solving"),
+        TextColumn(doing),
         BarColumn(),
         MofNCompleteColumn(),
         RateColumn(),

@@ -425,7 +425,7 @@ def test_an_error_stays_one_line_of_bounded_length(tmp_path: Path) -> None:
     deep = tmp_path / "out.jsonl"
     deep.write_text('{"id": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
     r = runner.invoke(app, ["batch", str(ROOT / "puzzles" / "examples" / "final.json"), "--out", str(deep), "--resume"])
-    assert r.exit_code == 2 and "nested too deeply" in r.stderr and "Traceback" not in r.output
+    assert r.exit_code == 2 and "holds no batch results" in r.stderr and "Traceback" not in r.output
 
 
 def test_grades_are_one_rule_with_no_float_edge() -> None:
@@ -472,6 +472,76 @@ def test_generate_makes_lobo_hint_puzzles_and_refuses_a_filter_that_never_matche
         ref = analyse(reference_form(p["position"]))
         values = {play_key(play): float(v) for play, v in ref["moves"] if v is not None}
         assert all(abs(values[play_key(m["play"])] - m["value"]) < 1e-9 for m in p["expect"]["moves"])
-    for args in (["--kind", "hint", "--only", "lost"], ["--kind", "known-pile", "--grade", "hard"]):
+    for args in (
+        ["--kind", "finish", "--only", "lost", "--grade", "easy"],
+        ["--kind", "known-pile", "--grade", "hard"],
+    ):
         bad = runner.invoke(app, ["generate", *args, "-o", str(tmp_path / "none")])
         assert bad.exit_code == 2 and not (tmp_path / "none").exists(), bad.output
+    # Found by a review: lobo rounds lost whatever is played make puzzles (their plays' points
+    # differ) and --only lost was refused; a run with a filter wrote over another's files.
+    r = runner.invoke(
+        app, ["generate", "--kind", "hint", "--only", "lost", "-n", "2", "--seed", "3", "-o", str(tmp_path / "h")]
+    )
+    assert r.exit_code == 0 and "wrote 2 puzzle(s)" in r.stdout, r.output
+    lost = [json.loads(p.read_text()) for p in (tmp_path / "h").glob("hint-standard-3-lost-*.json")]
+    assert len(lost) == 2 and len(list((tmp_path / "h").glob("*.json"))) == 14
+    for p in lost:
+        ref = analyse({**reference_form(p["position"]), "objective": "win"})  # no order of the pile wins it
+        assert p["position"]["game"] == "lobo" and ref["value"] == 0, ref
+
+
+def test_a_batch_never_writes_over_a_puzzle_and_checks_every_expected_key(tmp_path: Path) -> None:
+    # Found by a puzzle author's review: --out naming a puzzle of a folder the batch reads replaced
+    # it; a resume under another spelling of the folder solved it all again; /dev/full was read
+    # forever; a misspelt expected key, a wrong proof and a misspelt puzzle key all "matched".
+    folder = tmp_path / "p"
+    folder.mkdir()
+    for name in ("finish-lost-01", "finish-won-01"):
+        (folder / f"{name}.json").write_bytes((ROOT / "puzzles" / "collection" / f"{name}.json").read_bytes())
+    puzzle = folder / "finish-won-01.json"
+    before = puzzle.read_bytes()
+    for named in (str(folder), str(folder / "*.json")):
+        r = runner.invoke(app, ["batch", named, "--out", str(puzzle), "-j", "1"])
+        assert r.exit_code == 2 and "is a puzzle file this batch reads" in r.stderr, r.output
+        assert puzzle.read_bytes() == before
+    out = folder / "results.jsonl"  # in the folder: an earlier --out is left out, not refused
+    assert runner.invoke(app, ["batch", str(folder), "--out", str(out), "-j", "1"]).exit_code == 0
+    r = runner.invoke(app, ["batch", f"{tmp_path}/./p/", "--out", str(out), "-j", "1", "--resume", "--json"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["skipped_by_resume"] == 2, r.output
+    assert len(out.read_text().splitlines()) == 2
+    r = runner.invoke(app, ["batch", str(folder), "--out", "/dev/full", "--resume"])
+    assert r.exit_code == 2 and "not a regular file" in r.stderr
+    foreign = tmp_path / "notes.txt"
+    foreign.write_text("my notes\n")
+    for fmt in ("jsonl", "csv"):
+        r = runner.invoke(app, ["batch", str(folder), "--out", str(foreign), "--resume", "--format", fmt])
+        assert r.exit_code == 2 and "holds no batch results" in r.stderr and foreign.read_text() == "my notes\n"
+
+    lost = json.loads((folder / "finish-lost-01.json").read_text())  # 4, reserve 6 5 9 against 6 7 2 9 6 4
+    cases = {
+        "scor": ({**lost, "expect": {"status": "lost", "scor": 20}}, "expect.scor: not a key --check compares"),
+        "cover": ({**lost, "expect": {"status": "lost", "proof": {"wolf": [4]}}}, "no proof, those cards can all"),
+        "proof": ({**lost, "expect": {"status": "lost", "proof": {"wolf": [2]}}}, None),  # another proof: fine
+    }
+    checks = tmp_path / "checks"
+    checks.mkdir()
+    for name, (p, _) in cases.items():
+        (checks / f"{name}.json").write_text(json.dumps(p))
+    (checks / "typo.json").write_text(json.dumps({"position": lost["position"], "expected": {"status": "lost"}}))
+    r = runner.invoke(app, ["batch", str(checks), "--out", str(tmp_path / "c.jsonl"), "-j", "1", "--check"])
+    records = {Path(x["source"]).stem: x for x in map(json.loads, (tmp_path / "c.jsonl").read_text().splitlines())}
+    for name, (_, words) in cases.items():
+        assert records[name]["check"] == ("match" if words is None else "mismatch"), records[name]
+        assert words is None or words in " ".join(records[name]["mismatch"])
+    assert records["typo"]["status"] == "invalid" and "did you mean 'expect'" in records["typo"]["error"]
+    assert r.exit_code == 2
+    from solver.batch.runner import compare
+
+    assert compare(None, {"answer": {"value": 0.5}}, {"value_exact": "1/3"}) == ["value: 0.5, want 1/3"]
+    assert compare(None, {"answer": {"value": 1 / 3}}, {"value_exact": "1/3"}) == []
+    for key, value, words in (("id", {}, "id: must be"), ("grade", "extreme", 'grade: "extreme" is not one of')):
+        f = tmp_path / "v.json"
+        f.write_text(json.dumps({**lost, key: value}))
+        r = runner.invoke(app, ["validate", str(f)])
+        assert r.exit_code == 2 and words in r.stderr, r.output

@@ -210,6 +210,17 @@ def test_check_judges_each_kind(plays: str, expect: dict[str, Any] | None) -> No
         assert got["bad_play"]["reason"]
 
 
+def test_check_cut_short_says_it_cannot_tell_whether_a_finish_is_optimal() -> None:
+    # Found by a review: with the best finish's search cut short, the best finish was "not optimal".
+    s = final(**BASE)
+    best = brute_finish(BASE["wolf"], BASE["player"], BASE["reserve"], ("J", "Q"))
+    got = judge_finish(s, best.plays, time_limit=1e-9).to_json()
+    assert got["exact"] is False and got["score"] == best.score
+    assert got["optimal"] is None and "better" not in got
+    worse = judge_finish(s, tuple(parse_plays("4=4, 5=5, 6=6, J=9")), time_limit=1e-9).to_json()
+    assert worse["optimal"] is (False if worse["best_score"] is not None else None)
+
+
 def test_check_agrees_with_the_reference_on_random_finishes() -> None:
     rng = random.Random(99)
     for _ in range(200):

@@ -148,7 +148,7 @@ VALID: list[Any] = [
     {**BASE, "id": None, "note": None},
     {"position": BASE},
     {"position": REWARD, "id": "r", "note": "n", "grade": "easy", "expect": {"status": "open"}, "plays": "fold"},
-    {"position": BASE, "plays": 5, "expect": "anything"},  # validate reads only the position
+    {"position": BASE, "id": None, "note": None, "plays": None, "expect": None, "grade": None},  # null: absent
 ]
 
 
@@ -176,6 +176,12 @@ INVALID: list[tuple[Any, str, bool]] = [
     ({**BASE, "party": ["q", " Q♠"]}, "too_many_copies", True),
     ({"position": {**BASE, "wolf": []}}, "empty_wolf", True),
     ({"position": BASE, "answer": 1}, "unknown_key", True),
+    # A puzzle file's own keys (found by a review: validate passed them, batch then ignored them).
+    ({"position": BASE, "plays": 5}, "wrong_type", True),
+    ({"position": BASE, "expect": "anything"}, "wrong_type", True),
+    ({"position": BASE, "id": {}}, "wrong_type", True),
+    ({"position": BASE, "note": 5}, "wrong_type", True),
+    ({"position": BASE, "grade": "extreme"}, "bad_grade", True),
     # A dozen more.
     ({**BASE, "player": ["Z"]}, "malformed_card", True),
     ({**BASE, "player": ["Jh"]}, "malformed_card", True),

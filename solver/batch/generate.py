@@ -13,7 +13,7 @@ from solver.core.cards import DIFFICULTIES
 from solver.core.games import game as game_of
 from solver.core.position import parse_position
 from solver.core.rules import initial_state
-from solver.core.status import FinishStatus, Outcome
+from solver.core.status import FinishStatus, HintStatus, Outcome
 from solver.finish.finisher import solve_finish
 from solver.search.hint import hint
 
@@ -28,6 +28,7 @@ class Puzzle:
     grade: str
     position: dict[str, Any]
     expect: dict[str, Any]
+    winnable: bool  # some order of the pile lets the round be won (--only); not in the file
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "note": self.note, "grade": self.grade, "position": self.position, "expect": self.expect}
@@ -81,11 +82,8 @@ def _midround(rng: random.Random, difficulty: str, known: bool) -> dict[str, Any
 
 def never_matches(kind: str, only: str | None, grade: str | None) -> str | None:
     """Why a filter can never keep a puzzle of this kind (None: it can)."""
-    if kind != "finish" and only == Outcome.LOST:
-        return (
-            "--only lost: a hint puzzle is never lost (a round lost whatever is played has every play"
-            " worth the same: no puzzle); lost rounds are --kind finish"
-        )
+    if kind == "finish" and only == Outcome.LOST and grade == "easy":
+        return "--only lost --grade easy: a final round that cannot be finished is graded medium or hard"
     if kind == "known-pile" and grade == "hard":
         return (
             "--grade hard: a known pile's plays are worth exact outcomes (a round won or lost, whole"
@@ -106,19 +104,18 @@ def generate(
     """Up to `count` puzzles; `only` "won" or "lost" keeps winnable or lost ones; `grade` keeps
     one grade. Gives up after max_tries × count attempts (some filters are rare)."""
     rng = random.Random(f"{kind}-{difficulty}-{seed}")
+    # The filters in the name: runs with other filters into one folder write other files (found by
+    # a review: --grade easy replaced the puzzles --grade hard had written there, under their names).
+    name = "-".join(str(x) for x in (kind, difficulty, seed, only, grade) if x is not None)
     made = tries = 0
     while made < count and tries < max_tries * count:
         tries += 1
-        p = _one(kind, difficulty, rng, f"{kind}-{difficulty}-{seed}-{made + 1:03d}")
+        p = _one(kind, difficulty, rng, f"{name}-{made + 1:03d}")
         if p is None:
             continue
-        won = (
-            p.expect.get("status") == FinishStatus.WIN
-            or (p.expect.get("win_probability", p.expect.get("value", 0)) or 0) > 0
-        )
         if (
-            (only == Outcome.WON and not won)
-            or (only == Outcome.LOST and won)
+            (only == Outcome.WON and not p.winnable)
+            or (only == Outcome.LOST and p.winnable)
             or (grade is not None and p.grade != grade)
         ):
             continue
@@ -145,6 +142,7 @@ def _one(kind: str, difficulty: str, rng: random.Random, ident: str) -> Puzzle |
                 lost_grade(len(f.proof.wolf)),
                 raw,
                 {"status": FinishStatus.LOST.value, "proof": {"wolf": list(f.proof.wolf)}},
+                winnable=False,
             )
         others = f.alternatives or 0
         grade = finish_grade(len(raw["wolf"]), others)
@@ -155,6 +153,7 @@ def _one(kind: str, difficulty: str, rng: random.Random, ident: str) -> Puzzle |
             grade,
             raw,
             {"status": FinishStatus.WIN.value, "score": f.score},
+            winnable=True,
         )
     raw = _midround(rng, difficulty, known=kind == "known-pile")
     # Graded by the value the file names, so that the file's own answer ranks the plays the same:
@@ -180,4 +179,5 @@ def _one(kind: str, difficulty: str, rng: random.Random, ident: str) -> Puzzle |
     if h.line is not None:
         expect["line"] = [p.to_json() for p in h.line]
         note += f"; best line {', '.join(map(str, h.line))}"
-    return Puzzle(ident, note, grade, raw, expect)
+    # A lobo round lost whatever is played still has plays worth more points than others.
+    return Puzzle(ident, note, grade, raw, expect, winnable=h.status != HintStatus.PROVEN_LOST)

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from solver.core.status import Grade
+
 NARROW = Fraction(1, 10)  # a best play ahead by less than this is hard to tell from the next
 TIE = 1e-9  # values nearer than this are equal (float sums: 1 − 0.9 is a hair under 0.1)
-GRADES = ("easy", "medium", "hard")
+GRADES = tuple(g.value for g in Grade)
 
 
 def hint_grade(best_plays: int, gap: float | Fraction) -> str:

@@ -13,8 +13,10 @@ import json
 import math
 import os
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +24,11 @@ from solver.core.files import write_whole
 from solver.core.games import game
 from solver.core.jsonio import HugeNumber, Unreadable, loads, read_text, shown_path
 from solver.core.plays import PlayError, from_json, parse_plays
-from solver.core.position import PositionError, json_type_name, parse_position
+from solver.core.position import PositionError, closest_key, json_type_name, parse_position, unwrap_puzzle
 from solver.core.rules import final_state, initial_state, legal_plays
 from solver.core.status import Check, FinishStatus, HintStatus, RecordStatus
 from solver.finish.finisher import judge_finish, solve_finish
+from solver.finish.verify import coverable
 from solver.parallel import run_parallel
 from solver.railway.deck import RailwayError
 from solver.search import memory
@@ -92,6 +95,12 @@ def named_inputs(args: Iterable[str], out: str) -> bool:
     named: that one is left out of the puzzles, iter_jobs's leave_out)."""
     target = Path(out).resolve()
     return any(arg.strip() and Path(arg).is_file() and Path(arg).resolve() == target for arg in args)
+
+
+def among_inputs(args: Iterable[str], out: str) -> bool:
+    """Whether the file `out` is one of the files the arguments name, by a folder or a glob too."""
+    target = Path(out).resolve()
+    return any(f.resolve() == target for arg in args for f in _files(arg))
 
 
 def iter_jobs(args: Iterable[str], leave_out: str | None = None) -> Iterator[Job]:
@@ -240,7 +249,7 @@ def solve_one(
             _solve_railway(job, puzzle, record)
             record["seconds"] = round(time.perf_counter() - t0, 4)
             return record
-        pos = parse_position(puzzle["position"])
+        pos = parse_position(unwrap_puzzle(puzzle))  # a puzzle file's own keys checked too
         expect = puzzle.get("expect")
         _check_expect(expect)
         if "plays" in puzzle and not isinstance(puzzle["plays"], str):
@@ -330,12 +339,23 @@ def _close(a: Any, b: Any) -> bool:
         return False
 
 
+# The keys of an `expect` that --check compares (the contract examples' shapes; `line`, a known
+# pile's best line, is one of possibly several and is not compared).
+EXPECT_KEYS = frozenset(
+    {"invalid", "plays", "legal", "clears", "score", "best_score", "optimal", "status", "win_probability",
+     "win_probability_exact", "value", "value_exact", "best_plays", "moves", "proof", "line"}
+)  # fmt: skip
+
+
 def compare(pos: Any, record: dict[str, Any], expect: dict[str, Any]) -> list[str]:
-    """What differs between a result and a puzzle's expected answer (the contract examples' shapes)."""
-    problems: list[str] = []
+    """What differs between a result and a puzzle's expected answer (the contract examples' shapes).
+    A key --check does not know is a difference too (found by a review: "scor" passed unchecked)."""
+    problems = [
+        f"expect.{k}: not a key --check compares{closest_key(k, EXPECT_KEYS)}" for k in expect if k not in EXPECT_KEYS
+    ]
     answer = record.get("answer", {})
     if "invalid" in expect:
-        return [f"expected invalid ({expect['invalid']}), but it was solved"]
+        return [*problems, f"expected invalid ({expect['invalid']}), but it was solved"]
     if "plays" in expect and isinstance(expect["plays"], list):  # legal plays
         want = {from_json(p) for p in expect["plays"]}
         got = set(legal_plays(initial_state(pos)))
@@ -348,6 +368,10 @@ def compare(pos: Any, record: dict[str, Any], expect: dict[str, Any]) -> list[st
     for key in ("win_probability", "value"):
         if key in expect and not _close(answer.get(key), expect[key]):
             problems.append(f"{key}: {answer.get(key)}, want {expect[key]}")
+        if f"{key}_exact" in expect and not _close(answer.get(key), _fraction(expect[f"{key}_exact"])):
+            problems.append(f"{key}: {answer.get(key)}, want {expect[f'{key}_exact']}")
+    if "proof" in expect:
+        problems += _proof_problems(pos, expect["proof"])
     if "best_plays" in expect:
         allowed = {from_json(p) for p in expect["best_plays"]}
         if answer.get("best") is None or from_json(answer["best"]) not in allowed:
@@ -361,6 +385,28 @@ def compare(pos: Any, record: dict[str, Any], expect: dict[str, Any]) -> list[st
             if not _close(mine, m["value"]):
                 problems.append(f"move {from_json(m['play'])}: {mine}, want {m['value']}")
     return problems
+
+
+def _fraction(text: Any) -> Fraction | None:
+    """An exact value as the contract's examples write it ("13/42", "0"); None for anything else."""
+    try:
+        return Fraction(str(text)) if isinstance(text, (str, int)) and not isinstance(text, bool) else None
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def _proof_problems(pos: Any, proof: Any) -> list[str]:
+    """An expected proof that no finish exists must be one: Wolf cards of the position that the
+    available cards and the sacrifices allowed cannot all cover at once (found by a review: a
+    wrong proof "matched", as the check never read it). Another proof than the answer's is fine."""
+    wolf = proof.get("wolf") if isinstance(proof, dict) else None
+    if not (isinstance(wolf, list) and all(type(v) is int for v in wolf)):
+        return ["expect.proof: must be an object with a list of Wolf cards, wolf"]
+    if Counter(wolf) - Counter(pos.wolf):
+        return [f"expect.proof.wolf {wolf}: not cards of the Wolf's hand {list(pos.wolf)}"]
+    if coverable(wolf, pos.player, pos.reserve, len(pos.party)):
+        return [f"expect.proof.wolf {wolf}: no proof, those cards can all be covered"]
+    return []
 
 
 def problem(record: dict[str, Any]) -> str | None:
@@ -437,9 +483,11 @@ class BatchSummary:
 
 
 def place(source: Any, line: Any) -> str:
-    """Where a puzzle was read (its file, and line in a JSONL file): one puzzle's own key, where
-    ids may repeat."""
-    return f"{source}:{line}" if line else str(source)
+    """Where a puzzle was read (its file by its real path, and line in a JSONL file): one puzzle's
+    own key, where ids may repeat; `p/` and `/home/me/p/` name one file (found by a review: a
+    resume under another spelling solved every puzzle again)."""
+    where = os.path.realpath(str(source))
+    return f"{where}:{line}" if line else where
 
 
 def done_places(records: Iterable[dict[str, Any]]) -> set[str]:

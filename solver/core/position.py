@@ -29,6 +29,7 @@ from solver.core.games import GAMES
 from solver.core.games import game as game_of
 from solver.core.jsonio import HugeNumber, Unreadable, loads, read_text, shown, shown_path
 from solver.core.objectives import OBJECTIVES
+from solver.core.status import Grade
 
 TOP_KEYS = frozenset(
     {
@@ -187,10 +188,10 @@ def _unknown_keys(obj: dict[str, Any], known: frozenset[str], where: str) -> Non
     """Refuse a key the format does not have (a misspelt key would be ignored), naming the closest."""
     extra = [k for k in obj if k not in known]
     if extra:
-        raise PositionError(f"{where}unknown key {extra[0]!r}{_closest(extra[0], known)}", "unknown_key")
+        raise PositionError(f"{where}unknown key {extra[0]!r}{closest_key(extra[0], known)}", "unknown_key")
 
 
-def _closest(key: str, known: frozenset[str]) -> str:
+def closest_key(key: str, known: frozenset[str]) -> str:
     close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
     if not close:
         close = [k for k in sorted(known) if k.casefold() == key.strip().casefold()][:1]
@@ -484,10 +485,29 @@ def unwrap_puzzle(raw: object) -> object:
         extra = [k for k in raw if k not in PUZZLE_KEYS]
         if extra:
             raise PositionError(
-                f"unknown key {extra[0]!r} in a puzzle file{_closest(extra[0], PUZZLE_KEYS)}", "unknown_key"
+                f"unknown key {extra[0]!r} in a puzzle file{closest_key(extra[0], PUZZLE_KEYS)}", "unknown_key"
             )
+        _puzzle_keys(raw)
         return raw["position"]
     return raw
+
+
+def _puzzle_keys(raw: dict[str, Any]) -> None:
+    """A puzzle file's own keys of the types they hold, null standing for absent as in a position
+    (found by a review: an id that was an object was replaced by the file's name, a grade
+    "extreme" passed validate)."""
+    given = {k: v for k, v in raw.items() if v is not None}
+    ident = given.get("id")
+    if "id" in given and not (isinstance(ident, (str, int, HugeNumber)) and not isinstance(ident, bool)):
+        raise PositionError(f"id: must be a string or a whole number, not {json_type_name(ident)}", "wrong_type")
+    for key in ("note", "plays"):
+        if key in given and not isinstance(given[key], str):
+            what = 'a finish to judge is a string of plays, as "9=4+5, 7>3"' if key == "plays" else "must be a string"
+            raise PositionError(f"{key}: {what}, not {json_type_name(given[key])}", "wrong_type")
+    if "expect" in given and not isinstance(given["expect"], dict):
+        raise PositionError(f"expect: must be an object, not {json_type_name(given['expect'])}", "wrong_type")
+    if "grade" in given:
+        _choice(given, "grade", tuple(Grade), Grade.MEDIUM)
 
 
 def with_objective(pos: Position, objective: str | None) -> Position:

@@ -16,6 +16,7 @@ from typing import Any
 from solver.core.cards import DIFFICULTIES
 from solver.core.games import GAMES, LOBO, VANGUARD, Game
 from solver.core.objectives import OBJECTIVES
+from solver.core.status import Grade
 
 # The characters str.strip() removes (str.isspace()): the parser strips a card and a member before
 # reading it, so " 7" and "7\u00a0" are cards. Written out (not `\s`, which differs between regex
@@ -39,6 +40,14 @@ PUZZLE_KEYS_MEANING = {
     "id": "a string or a whole number: a label (batch records use it)",
     "plays": 'a string: a final-round finish to judge, in text notation ("9=4+5, 7>3")',
     "grade": "a string: how hard the puzzle is (easy, medium, hard), as `lobo-hint generate` grades it",
+}
+# Their types as validate checks them (position._puzzle_keys); null stands for absent.
+PUZZLE_KEY_TYPES: dict[str, dict[str, Any]] = {
+    "expect": {"type": ["object", "null"]},
+    "note": {"type": ["string", "null"]},
+    "id": {"type": ["string", "integer", "null"]},
+    "plays": {"type": ["string", "null"]},
+    "grade": {"enum": [*(g.value for g in Grade), None]},
 }
 # A pile left unsized is empty only when every card of the deck is in a list: some list then
 # holds at least (deck size) / (lists) of them, whatever the deck (8: vanguard easy, 32 over 4).
@@ -65,8 +74,8 @@ DESCRIPTION = (
     f"of those lists holds {EMPTY_PILE_LEAST} cards or more (fewer cannot make up a deck, so the pile is not empty); "
     "(5) that a key appears once in an object (validate refuses a repeated key; a schema sees only "
     "one value); "
-    "(6) the types of a puzzle file's own keys (validate reads only its position; `lobo-hint batch` "
-    "wants expect an object of a shape it can read and plays a string). "
+    "(6) the shape of a puzzle file's expect (`lobo-hint batch --check` names a key it does not "
+    "compare, and refuses a list of plays it cannot read). "
     'A "reward" position is read by `lobo-hint reward` and `lobo-hint validate` only.'
 )
 
@@ -249,14 +258,18 @@ def _defs() -> dict[str, Any]:
     }
     puzzle = {
         "title": "lobo-hint puzzle file",
-        "description": "a position with what it should give; every command reads it as its position. Its own keys "
-        "are typed as `lobo-hint batch` reads them, in their descriptions only: validate does not check them",
+        "description": "a position with what it should give; every command reads it as its position, and "
+        "validate checks its own keys' types too (null stands for absent)",
         "type": "object",
         "additionalProperties": False,
         "required": ["position"],
         "properties": {
             "position": {"$ref": "#/$defs/position", "description": PUZZLE_KEYS_MEANING["position"]},
-            **{key: {"description": text} for key, text in PUZZLE_KEYS_MEANING.items() if key != "position"},
+            **{
+                key: {**PUZZLE_KEY_TYPES[key], "description": text}
+                for key, text in PUZZLE_KEYS_MEANING.items()
+                if key != "position"
+            },
         },
     }
     return {

@@ -56,3 +56,11 @@ class Check(StrEnum):
 
     MATCH = "match"
     MISMATCH = "mismatch"
+
+
+class Grade(StrEnum):
+    """How hard a puzzle is (a puzzle file's `grade`; solver/batch/grades.py says when)."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"

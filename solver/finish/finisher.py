@@ -387,8 +387,14 @@ class Judgement:
     plays: tuple[Play, ...] = ()
 
     @property
-    def optimal(self) -> bool:
-        return self.legal and self.clears and self.best.exact and self.score == self.best.score
+    def optimal(self) -> bool | None:
+        """None when a budget cut the best finish's search short and the finish scores as much as
+        the best found: it may be the best, or not (found by a review: it said false)."""
+        if not (self.legal and self.clears and self.score is not None):
+            return False
+        if self.best.score is not None and self.score < self.best.score:
+            return False
+        return True if self.best.exact else None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -404,7 +410,7 @@ class Judgement:
                 "play": str(self.plays[self.bad_index]),
                 "reason": self.bad_reason,
             }
-        if not self.optimal and self.best.status == FinishStatus.WIN:
+        if self.optimal is False and self.best.status == FinishStatus.WIN:
             out["better"] = [p.to_json() for p in self.best.plays]
             out["better_text"] = ", ".join(str(p) for p in self.best.plays)
         if self.best.status == FinishStatus.LOST and self.best.proof is not None:
