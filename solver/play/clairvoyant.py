@@ -241,10 +241,15 @@ def _between_key(t: Table) -> tuple[object, ...]:
 def _table_key(t: Table) -> object:
     if t.over:
         return t.result == WON
-    if t.phase == REWARD:
+    if t.phase == REWARD or _reveal_before_reward(t):
         assert t.round is not None
         return ("reward", _vkey(vector(t.round)))
     return _between_key(t)
+
+
+def _reveal_before_reward(t: Table) -> bool:
+    """A round won with the top card visible: its new top card is turned up before the reward."""
+    return t.phase == DRAW and t.round is not None and t.round.is_terminal
 
 
 def _end_key(st: Vec) -> object:
@@ -305,6 +310,11 @@ class _Vanguard(_Search):
         """Whether the game can be won from table t (any phase but over: then its result)."""
         if t.over:
             return t.result == WON
+        if _reveal_before_reward(t):
+            step = self.deck.next_step(t)
+            assert step is not None
+            self.tick()
+            return self._table(advance(t, step))
         if t.phase in (PLAY, DRAW):
             assert t.round is not None
             return self._round(t, self.deck.pile(t), vector(t.round), [])

@@ -18,6 +18,7 @@ Plain on purpose:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -167,6 +168,17 @@ class GameRound(Round):
         if s.final or s.size == 0:
             # A final round won, or one that turned final: the last card was just drawn (§4).
             return Fraction(1)
+        if self.top_visible and s.size > 0 and not s.top:
+            # The winning draw uncovered a new top card: the Player sees it before the reward (§5).
+            total = Fraction(0)
+            for p, v, _ in self.next_cards(s):
+                unseen = list(s.unseen)
+                unseen[v] -= 1
+                total += p * self.best_reward(replace(s, top=(v,), unseen=tuple(unseen)))
+            return total
+        return self.best_reward(s)
+
+    def best_reward(self, s: State) -> Fraction:
         active = len(s.party)
         # The rewards on offer (§4): one card of the winning hand into the reserve (each distinct
         # value once), or one face-down member turned face up. Exactly one is taken.

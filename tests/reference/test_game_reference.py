@@ -182,6 +182,26 @@ def test_the_reward_that_wins(pile: list[int], wrong: dict[str, Any]) -> None:
     assert value == 0 and moves[_perfect(3)] == 0
 
 
+# Found by a review (its own count over the 720 orders of the pile): with the top card visible,
+# the winning draw turns up a new top card, which the Player sees before choosing the reward.
+TOP_SEEN_BEFORE_THE_REWARD = [
+    ({"player": [5, 4], "wolf": [4], "draw_pile": {"size": 7, "top": [3]},
+      "discard": [1, 1, 1, 2, 2, 2, 2, 3, 3, 4, 4, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8, 8]}, Fraction(1), Fraction(19, 20)),
+    ({"player": [3, 5], "wolf": [5], "draw_pile": {"size": 7, "top": [7]},
+      "discard": [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 4, 4, 4, 6, 6, 6, 7, 7, 8, 8]}, Fraction(19, 20), Fraction(9, 10)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("cards", "seen", "blind"), TOP_SEEN_BEFORE_THE_REWARD)
+def test_the_top_card_the_winning_draw_turns_up_is_seen_before_the_reward(
+    cards: dict[str, Any], seen: Fraction, blind: Fraction
+) -> None:
+    raw = {"game": "vanguard", "difficulty": "easy", "party": ["J", "Q", "K"], "final": False, **cards}
+    assert _game({**raw, "rules": {"hand_size": 3, "top_card_visible": True}})[0] == seen
+    # Face down, the first card of the next deal is unknown when the reward is chosen.
+    assert _game({**raw, "rules": {"hand_size": 3}})[0] == blind
+
+
 def test_reviving_a_member_is_a_reward() -> None:
     # J alone. 3=3 draws the 6 and wins; the next deal (hand_size 1) gives the Player 5 and the
     # Wolf 7. Keeping the 6 does not cover the 7 (5, 6, no 7); turning Q face up allows one
