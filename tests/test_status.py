@@ -139,3 +139,22 @@ def test_the_check_sees_a_literal_comparison() -> None:
 @pytest.mark.parametrize("path", USERS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_status_is_compared_with_a_literal_word(path: Path) -> None:
     assert literal_status_comparisons(path.read_text(encoding="utf-8")) == []
+
+
+def test_a_status_search_cut_short_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Found by a review: a lobo round proven lost with more time was "open" and "exact" with
+    # nothing saying that the search for its proof had run out of budget.
+    import solver.search.hint as hint_module
+    from solver.search.engine import Budget
+
+    raw = {"game": "lobo", "player": [1, 2], "wolf": [9, 9], "draw_pile": {"size": 6}, "objective": "points"}
+    settled = hint_module.hint(parse_position(raw), time_limit=5)
+    assert settled.status == HintStatus.PROVEN_LOST and "status_stopped" not in settled.stats
+
+    def cut(*_args: object, **_kw: object) -> bool:
+        raise Budget
+
+    monkeypatch.setattr(hint_module.WinCheck, "won", cut)
+    answer = hint_module.hint(parse_position(raw), time_limit=5).to_json()
+    assert answer["status"] == HintStatus.OPEN and answer["exact"] is True and "proof" not in answer
+    assert answer["stats"]["status_stopped"] is True and "ran out of budget" in answer["note"]

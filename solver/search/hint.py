@@ -501,7 +501,14 @@ def _search(
     # A round searched to its end has its status even where the game beyond it is an estimate.
     status, proof = HintStatus.OPEN, None
     if searched:
-        status, proof = _status(state, win_values, _extend(deadline), max_states)
+        settled, proof = _status(state, win_values, _extend(deadline), max_states)
+        status = settled or HintStatus.OPEN
+        if settled is None:  # found by a review: "open" said nothing of the proof search cut short
+            stats["status_stopped"] = True
+            note = (f"{note}; " if note else "") + (
+                "the search for a proof that the round is won or lost ran out of budget: "
+                "the status open may be proven with more (--time-limit, --max-states)"
+            )
     rows = _Rows(state, objective, apart, pos.scores, pos.rules == Rules())
     moves = [rows.move(p, found[p], wins.get(p), estimates.get(p)) for p in legal_plays(state)]
     ordered = _sorted(moves)
@@ -676,8 +683,9 @@ def _extend(deadline: float | None) -> float | None:
 
 def _status(
     state: State, win_values: dict[Play, float], deadline: float | None, max_states: int | None
-) -> tuple[HintStatus, dict[str, Any] | None]:
-    """proven_won / proven_lost (about winning the round, whatever the objective), or open."""
+) -> tuple[HintStatus | None, dict[str, Any] | None]:
+    """proven_won / proven_lost (about winning the round, whatever the objective), open, or None
+    when the budget ran out before either was settled."""
     best_win = max(win_values.values()) if win_values else None
     check = WinCheck(max_states, deadline)
     try:
@@ -690,7 +698,7 @@ def _status(
         if (best_win is None or best_win >= 1.0 - EPS) and check.won(state, surely=True):
             return HintStatus.PROVEN_WON, None
     except Budget:
-        pass
+        return None, None
     return HintStatus.OPEN, None
 
 
