@@ -177,3 +177,58 @@ def test_expose_advice_on_the_made_up_deck() -> None:
     advice = advise(pos, drawn="Woolwich")
     assert advice.expose is not None and advice.expose.action == "none"
     assert SEASON_TICKET in d.names()
+
+
+H01032 = {
+    "deck": {
+        "name": "small",
+        "junctions": {"J0": ["S1", "S4"], "J1": ["S3", "S1", "S0"], "J2": ["S3", "S4", "S1"],
+                      "J3": ["S0", "S3", "S2", "S1"]},
+        "stations": ["S0", "S1", "S2", "S3", "S4"],
+        "season_tickets": 3,
+    },
+    "hand": ["S2", "S4", "J3", "J1", "S1"], "top_discard": "J0", "seen": ["J2", "Season Ticket"],
+    "exposed": [], "players": 2,
+}  # fmt: skip
+
+
+def test_expose_chances_are_each_horizons_best_against_enumeration() -> None:
+    """Found by a review: the hidden and exposed chances were one discard's (the best by next turn),
+    so exposing "lowered" a three-turn chance that another discard kept at 100%."""
+
+    def check(raw: dict[str, Any], pos: dict[str, Any], now: list[str], rest: list[str], x: Any) -> None:
+        for n, got in ((1, x.hidden.next_turn), (2, x.hidden.within_three)):
+            assert got == max(lobo_chance(raw, without(now, d), 0, rest, n) for d in set(now)), (pos, n)
+        if x.exposed is not None and x.journey is not None:
+            left = list(now)
+            for c in x.journey.cards:
+                left.remove(c)
+            for n, got in ((1, x.exposed.next_turn), (2, x.exposed.within_three)):
+                assert got == max(lobo_chance(raw, without(left, d), 1, rest, n) for d in set(left)), (pos, n)
+
+    x = advise(parse_position(H01032)).expose  # the top discard is the best draw: its expose advice
+    assert x is not None and x.exposed is not None and x.exposed.within_three == 1
+    check(H01032["deck"], H01032, [*H01032["hand"], "J0"], pool_of(H01032["deck"], H01032), x)
+    rng = random.Random(21)
+    seen = 0
+    for _ in range(60):
+        raw, pos = small_position(rng)
+        pool = pool_of(raw, pos)
+        drawn = rng.choice(pool)
+        x = advise(parse_position(pos), drawn=drawn).expose
+        if x is None or x.hidden is None:
+            continue
+        check(raw, pos, [*pos["hand"], drawn], without(pool, drawn), x)
+        seen += 1
+    assert seen >= 5
+
+
+def test_a_draw_from_an_empty_stock_is_refused() -> None:
+    import pytest
+
+    from solver.railway import RailwayError
+
+    pos = parse_position({**H01032, "stock": 0})
+    with pytest.raises(RailwayError, match="the stock is empty"):
+        advise(pos, drawn="S0")
+    assert advise(pos, took_top=True).drawn == "J0"  # the top discard still can be taken

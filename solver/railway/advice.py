@@ -25,7 +25,7 @@ from itertools import combinations_with_replacement
 from math import comb
 from typing import Any
 
-from .deck import SEASON_TICKET, Deck, Journey
+from .deck import SEASON_TICKET, Deck, Journey, RailwayError
 from .partition import Partition, goes_lobo, partition
 from .position import RailwayPosition
 
@@ -355,6 +355,10 @@ def advise(
     drawn_from = None
     with_drawn = None
     expose = None
+    if drawn is not None and not took_top and pos.stock == 0:
+        raise RailwayError(
+            "--draw: the stock is empty (stock 0): only the top discard can be drawn (--took-top)", "bad_draw"
+        )
     if took_top or drawn is not None:
         card = pos.top_discard if took_top else drawn
         assert card is not None
@@ -407,8 +411,14 @@ def _pct(p: Fraction) -> str:
 
 
 def _best_chances(options: list[Option]) -> Chances:
-    best = max(options, key=lambda o: _key(o, "next"))
-    return best.chances
+    """The best chance for each horizon on its own, each maybe by another discard (found by a
+    review: both were one discard's, the best by next turn, and "exposing lowers your chance
+    within three turns" was said where another discard kept it)."""
+    return Chances(
+        max(o.chances.now for o in options),
+        max(o.chances.next_turn for o in options),
+        max(o.chances.within_three for o in options),
+    )
 
 
 def _expose(
@@ -471,10 +481,16 @@ def _expose(
     return ExposeAdvice(
         "keep",
         best_journey,
-        f"keep {best_journey} hidden: exposing it lowers your chance of LOBO within three turns from "
-        f"{_pct(hidden.within_three)} to {_pct(best_exposed.within_three)} (by next turn "
-        f"{_pct(hidden.next_turn)} to {_pct(best_exposed.next_turn)}); expose it when another player "
-        f"looks close to LOBO, since a hidden journey then costs 3 points{no_draw}",
+        f"keep {best_journey} hidden: exposing it lowers your chance of LOBO "
+        + " and ".join(
+            f"{when} from {_pct(h)} to {_pct(e)}"
+            for when, h, e in (
+                ("by next turn", hidden.next_turn, best_exposed.next_turn),
+                ("within three turns", hidden.within_three, best_exposed.within_three),
+            )
+            if e < h
+        )
+        + f"; expose it when another player looks close to LOBO, since a hidden journey then costs 3 points{no_draw}",
         hidden,
         best_exposed,
         extra,
