@@ -15,6 +15,7 @@ import errno
 import io
 import logging
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -164,6 +165,7 @@ def main() -> None:
         typer.echo("lobo-hint: aborted", err=True)
         sys.exit(1)
     except KeyboardInterrupt:
+        _ending_on_ctrl_c()
         typer.echo("lobo-hint: interrupted", err=True)
         sys.exit(130)
     except OSError as e:
@@ -181,9 +183,17 @@ def main() -> None:
             raise
         typer.echo(f"lobo-hint: error: {e}; reinstall lobo-hint", err=True)
         sys.exit(1)
-    if code == 130 and not said_interrupted():  # Ctrl-C where no command caught it
-        typer.echo("lobo-hint: interrupted", err=True)
+    if code == 130:
+        _ending_on_ctrl_c()
+        if not said_interrupted():  # Ctrl-C where no command caught it
+            typer.echo("lobo-hint: interrupted", err=True)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _ending_on_ctrl_c() -> None:
+    """The run ends on a Ctrl-C: more of them must not break its cleanup (found by a review: a
+    second one during the exit's logging.shutdown printed a traceback, one run in ten)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 # What the text prints beyond ASCII, as an output that cannot encode it shows it.
