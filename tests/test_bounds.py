@@ -14,7 +14,7 @@ from solver.core.rules import apply, initial_state, legal_plays
 from solver.search.bounds import split_gain, sure_loss
 
 
-@sample_sizes(100, 1000)
+@sample_sizes(50, 1000)
 def test_sure_loss_is_sound_on_random_positions(n: int) -> None:
     # About one claim per position: 100 positions test some 110 claims.
     rng = random.Random("bounds")

@@ -30,7 +30,7 @@ def _one_card_root(raw: dict[str, Any]) -> State | None:
     return root
 
 
-@sample_sizes(150, 1500)
+@sample_sizes(80, 1500)
 def test_a_lone_card_round_has_no_chance_to_win(n: int) -> None:
     rng = random.Random("lone-card-win")
     claimed = checked = chains = 0

@@ -93,7 +93,7 @@ def plain_lookahead(s: State, depth: int, net: Any, head: int) -> float:
 
 
 @pytest.mark.parametrize("engine", ["python", "compiled"])
-@sample_sizes(30, 600)
+@sample_sizes(15, 600)
 def test_a_deep_lookahead_is_the_exact_value(monkeypatch: pytest.MonkeyPatch, engine: str, n: int) -> None:
     monkeypatch.setenv("LOBO_HINT_ENGINE", engine)
     rng = random.Random(f"lookahead-exact-{engine}")
@@ -118,7 +118,7 @@ def test_a_deep_lookahead_is_the_exact_value(monkeypatch: pytest.MonkeyPatch, en
 
 
 @pytest.mark.parametrize("engine", ["python", "compiled"])
-@sample_sizes(8, 60)
+@sample_sizes(4, 60)
 def test_a_cut_lookahead_reads_the_network_at_its_frontier(
     monkeypatch: pytest.MonkeyPatch, engine: str, n: int
 ) -> None:
