@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -533,3 +534,8 @@ def test_finish_check_and_reward_name_the_file_when_the_position_does_not_fit(mo
     ):
         code, _out, err = lobo(monkeypatch, capsys, *args)
         assert code == 2 and said in err and err.count("\n") == 1, (args, err)
+    # Found by a review: a short pile said "the pile holds 3 cards" where "final": false was why.
+    short = Path(tempfile.mkdtemp()) / "short.json"
+    short.write_text(json.dumps({"player": [5], "wolf": [5], "draw_pile": {"size": 3}, "final": False}))
+    code, _out, err = lobo(monkeypatch, capsys, "finish", str(short))
+    assert code == 2 and '"final": false: the round began with more cards in the pile' in err, err

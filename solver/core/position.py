@@ -532,9 +532,13 @@ def as_final(pos: Position, force: bool) -> tuple[Position, bool]:
     if pos.final:
         return pos, False
     if not force:
+        why = (
+            f"the pile holds {pos.pile_size} cards"
+            if pos.pile_size > pos.rules.final_threshold
+            else '"final": false: the round began with more cards in the pile'  # found by a review
+        )
         raise PositionError(
-            f"final: this is not a final round (the pile holds {pos.pile_size} cards); "
-            'give --final to finish it as one, or set "final": true',
+            f'final: this is not a final round ({why}); give --final to finish it as one, or set "final": true',
             "not_final",
         )
     objective = "score" if pos.objective == "win" else pos.objective
