@@ -232,3 +232,15 @@ def test_a_draw_from_an_empty_stock_is_refused() -> None:
     with pytest.raises(RailwayError, match="the stock is empty"):
         advise(pos, drawn="S0")
     assert advise(pos, took_top=True).drawn == "J0"  # the top discard still can be taken
+
+
+def test_no_expose_decision_beside_a_lobo_to_call_or_with_nothing_to_draw() -> None:
+    # Found by a review: "decide after your draw" beside "take Waterloo: LOBO", and notes that the
+    # stock "may run out" and to "ask again with --draw" where the stock was empty already.
+    from solver.railway import load_position
+
+    lobo_now = advise(load_position("puzzles/railway/01-lobo-with-the-discard.railway"))
+    assert lobo_now.best is not None and lobo_now.best.lobo and lobo_now.expose is None
+    empty = advise(parse_position({**H01032, "hand": ["S2", "J3", "S1", "S4", "J1"], "top_discard": None, "stock": 0}))
+    assert not empty.options and empty.expose is None
+    assert not any("run out" in n for n in empty.notes)

@@ -335,7 +335,7 @@ def advise(
     unseen = pos.unseen()
     engine = _Chance(deck, exposed, unseen)
     notes = []
-    if pos.stock is not None and pos.stock < 3 * pos.players:
+    if pos.stock is not None and 0 < pos.stock < 3 * pos.players:
         notes.append(f"the stock has {pos.stock} cards: it may run out within three rounds, which the model ignores")
     mine = partition(deck, hand, method)  # the hand as given, read once
     if not (took_top or drawn is not None):
@@ -387,7 +387,8 @@ def advise(
         best = max(options, key=lambda o: _key(o, ranking), default=None)
         if best is not None and best.source == "top_discard" and not best.lobo and pos.top_discard is not None:
             expose = _expose(pos, engine, (*hand, pos.top_discard), (), mine, with_top, method)
-        elif mine.journeys:
+        elif mine.journeys and options and not (best is not None and best.lobo):
+            # (found by a review: "wait" beside a LOBO to call, or with nothing to draw)
             expose = ExposeAdvice("wait", None, "decide after your draw: ask again with --draw CARD (or --took-top)")
     options.sort(key=lambda o: _key(o, ranking), reverse=True)  # stable: ties keep their order
     return Advice(
