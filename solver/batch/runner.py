@@ -252,17 +252,15 @@ def solve_one(
         pos = parse_position(unwrap_puzzle(puzzle))  # a puzzle file's own keys checked too
         expect = puzzle.get("expect")
         _check_expect(expect)
-        if "plays" in puzzle and not isinstance(puzzle["plays"], str):
-            raise PositionError('plays: a finish to judge is a string of plays, as "9=4+5, 7>3"', "wrong_type")
         if isinstance(expect, dict) and isinstance(expect.get("plays"), list):
             # A legal-plays puzzle: the answer is the list of plays, no search needed.
             plays = legal_plays(initial_state(pos))
             record.update(
                 kind="moves", status=RecordStatus.LISTED, exact=True, answer={"moves": [p.to_json() for p in plays]}
             )
-        elif "plays" in puzzle:
+        elif puzzle.get("plays") is not None:  # a string: unwrap_puzzle checked it (null is absent)
             state, _ = final_state(pos, force=True)
-            verdict = judge_finish(state, tuple(parse_plays(str(puzzle["plays"]))), time_limit=time_limit or 10.0)
+            verdict = judge_finish(state, tuple(parse_plays(puzzle["plays"])), time_limit=time_limit or 10.0)
             record.update(kind="check", status=RecordStatus.CHECKED, answer=verdict.to_json(), exact=verdict.best.exact)
         elif game(pos.game).has_final_round and pos.final:
             # As `lobo-hint finish --json` answers: the other optimal finishes counted.

@@ -199,6 +199,13 @@ def can_revive(act: int) -> bool:
 
 
 @jit(inline="always")
+def seen_before_the_reward(st: Vec) -> bool:
+    """A regular round won with the top card visible whose winning draw uncovered a new top card:
+    the card is turned up before the reward is chosen, as before any decision (§5)."""
+    return st[OUTCOME] == WON and st[FINAL] == 0 and st[TOP_VISIBLE] == 1 and st[PILE] > 0 and st[NTOP] == 0
+
+
+@jit(inline="always")
 def short_for_a_deal(pile: int, hand_size: int) -> bool:
     """A pile that cannot deal both hands in full: a game that reshuffles does so first (§3)."""
     return pile < 2 * hand_size

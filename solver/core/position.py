@@ -270,14 +270,7 @@ def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
             raise PositionError(
                 f"{key}: lobo has no reserve, party or final round; remove the key", "lobo_reserve_or_party"
             )
-    note = raw.get("note")
-    if note is not None and not isinstance(note, str):
-        raise PositionError(f"note: must be a string, not {json_type_name(note)}", "wrong_type")
-    label = raw.get("id", note)
-    if isinstance(label, HugeNumber):
-        label = label.text  # a label, never a number to compute with
-    if label is not None and (isinstance(label, bool) or not isinstance(label, (str, int))):
-        raise PositionError(f"id: must be a string or a whole number, not {_what(label)}", "wrong_type")
+    label = _label(raw)
     for key in ("draw_pile", "rules"):  # left out, they have their defaults; null is not one
         if key in raw and raw[key] is None:
             raise PositionError(f"{key}: must be {'a list or an object' if key == 'draw_pile' else 'an object'}, not null "
@@ -492,18 +485,31 @@ def unwrap_puzzle(raw: object) -> object:
     return raw
 
 
+def _label(raw: dict[str, Any]) -> Any:
+    """The `id` (else the `note`) of a position or a puzzle file, each checked: a label, never a
+    number to compute with; null is absent."""
+    note = raw.get("note")
+    if note is not None and not isinstance(note, str):
+        raise PositionError(f"note: must be a string, not {json_type_name(note)}", "wrong_type")
+    label = raw.get("id", note)
+    if isinstance(label, HugeNumber):
+        label = label.text
+    if label is not None and (isinstance(label, bool) or not isinstance(label, (str, int))):
+        raise PositionError(f"id: must be a string or a whole number, not {_what(label)}", "wrong_type")
+    return label
+
+
 def _puzzle_keys(raw: dict[str, Any]) -> None:
     """A puzzle file's own keys of the types they hold, null standing for absent as in a position
     (found by a review: an id that was an object was replaced by the file's name, a grade
     "extreme" passed validate)."""
+    _label(raw)
     given = {k: v for k, v in raw.items() if v is not None}
-    ident = given.get("id")
-    if "id" in given and not (isinstance(ident, (str, int, HugeNumber)) and not isinstance(ident, bool)):
-        raise PositionError(f"id: must be a string or a whole number, not {json_type_name(ident)}", "wrong_type")
-    for key in ("note", "plays"):
-        if key in given and not isinstance(given[key], str):
-            what = 'a finish to judge is a string of plays, as "9=4+5, 7>3"' if key == "plays" else "must be a string"
-            raise PositionError(f"{key}: {what}, not {json_type_name(given[key])}", "wrong_type")
+    if "plays" in given and not isinstance(given["plays"], str):
+        raise PositionError(
+            f'plays: a finish to judge is a string of plays, as "9=4+5, 7>3", not {json_type_name(given["plays"])}',
+            "wrong_type",
+        )
     if "expect" in given and not isinstance(given["expect"], dict):
         raise PositionError(f"expect: must be an object, not {json_type_name(given['expect'])}", "wrong_type")
     if "grade" in given:

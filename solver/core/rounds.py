@@ -5,7 +5,7 @@ race and how a race stands.
 
 The rules themselves are the kernel's where the compiled search needs them too (the section
 "between rounds" of kernel.py: `dealt`, `to_the_player`, `final_when_dealt`, `next_deal_final`,
-`short_for_a_deal`, `falling`, `player_points`, `wolf_points`); this module is their face for
+`seen_before_the_reward`, `short_for_a_deal`, `falling`, `player_points`, `wolf_points`); this module is their face for
 the driver, the policies, the search's Python callers, the CLI and the companion, none of which
 restates them.
 
@@ -109,6 +109,11 @@ def rewards(hand: tuple[int, ...], party: tuple[str, ...]) -> list[Reward]:
     out = [Reward("reserve", value=v) for v in sorted(set(hand))]
     out += [Reward("revive", member=m) for m in MEMBERS if m not in party]
     return out
+
+
+def seen_before_the_reward(s: State) -> bool:
+    """A won round's new top card is turned up before its reward (top card visible, §5)."""
+    return bool(kernel.seen_before_the_reward(vector(s)))
 
 
 def apply_reward(

@@ -536,9 +536,7 @@ def _end_round(t: Table, s: State) -> Table:
                 t, round=s, discards=discards, phase=GAME_OVER, result="won", score=final_score(s), final_reached=True
             )
         if rounds.rewards(s.hand, s.party):
-            if setup.rules.top_card_visible and s.pile_size > 0 and not s.pile_top:
-                # The winning draw uncovered a new top card: it is turned up before the reward
-                # is chosen, as before any decision (RULES.md §5); a Draw step, then the reward.
+            if rounds.seen_before_the_reward(s):  # a Draw step turns it up, then the reward
                 return replace(t, round=s, phase=DRAW)
             return replace(t, round=s, phase=REWARD)
         return _between(replace(t, round=s, discards=tuple(sorted(t.discards + s.hand))))

@@ -191,8 +191,7 @@ def vanguard_game(st: Vec, mk: Any, mv: Any, dk: Any, dv: Any, ev: Vec, ctr: Vec
     acts = K.stack(ENDINGS)
     kept = K.stack(ENDINGS)
     m = K.endings(st, acts, kept)
-    seen_first = m > 1 and st[K.TOP_VISIBLE] == 1 and st[K.NTOP] == 0 and st[K.PILE] > 0
-    if seen_first and K.next_deal_final(st[K.PILE], st[K.HAND_SIZE], st[K.FINAL_THRESHOLD]):
+    if m > 1 and K.seen_before_the_reward(st) and K.near_final(st):
         return revealed_reward(st, acts, kept, m, mk, mv, dk, dv, ev, ctr)
     return best_ending(st, acts, kept, m, mk, mv, dk, dv, ev, ctr)
 
