@@ -248,6 +248,20 @@ def test_generate_writes_graded_puzzles_that_batch_check_confirms(tmp_path: Path
     assert runner.invoke(app, ["generate", "--kind", "poem", "-o", str(tmp_path)]).exit_code == 2
 
 
+
+def test_generated_ids_sort_in_order_and_a_final_round_gives_its_short_pile() -> None:
+    from solver.batch.generate import generate
+    from solver.core.position import parse_position
+
+    # A review: past 999 the ids sorted out of order (finish-...-1000 before -101).
+    assert next(generate("finish", "standard", 1000, 2)).id == "finish-standard-2-0001"
+    for puzzle in generate("finish", "standard", 6, 2):
+        assert puzzle.id.endswith(tuple(f"-00{i}" for i in range(1, 7)))
+        # It showed every unseen card as the pile of a round that is final (8 cards or fewer).
+        assert 0 <= puzzle.position["draw_pile"]["size"] <= 8
+        assert parse_position(puzzle.position).pile_size == puzzle.position["draw_pile"]["size"]
+
+
 # Hostile folders (issue 26) -----------------------------------------------------------------------
 
 

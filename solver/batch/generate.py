@@ -51,6 +51,9 @@ def _final(rng: random.Random, difficulty: str) -> dict[str, Any]:
         "wolf": deck[h + r : h + r + w],
         "party": rng.sample(["J", "Q", "K"], rng.randint(1, 3)),
         "final": True,
+        # What a final round's deal leaves (nothing is drawn from it): without it the position
+        # showed every unseen card in the pile.
+        "draw_pile": {"size": rng.randint(0, 8)},
     }
 
 
@@ -107,10 +110,12 @@ def generate(
     # The filters in the name: runs with other filters into one folder write other files (found by
     # a review: --grade easy replaced the puzzles --grade hard had written there, under their names).
     name = "-".join(str(x) for x in (kind, difficulty, seed, only, grade) if x is not None)
+    # As many digits as the count needs, so that the files sort in the order they were made.
+    width = max(3, len(str(count)))
     made = tries = 0
     while made < count and tries < max_tries * count:
         tries += 1
-        p = _one(kind, difficulty, rng, f"{name}-{made + 1:03d}")
+        p = _one(kind, difficulty, rng, f"{name}-{made + 1:0{width}d}")
         if p is None:
             continue
         if (
