@@ -248,7 +248,6 @@ def test_generate_writes_graded_puzzles_that_batch_check_confirms(tmp_path: Path
     assert runner.invoke(app, ["generate", "--kind", "poem", "-o", str(tmp_path)]).exit_code == 2
 
 
-
 def test_generated_ids_sort_in_order_and_a_final_round_gives_its_short_pile() -> None:
     from solver.batch.generate import generate
     from solver.core.position import parse_position
