@@ -244,3 +244,25 @@ def test_no_expose_decision_beside_a_lobo_to_call_or_with_nothing_to_draw() -> N
     empty = advise(parse_position({**H01032, "hand": ["S2", "J3", "S1", "S4", "J1"], "top_discard": None, "stock": 0}))
     assert not empty.options and empty.expose is None
     assert not any("run out" in n for n in empty.notes)
+
+
+BROKEN_UP = {
+    "deck": {"name": "random", "season_tickets": 0, "stations": ["S0", "S1", "S2", "S3", "S4", "S5"],
+             "junctions": {"J0": ["S5", "S0", "S4", "S3", "S1"], "J1": ["S4", "S3", "S1", "S2"], "J2": ["S2", "S4", "S5"],
+                           "J3": ["S0", "S3", "S4", "S2"], "J4": ["S3", "S5"], "J5": ["S5", "S3", "S0", "S1"],
+                           "J6": ["S1", "S3"]}},
+    "hand": ["J5", "S0", "J0", "J2", "S3"], "exposed": [], "seen": [], "top_discard": "J1",
+}  # fmt: skip
+
+
+def test_keep_advice_says_when_the_best_discard_breaks_the_journey_up() -> None:
+    """Found by a review: "keep S3 – J5 – S0 hidden" where the best discard is J5 itself."""
+    advice = advise(parse_position(BROKEN_UP), drawn="J3")
+    x = advice.expose
+    assert x is not None and x.action == "keep" and x.journey is not None
+    best = max(
+        (o for o in advice.options if o.discard is not None),
+        key=lambda o: (o.chances.next_turn, o.chances.within_three),
+    )
+    assert best.discard in x.journey.cards
+    assert f"your best discard, {best.discard}, breaks it up" in x.reason and "within three turns from" in x.reason

@@ -438,7 +438,9 @@ def _expose(
     if after is None or not after.journeys:
         return ExposeAdvice("none", None, "no completed journey in the hand: nothing to expose")
     card = now[-1]
-    hidden = _best_chances(_discards(deck, engine, now, "drawn", card, removed, method))
+    kept_hidden = _discards(deck, engine, now, "drawn", card, removed, method)
+    hidden = _best_chances(kept_hidden)
+    best_discard = max(kept_hidden, key=lambda o: _key_c(o.chances)).discard
     completed = len(after.journeys) > len(before.journeys)
     extra = None
     if completed:
@@ -479,22 +481,41 @@ def _expose(
             best_exposed,
             extra,
         )
+    rest = list(now)
+    for c in best_journey.cards:
+        rest.remove(c)
+    if best_discard not in rest:
+        # Found by a review: "keep it hidden" named a journey the best discard breaks up.
+        return ExposeAdvice(
+            "keep",
+            best_journey,
+            f"do not expose {best_journey}: your best discard, {best_discard}, breaks it up; exposing it "
+            "lowers your chance of LOBO " + _drops(hidden, best_exposed) + no_draw,
+            hidden,
+            best_exposed,
+            extra,
+        )
     return ExposeAdvice(
         "keep",
         best_journey,
         f"keep {best_journey} hidden: exposing it lowers your chance of LOBO "
-        + " and ".join(
-            f"{when} from {_pct(h)} to {_pct(e)}"
-            for when, h, e in (
-                ("by next turn", hidden.next_turn, best_exposed.next_turn),
-                ("within three turns", hidden.within_three, best_exposed.within_three),
-            )
-            if e < h
-        )
+        + _drops(hidden, best_exposed)
         + f"; expose it when another player looks close to LOBO, since a hidden journey then costs 3 points{no_draw}",
         hidden,
         best_exposed,
         extra,
+    )
+
+
+def _drops(hidden: Chances, exposed: Chances) -> str:
+    """The horizons whose chance exposing lowers, each from and to."""
+    return " and ".join(
+        f"{when} from {_pct(h)} to {_pct(e)}"
+        for when, h, e in (
+            ("by next turn", hidden.next_turn, exposed.next_turn),
+            ("within three turns", hidden.within_three, exposed.within_three),
+        )
+        if e < h
     )
 
 
