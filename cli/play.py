@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import sys
+import threading
 from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated
 
@@ -62,7 +63,7 @@ def play(
     from solver.core.cards import DIFFICULTIES
     from solver.core.games import GAMES, LOBO_TARGET
     from solver.core.games import game as game_of
-    from solver.play.companion import REWARD_POLICIES, CompanionError, Reply, Settings, load_file, start
+    from solver.play.companion import REWARD_POLICIES, CompanionError, Reply, Settings, load_file, start, warm_engine
     from solver.play.driver import GameError, Setup, seed_from_json
 
     from .table_view import run_session, stream_reader, terminal_reader
@@ -111,6 +112,9 @@ def play(
             seed = random.SystemRandom().randrange(1_000_000)
         first = start(setup, seed if virtual else None, settings)
     interactive = sys.stdin.isatty()
+    if interactive:
+        # The engine loads while the player reads the table, not on the first hint's clock.
+        threading.Thread(target=warm_engine, kwargs={"notice": False}, daemon=True).start()
     console = render.console()
     reader = terminal_reader(console) if interactive else stream_reader(sys.stdin, console)
     run_session(reader, console, first, interactive=interactive)

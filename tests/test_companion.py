@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import random
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -804,3 +806,23 @@ def test_a_bad_hint_line_is_said_before_any_thinking() -> None:
     assert entered == []
     execute(s, "hint 0.2", thinking)
     assert entered == ["thinking"]
+
+
+def test_the_engine_loads_before_the_first_hint_once_whoever_asks() -> None:
+    """Found by a review: the companion's first hint spent its clock loading the compiled search
+    (an estimate, where a later hint of the same table was exact): `play` at a terminal and the
+    server load it ahead, and a hint asked meanwhile waits for that load rather than doing it twice."""
+    code = (
+        "import sys, threading\n"
+        "from solver.play.companion import warm_engine\n"
+        "ts = [threading.Thread(target=warm_engine, kwargs={'notice': False}) for _ in range(2)]\n"
+        "[t.start() for t in ts]; warm_engine(); [t.join() for t in ts]\n"
+        "from solver.search import compiled\n"
+        "print(compiled._warm, 'solver.finish.finisher' in sys.modules)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.stdout.split() == ["True", "True"] and run.stderr == "", run.stderr
+    plain = "from solver.play.companion import warm_engine; import sys; warm_engine(); print('solver.search.compiled' in sys.modules)"
+    env = {**os.environ, "LOBO_HINT_ENGINE": "python"}
+    run = subprocess.run([sys.executable, "-c", plain], capture_output=True, text=True, timeout=300, env=env)
+    assert run.stdout.split() == ["False"], run.stderr

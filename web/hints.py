@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-from solver.play.companion import HintNote, Session, save_json
+from solver.play.companion import HintNote, Session, save_json, warm_engine
 
 MAX_RUNNING = 2
 STOP_WAIT = 1.0  # seconds a terminated worker may take before it is killed
@@ -43,7 +43,7 @@ def main(argv: list[str]) -> None:
     fd, parent = int(argv[0]), int(argv[1])
     end_with_parent(parent)
     conn = Connection(fd)
-    _warm()
+    warm_engine()
     conn.send(("ready", None))
     while True:
         try:
@@ -59,17 +59,6 @@ def main(argv: list[str]) -> None:
             continue
         # The time limit counts from the request (time.time() there: another process's clock).
         conn.send(_run(saved, settings, seconds, time.perf_counter() - max(0.0, time.time() - asked)))
-
-
-def _warm() -> None:
-    import solver.finish.finisher  # noqa: F401 - CP-SAT, for final rounds
-
-    try:
-        from solver.search.compiled import warm_up
-
-        warm_up()
-    except Exception:  # the search says why when it falls back to Python
-        pass
 
 
 def _run(saved: dict[str, Any], settings: dict[str, Any], seconds: float, started: float) -> tuple[str, Any]:

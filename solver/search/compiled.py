@@ -197,15 +197,18 @@ def loading(what: str) -> Iterator[None]:
 _loaded: set[str] = set()
 
 
-def warm_up() -> None:
+_warming = threading.Lock()  # one load at a time: a hint may wait on the companion's own warm-up
+
+
+def warm_up(notice: bool = True) -> None:
     """Load the machine code (compiled once per installation; a first compile takes some 20 s, so
-    a run that waits on it says so after 2 s). Once compiled, only what the exact search calls is
-    loaded here: the rollouts and the lookahead load at their first call (some 0.02 s each), as
-    an answer the search finishes never makes."""
+    a run that waits on it says so after 2 s, unless `notice` is off: a warm-up in the background
+    while a player types). Once compiled, only what the exact search calls is loaded here: the
+    rollouts and the lookahead load at their first call (some 0.02 s each), as an answer the
+    search finishes never makes."""
     global _warm
     if _warm:
         return
-    everything = not machine_code.ready()  # a first compile: all of it, under the one notice
     timer = threading.Timer(
         2.0,
         lambda: logging.getLogger("lobo_hint").warning(
@@ -213,15 +216,20 @@ def warm_up() -> None:
         ),
     )
     timer.daemon = True
-    timer.start()
+    if notice:
+        timer.start()
     try:
-        # Held while the machine code loads from its cache (some 0.3 s), not through a first
-        # compile (some 20 s): Ctrl-C must stop that at once.
-        with loading("search") if not everything else nullcontext():
-            _calls(everything)
+        with _warming:
+            if _warm:
+                return
+            everything = not machine_code.ready()  # a first compile: all of it, under the one notice
+            # Held while the machine code loads from its cache (some 0.3 s), not through a first
+            # compile (some 20 s): Ctrl-C must stop that at once.
+            with loading("search") if not everything else nullcontext():
+                _calls(everything)
+            _warm = True
     finally:
         timer.cancel()
-    _warm = True
 
 
 def _calls(everything: bool) -> None:

@@ -133,7 +133,14 @@ def _wants_compiled(root: State) -> bool:
 _UNAVAILABLE: list[str] = []  # why the compiled search could not load, once known: not tried again
 
 
-def _compiled_module() -> Any:
+def warm_up(notice: bool = True) -> None:
+    """Load the compiled search before an answer needs it (the companion and the server, while a
+    player is at the table), unless the plain search is asked for."""
+    if _engine_choice() != "python":
+        _compiled_module(notice)
+
+
+def _compiled_module(notice: bool = True) -> Any:
     """The compiled search, loaded (None where numba cannot load: the plain one then answers,
     and the warning is said once a process, not at every search)."""
     if _UNAVAILABLE:
@@ -141,7 +148,7 @@ def _compiled_module() -> Any:
     try:
         from solver.search import compiled
 
-        compiled.warm_up()
+        compiled.warm_up(notice)
         return compiled
     except Exception as e:  # pragma: no cover - numba missing, or no place to cache machine code
         _UNAVAILABLE.append(str(e))

@@ -71,6 +71,7 @@ from .session import (
     step_phase,
     take_step,
     undo,
+    warm_engine,
     why,
 )
 
@@ -124,6 +125,7 @@ __all__ = [
     "summary_lines",
     "take_step",
     "undo",
+    "warm_engine",
     "why",
     "why_lines",
     "write_atomic",

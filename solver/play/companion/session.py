@@ -279,6 +279,20 @@ def leave(session: Session) -> Reply:
 # The engine: hints and reward advice
 
 
+def warm_engine(notice: bool = True) -> None:
+    """Load what a hint needs before one is asked (CP-SAT for final rounds, the compiled search),
+    so that the first hint spends its time limit searching, not loading (found by a review: a
+    companion's first hint was an estimate where a later one of the same table was exact). Quietly
+    nothing where something cannot load: the hint says why when it is asked."""
+    try:
+        import solver.finish.finisher  # noqa: F401
+        from solver.search.engine import warm_up
+
+        warm_up(notice)
+    except Exception:  # see the docstring
+        pass
+
+
 def ask_hint(session: Session, seconds: float, started: float | None = None, threads: int = 1) -> Reply:
     """The hint for the table as it is, within `seconds` counted from `started` (a
     time.perf_counter() reading: when it was asked; by default now), its search on `threads`
