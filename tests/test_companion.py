@@ -185,6 +185,10 @@ def test_physical_game_refuses_mistakes_and_changes_nothing() -> None:
     refused(s, "4+2=6", "you hold no 2")
     refused(s, "9=6+4", "the Wolf holds no 4")
     refused(s, "9=6+2", "2+6 makes 8, not 9")
+    # Found by a review: "you hold no 6" of a play that uses a card held once, twice.
+    refused(s, "3+3=6", "you hold one 3, not two in your hand")
+    refused(s, "9=2+2+2", "makes 6, not 9 (and the Wolf holds two 2s, not three)")
+    refused(s, "7+7=8", "makes 14, not 8 (and you hold one 7, not two)")
     refused(s, "3+9=8", "makes 12, not 8")
     refused(s, "K=8", "only allowed in the final round")
     refused(s, "draw 4", "not time for a draw")

@@ -265,12 +265,12 @@ def _reason(state: State, play: Play) -> str | None:
         also = []
         hand, reserve = _missing(play.hand, state.hand), _missing(play.reserve, state.reserve)
         if hand is not None and hand not in state.reserve:
-            also.append(f"you hold no {hand}")
+            also.append(_short("you hold", hand, play.hand, state.hand))
         if reserve is not None and reserve not in state.hand:
-            also.append(f"your reserve holds no {reserve}")
+            also.append(_short("your reserve holds", reserve, play.reserve, state.reserve))
         wolf = _missing(play.wolf, state.wolf)
         if wolf is not None:
-            also.append(f"the Wolf holds no {wolf}")
+            also.append(_short("the Wolf holds", wolf, play.wolf, state.wolf))
         return broken + (f" (and {', '.join(also)})" if also else "")
     absent = _absent(state, play)
     if absent is not None:
@@ -295,17 +295,33 @@ def _absent(state: State, play: Play) -> str | None:
     missing = _missing(play.hand, state.hand)
     if missing is not None:
         return (
-            f"you hold no {missing} in your hand"
+            _short("you hold", missing, play.hand, state.hand) + " in your hand"
             if missing not in state.reserve
             else f"the {missing} is in your reserve: mark it {missing}r"
         )
     missing = _missing(play.reserve, state.reserve)
     if missing is not None:
-        return f"your reserve holds no {missing}"
+        return _short("your reserve holds", missing, play.reserve, state.reserve)
     missing = _missing(play.wolf, state.wolf)
     if missing is not None:
-        return f"the Wolf holds no {missing}"
+        return _short("the Wolf holds", missing, play.wolf, state.wolf)
     return None
+
+
+_COUNTS = ("no", "one", "two", "three", "four", "five", "six")
+
+
+def _short(holder: str, value: int, wanted: tuple[int, ...], held: tuple[int, ...]) -> str:
+    """ "you hold no 6", or where fewer are held than the play uses, "you hold one 6, not two"
+    (found by a review: "you hold no 6" was said of 6+6=7 with a 6 in the hand)."""
+    have, want = held.count(value), wanted.count(value)
+    if have == 0:
+        return f"{holder} no {value}"
+
+    def n(k: int) -> str:
+        return _COUNTS[k] if k < len(_COUNTS) else str(k)
+
+    return f"{holder} {n(have)} {value}{'s' if have > 1 else ''}, not {n(want)}"
 
 
 def _broken_rule(play: Play) -> str | None:
