@@ -163,7 +163,10 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
             marks.append("[green]best[/green]")
         elif m.tied:
             marks.append("[green]≈ best[/green]")
-        if m.blunder:
+        if m.blunder and (m.play == result.best or m.tied):
+            # Not a blunder beside "best" (found by a review): the game is as good either way.
+            marks.append("[yellow]gives up a round won for certain, as good for the game[/yellow]")
+        elif m.blunder:
             marks.append("[red]blunder: gives up a round won for certain[/red]")
         t.add_row(str(m.play), *row, " ".join(marks))
     lines: list[Text | Table | str] = []

@@ -320,6 +320,21 @@ def test_hint_on_a_final_round_gives_the_first_play_of_the_best_finish(tmp_path:
     assert lost["status"] == "proven_lost" and lost["value"] is None and lost["proof"]["wolf"]
 
 
+def test_a_fold_as_good_for_the_game_is_not_called_a_blunder_beside_best(tmp_path: Path) -> None:
+    """Found by a review: "≈ best blunder" on a fold that wins the game as surely (the next deal
+    gives the Wolf no card): it gives up the round, and the mark says so without contradiction."""
+    pos = {
+        "game": "vanguard", "difficulty": "easy", "player": [3, 8], "wolf": [2, 3], "party": ["J", "Q", "K"],
+        "discard": [1, 1, 1, 1, 2, 2, 2, 3, 3, 4, 4, 4, 4, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8, 8, 8],
+        "draw_pile": {"size": 1}, "final": False, "objective": "game",
+    }  # fmt: skip
+    path = write(tmp_path, pos)
+    fold = next(m for m in json.loads(run(path, "--json").stdout)["moves"] if m["play"]["type"] == "fold")
+    assert fold["blunder"] and fold["tied"] and fold["value"] == 1  # the JSON keeps both facts
+    text = " ".join(run(path).stdout.split())
+    assert "blunder" not in text and "gives up a round won" in text  # (the cell wraps)
+
+
 def test_hint_json_contract_on_the_examples(tmp_path: Path) -> None:
     for kind, key in (("win", "win_probability"), ("points", "value")):
         for path in examples(kind):

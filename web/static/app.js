@@ -584,9 +584,10 @@ function drawHint(g) {
         h("td", {}, h("button", { class: "play", "data-line": r.text, onclick: (ev) => tapPlay(ev, r.text) }, r.text)),
         r.cells.map((c, i) => h("td", { class: cellClass(i, "num") }, c)),
         h("td", { class: "marks" }, r.best ? "best" : r.tied ? "≈ best" : "",
-          r.blunder ? h("span", { class: "bad", title: "gives up a round won for certain" }, " blunder") : null)))))));
+          r.blunder && (r.best || r.tied) ? h("span", { class: "quiet", title: "gives up a round won for certain, as good for the game" }, " gives up the round")
+            : r.blunder ? h("span", { class: "bad", title: "gives up a round won for certain" }, " blunder") : null)))))));
     if (x.columns.length > 1) parts.push(moreColumns());
-    if (x.rows.some((r) => r.blunder)) parts.push(h("p", { class: "quiet" }, "A blunder gives up a round won for certain (it may still be as good for the game)."));
+    if (x.rows.some((r) => r.blunder && !(r.best || r.tied))) parts.push(h("p", { class: "quiet" }, "A blunder gives up a round won for certain (it may still be as good for the game)."));
     if (x.note) parts.push(h("p", { class: "quiet", id: "hint-note" }, x.note)); // below the numbers it qualifies
     if (x.left_out) parts.push(h("button", { class: "link", id: "hint-all", onclick: () => { S.whole = true; refresh(); } }, `… and ${x.left_out} more plays: show them all`));
     if (x.estimates_note) {
