@@ -140,8 +140,6 @@ def _rules(given: list[str]) -> Rules:
 
 
 def _resumed(path: str, session: Session) -> Note:
-    from solver.play.companion import Note
-    from solver.play.driver import waiting_for
+    from solver.play.companion import Note, where_it_stands
 
-    t = session.table
-    return Note("info", f"resumed {path}: round {t.rounds}, {len(session.game.steps)} steps; next: {waiting_for(t)}")
+    return Note("info", f"resumed {path}: {where_it_stands(session.table, len(session.game.steps))}")

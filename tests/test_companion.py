@@ -830,3 +830,13 @@ def test_the_engine_loads_before_the_first_hint_once_whoever_asks() -> None:
     env = {**os.environ, "LOBO_HINT_ENGINE": "python"}
     run = subprocess.run([sys.executable, "-c", plain], capture_output=True, text=True, timeout=300, env=env)
     assert run.stdout.split() == ["False"], run.stderr
+
+
+def test_a_game_taken_up_again_numbers_its_round_as_the_prompt_does() -> None:
+    """Found by a review: "resumed: round 2 …; next: the deal of round 3" under a [round 3] prompt."""
+    from solver.play.companion import where_it_stands
+    from solver.play.driver import waiting_for
+
+    s = start(VANGUARD).session  # a physical game: the first deal is awaited
+    assert where_it_stands(s.table, 0) == "round 1, 0 steps; next: " + waiting_for(s.table)
+    assert round_number(s.table) == 1 and s.table.rounds == 0

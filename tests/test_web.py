@@ -411,7 +411,7 @@ def test_a_long_illegal_line_is_echoed_cut_short(api: Api, folder: Path) -> None
     )
     # Within the limit, the reason is kept whole and every echo of the line cut.
     for line, reason in (
-        ("9=" + "2+" * 400 + "7", "makes 807, not 9 (and the Wolf holds no 2)"),
+        ("9=" + "2+" * 400 + "7", "makes 807, not 9 (and the Wolf holds two 2s, not 400)"),
         ("x" * 900, "type a play (e.g. 4+2=6), or help"),
         ("9=2+7 " + "a " * 400, "not a card"),
     ):

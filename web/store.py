@@ -34,9 +34,10 @@ from solver.play.companion import (
     start,
     take_step,
     undo,
+    where_it_stands,
     write_atomic,
 )
-from solver.play.driver import GameError, Setup, step_to_json, waiting_for
+from solver.play.driver import GameError, Setup, step_to_json
 from web.analysis import FORMAT as ANALYSIS_FORMAT
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -154,8 +155,7 @@ class Store:
             except CompanionError as e:
                 self.skipped.append(f"{e}: left as it is")
                 continue
-            t = session.table
-            note = Note("info", f"resumed: round {t.rounds}, {len(session.game.steps)} steps; next: {waiting_for(t)}")
+            note = Note("info", f"resumed: {where_it_stands(session.table, len(session.game.steps))}")
             self._games[path.stem] = Entry(
                 path.stem, session, (note,), path.stat().st_mtime, self._read_analysis(path.stem)
             )
@@ -224,8 +224,7 @@ class Store:
                 session = load_text(text, self.settings)
             except CompanionError as e:
                 raise WebError(400, f"the uploaded file is not a game this server can resume: {e}") from None
-            t = session.table
-            note = Note("info", f"uploaded: round {t.rounds}, {len(session.game.steps)} steps; next: {waiting_for(t)}")
+            note = Note("info", f"uploaded: {where_it_stands(session.table, len(session.game.steps))}")
             return self._commit(self._new_id(), replace(session, save_path=None), (note,))
 
     def check(self, entry: Entry, at: Any, rev: Any) -> None:

@@ -51,6 +51,7 @@ from .prose import (
     rounds,
     score_breakdown,
     summary_lines,
+    where_it_stands,
     why_lines,
 )
 from .session import (
@@ -126,6 +127,7 @@ __all__ = [
     "take_step",
     "undo",
     "warm_engine",
+    "where_it_stands",
     "why",
     "why_lines",
     "write_atomic",

@@ -318,6 +318,12 @@ def round_number(t: Table) -> int:
     return t.rounds + 1 if t.phase in (DEAL, RESHUFFLE) else t.rounds
 
 
+def where_it_stands(t: Table, steps: int) -> str:
+    """A game taken up again (a save loaded, a page uploaded): its round as the prompt numbers it
+    (found by a review: "round 2 …; next: the deal of round 3"), its steps, what comes next."""
+    return f"round {round_number(t)}, {steps} steps; next: {waiting_for(t)}"
+
+
 def final_reason(t: Table, *, dealt: bool = False) -> str:
     threshold = t.setup.rules.final_threshold
     return (
