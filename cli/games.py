@@ -648,6 +648,8 @@ def reward(
 
 
 def advice_view(a: RewardAdvice) -> Group:
+    from solver.words.hint import reward_texts  # loads the search: only for advice
+
     how = ("the game values of the hint" + (f", the next round played out {a.samples} times" if a.samples else "")
            if a.policy == "game" else f"{a.samples} continuations each, policy {a.policy}")  # fmt: skip
     t = RichTable(title=f"Rewards by chance to win the game ({how})", title_justify="left")
@@ -657,20 +659,16 @@ def advice_view(a: RewardAdvice) -> Group:
     t.add_column("vs best (paired, 95%)", justify="right")
     t.add_column("")
     for i, v in enumerate(a.ranked):
-        lo, hi = v.interval
-        dlo, dhi = v.difference_interval
-        exact = bool(v.exact) and bool(a.ranked[0].exact)  # exact values: no interval, no chance
-        vs = (
-            "—" if i == 0
-            else f"{100 * v.difference:+.1f} pts" if exact
-            else f"{100 * v.difference:+.1f} pts [{100 * dlo:+.1f}, {100 * dhi:+.1f}]"
-        )  # fmt: skip
+        best_exact = bool(a.ranked[0].exact)
+        exact = bool(v.exact) and best_exact  # exact values: no interval, no chance
+        win, interval, vs = reward_texts(
+            i == 0, bool(v.exact), best_exact, v.win_rate, v.interval, v.difference, v.difference_interval
+        )
         mark = (
             "[green]best[/green]" if i == 0
             else "worse" if v.significant
             else "[green]as good[/green]" if exact
             else "[yellow]not significantly worse[/yellow]"
         )  # fmt: skip
-        interval = "exact" if v.exact else f"{100 * lo:.1f}–{100 * hi:.1f}%"
-        t.add_row(escape(str(v.reward)), f"{100 * v.win_rate:.1f}%", interval, vs, mark)
+        t.add_row(escape(str(v.reward)), win, interval, vs, mark)
     return Group(Text(a.verdict(), style="bold"), t)

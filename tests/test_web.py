@@ -759,6 +759,20 @@ def test_an_analysis_runs_in_the_background_and_is_kept_with_the_game(folder: Pa
         assert c.get(f"/api/games/{gid}/analysis").status_code == 404
 
 
+def test_an_exact_reward_is_written_without_an_interval_on_both_faces() -> None:
+    from solver.words.hint import reward_texts
+
+    assert reward_texts(False, True, True, 0.666, (0.666, 0.666), -0.123, (-0.123, -0.123)) == (
+        "66.6%", "exact", "-12.3 pts"
+    )  # fmt: skip
+    assert reward_texts(False, True, False, 0.5, (0.5, 0.5), -0.1, (-0.2, 0.0)) == (
+        "50.0%",
+        "exact",
+        "-10.0 pts [-20.0, +0.0]",
+    )
+    assert reward_texts(True, False, False, 0.5, (0.4, 0.6), 0.0, (0.0, 0.0)) == ("50.0%", "40.0–60.0%", "—")
+
+
 def test_reward_advice_in_the_reward_phase(folder: Path, hints: HintService) -> None:
     with TestClient(create_app(Store(folder), hints)) as c:
         api = Api(c)
@@ -773,6 +787,11 @@ def test_reward_advice_in_the_reward_phase(folder: Path, hints: HintService) -> 
         assert advice["kind"] == "advice" and advice["policy"] == "game"  # the companion's default
         assert {r["reward"] for r in advice["rewards"]} == {r["text"] for r in g["board"]["rewards"]}
         assert advice["rewards"][0]["win_text"].endswith("%")
+        # The terminal's texts (found by a review: "66.6–66.6%" on the page for an exact value).
+        best_exact = advice["rewards"][0]["exact"]
+        for i, r in enumerate(advice["rewards"]):
+            assert (r["interval_text"] == "exact") == r["exact"]
+            assert ("[" in r["vs_text"]) == (i > 0 and not (r["exact"] and best_exact))
         # The same advice as the companion's `reward` (same seed of continuations).
         want = hint_data(ask_hint(companion(["9=9", "7=7", "6=6", "2+3+3=8"], seed=6), 10).session)
         assert want is not None

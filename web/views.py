@@ -71,13 +71,7 @@ def hint_view(entry: Entry, whole: bool) -> dict[str, Any] | None:
     note = current_hint(session)
     if data is None or note is None:
         return None
-    if note.advice is not None:
-        for row in data["rewards"]:
-            lo, hi = row["interval"]
-            dlo, dhi = row["difference_interval"]
-            row["win_text"] = f"{100 * row['win_rate']:.1f}%"
-            row["interval_text"] = f"{100 * lo:.1f}–{100 * hi:.1f}%"
-            row["vs_text"] = f"{100 * row['difference']:+.1f} pts [{100 * dlo:+.1f}, {100 * dhi:+.1f}]"
+    if note.advice is not None:  # its rows carry the terminal's texts (solver/play/board.py)
         return data
     r = note.result
     assert r is not None

@@ -38,7 +38,7 @@ from solver.play.companion import (
 )
 from solver.play.driver import DRAW, PLAY, REWARD, Table, waiting_for
 from solver.search.hint import MoveResult
-from solver.words.hint import explain
+from solver.words.hint import explain, reward_texts
 
 
 @dataclass(frozen=True)
@@ -166,6 +166,7 @@ def hint_data(session: Session, whole: bool = False) -> dict[str, Any] | None:
     why = [n.text for n in execute(session, "why").notes]
     if note.advice is not None:
         a = note.advice
+        best_exact = bool(a.ranked[0].exact)
         return {
             "kind": "advice",
             "verdict": a.verdict(),
@@ -181,8 +182,24 @@ def hint_data(session: Session, whole: bool = False) -> dict[str, Any] | None:
                     "difference": v.difference,
                     "difference_interval": list(v.difference_interval),
                     "significant": v.significant,
+                    "exact": bool(v.exact),
+                    **dict(
+                        zip(
+                            ("win_text", "interval_text", "vs_text"),
+                            reward_texts(
+                                i == 0,
+                                bool(v.exact),
+                                best_exact,
+                                v.win_rate,
+                                v.interval,
+                                v.difference,
+                                v.difference_interval,
+                            ),
+                            strict=True,
+                        )
+                    ),
                 }
-                for v in a.ranked
+                for i, v in enumerate(a.ranked)
             ],
             "why": why,
         }

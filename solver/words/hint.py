@@ -120,6 +120,29 @@ def interval_text(objective: str, iv: tuple[float, float] | None) -> str:
     return f"[{signed_text(iv[0], '+.2f')}, {signed_text(iv[1], '+.2f')}]"
 
 
+def reward_texts(
+    first: bool,
+    exact: bool,
+    best_exact: bool,
+    win_rate: float,
+    interval: tuple[float, float],
+    difference: float,
+    difference_interval: tuple[float, float],
+) -> tuple[str, str, str]:
+    """A reward's chance, its 95% interval and its difference to the best (paired), as both faces
+    write them: an exact value has no interval (found by a review: the page wrote "66.6–66.6%"
+    and "-12.3 pts [-12.3, -12.3]" where the terminal wrote "exact" and "-12.3 pts"). The
+    difference has no interval where this reward's value and the best's both are exact."""
+    lo, hi = interval
+    dlo, dhi = difference_interval
+    vs = (
+        "—" if first
+        else f"{100 * difference:+.1f} pts" if exact and best_exact
+        else f"{100 * difference:+.1f} pts [{100 * dlo:+.1f}, {100 * dhi:+.1f}]"
+    )  # fmt: skip
+    return f"{100 * win_rate:.1f}%", "exact" if exact else f"{100 * lo:.1f}–{100 * hi:.1f}%", vs
+
+
 def win_text(m: MoveResult) -> str:
     if m.win_probability is None:
         return "—"
@@ -233,6 +256,7 @@ __all__ = [
     "explain",
     "hint_columns",
     "interval_text",
+    "reward_texts",
     "shown_objective",
     "value_texts",
     "win_text",
