@@ -739,6 +739,9 @@ def test_summary_and_rounds_of_a_whole_virtual_game() -> None:
     refused(s, "fold", "the game is over (won)")
     refused(s, "hint", "nothing to hint: the game is over (won)")
     refused(s, "export x.json", "no position to export: the game is over (won)")
+    # A step that cannot even be read says the game is over, not how to write it (a review).
+    for line in ("deal 8", "draw", "3+3+=6", "reserve"):
+        refused(s, line, "the game is over (won): no step follows")
 
 
 def test_the_round_number_before_a_deal_is_the_round_to_be_dealt() -> None:
