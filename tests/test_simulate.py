@@ -20,7 +20,7 @@ from conftest import ROOT
 from processes import MAIN_WITH_CTRL_C, children, still_alive, wait_for_children
 from solver.core.intervals import wilson
 from solver.core.position import parse_position
-from solver.play.driver import Deal, Setup
+from solver.play.driver import Deal, GameError, Setup
 from solver.play.reward import advise_reward
 from solver.play.simulate import GameRecord, replay_record, simulate, summarize
 
@@ -454,3 +454,20 @@ def test_a_budget_the_policy_does_not_use_is_said() -> None:
     assert r.exit_code == 0 and "--policy greedy does not use --think or --max-states" in r.stderr
     r = runner.invoke(app, ["simulate", "--policy", "best", "--games", "1", "--samples", "4"])
     assert r.exit_code == 0 and "does not use" not in r.stderr
+
+
+def test_a_round_that_ends_at_its_deal_has_its_party_count() -> None:
+    """Found by a review: a final round the Wolf is dealt no card of (won at its deal) was counted
+    in `rounds` and missing from `party_by_round`; records written so still replay."""
+    from dataclasses import replace
+
+    from solver.play.registry import make_policy
+    from solver.play.simulate import play_game
+
+    record = play_game(Setup("vanguard", "easy"), make_policy("clairvoyant"), 11, 12)
+    assert isinstance(record.steps[-1], Deal) and record.steps[-1].wolf == ()  # the game's last step
+    assert record.rounds == len(record.party_by_round) == 3
+    replay_record(record)
+    replay_record(replace(record, party_by_round=record.party_by_round[:-1]))  # as written before
+    with pytest.raises(GameError, match="party_by_round"):
+        replay_record(replace(record, party_by_round=record.party_by_round[:-2]))

@@ -28,6 +28,7 @@ from solver.core.games import game as game_of
 from solver.core.intervals import wilson
 from solver.parallel import run_parallel
 from solver.play.driver import (
+    DEAL,
     DRAW,
     PLAY,
     REWARD,
@@ -277,7 +278,9 @@ def round_facts(tables: Sequence[Table], steps: Sequence[Step]) -> tuple[tuple[i
     party: list[int] = []
     has_party = bool(tables) and game_of(tables[0].setup.game).has_party
     for before, after in itertools.pairwise(tables):
-        if before.phase in (PLAY, DRAW) and after.phase not in (PLAY, DRAW) and has_party:
+        # A round can end at its deal (the Wolf dealt no card: found by a review, such a round
+        # was counted in `rounds` and missing here).
+        if before.phase in (DEAL, PLAY, DRAW) and after.phase not in (PLAY, DRAW) and has_party:
             party.append(len(after.party))
         elif before.phase == REWARD and party:
             party[-1] = len(after.party)
@@ -351,6 +354,8 @@ def replay_record(record: GameRecord) -> Playthrough:
         )
     # The summary fields too: they are what a run's tables are summed from.
     party, rewards = round_facts(game.tables, game.steps)
+    if game.tables[-2].phase == DEAL and list(record.party_by_round) == list(party[:-1]):
+        party = party[:-1]  # written before a round that ended at its deal was counted
     for name, replayed, recorded in (
         ("rounds", end.rounds, record.rounds),
         ("party_by_round", list(party), list(record.party_by_round)),
