@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeGuard
 
 import typer
 
@@ -129,17 +129,21 @@ def analyse(
             fail(f"{path} holds {len(games)} games: pick one with --game N, or analyse them all with --out FILE.jsonl")
         if bad:
             fail(str(bad[0]))
-    done: set[str] = set()
+    done: dict[str, dict[str, Any]] = {}  # a game already in --out: its summary row
     held = None  # the lock on a file resumed: one run appends to it at a time
     if resume and out is not None:
         from solver.core.files import repair_tail
 
         held = resume_lock(out, "--out")
         try:
-            repair_tail(out)  # a torn last line (a run killed mid-write) is no game
-        except OSError as e:
-            fail(f"--out: cannot write {out}: {e.strerror or e}")
-        done = _done(out, FORMAT, budget.to_json())
+            try:
+                repair_tail(out)  # a torn last line (a run killed mid-write) is no game
+            except OSError as e:
+                fail(f"--out: cannot write {out}: {e.strerror or e}")
+            done = _done(out, FORMAT, budget.to_json(), path)
+        except BaseException:
+            close_out(held)  # refused: the file is free again at once (a caller in this process)
+            raise
     todo = [g for g in games if _key(g.index, g.where) not in done]
     client = None
     if cluster is not None:
@@ -193,19 +197,23 @@ def analyse(
             if plot is not None:
                 console().print(f"plot: {plot}")
     else:
+        # Every game of the file in --out, those a resume found there first (found by a review:
+        # a resume with nothing left to do showed nothing), then this run's.
+        earlier = [done[k] for k in dict.fromkeys(_key(g.index, g.where) for g in games) if k in done]
+        rows = earlier + [_summary_line(a) for a in results]
         if as_json:
             emit_json(
                 {
                     "games": len(results),
                     "skipped": len(games) - len(todo),
                     "out": out,
-                    "summaries": [_summary_line(a) for a in results],
+                    "summaries": rows,
                     "invalid": [str(e) for e in bad],
                 }
             )
         else:
-            if results:
-                console().print(analysis_view.games_view(results))
+            if rows:
+                console().print(analysis_view.games_view(rows))
             note = f" ({len(games) - len(todo)} already in it)" if len(games) > len(todo) else ""
             console().print(f"{len(results)} game(s) analysed into {out}{note}")
     for line in bad[:5]:
@@ -219,21 +227,28 @@ def analyse(
 def _key(index: int | None, where: str) -> str:
     """What a game is known by in --out: where it was read (file:line; two joined files may both
     have a game 0), the file by its real path (./g.jsonl and g.jsonl are one), with its number."""
+    name, line = _file_of(where)
+    return f"{name}{':' + line if line else ''} game {index}"
+
+
+def _file_of(where: str) -> tuple[str, str]:
+    """A game's file, by its real path, and its line ("" for a file of one game)."""
     name, colon, line = where.rpartition(":")
     if not (colon and line.isdigit()):
         name, line = where, ""
-    return f"{os.path.realpath(name)}{':' + line if line else ''} game {index}"
+    return os.path.realpath(name), line
 
 
-def _done(out: str, fmt: str, budget: dict[str, Any]) -> set[str]:
-    """The games --out holds already; one analysed with other budgets is refused (a file of one
-    run's analyses must not mix what different budgets say)."""
+def _done(out: str, fmt: str, budget: dict[str, Any], games: str) -> dict[str, dict[str, Any]]:
+    """The games --out holds already; one analysed with other budgets, or of another file than
+    `games`, is refused (a file of one run's analyses must not mix what different budgets say,
+    nor gain a second copy of games read under another file's name: found by a review)."""
     from solver.core import jsonio
 
     p = Path(out)
     if not p.exists():
-        return set()
-    keys: set[str] = set()
+        return {}
+    keys: dict[str, dict[str, Any]] = {}
     asked = {k: budget[k] for k in BUDGET_KEYS}
     try:
         # utf-8-sig: an editor's byte-order mark on line 1 is no reason to analyse game 0 again
@@ -259,13 +274,40 @@ def _done(out: str, fmt: str, budget: dict[str, Any]) -> set[str]:
                         f"{_budget_said(asked)}: resume with the budgets it was made with (--time-limit, "
                         "--max-states, --samples), or choose another file"
                     )
-                keys.add(_key(r.get("game"), str(r.get("source", ""))))
+                source = str(r.get("source", ""))
+                if _file_of(source)[0] != os.path.realpath(games):
+                    fail(
+                        f"--out: {out}: line {n} is an analysis of a game of {r.get('source')}, not of {games}: "
+                        "resume with that file of games, or choose another --out"
+                    )
+                summary = r.get("summary")
+                if not _summary_ok(summary):
+                    fail(f"--out: {out}: line {n}: its summary is not one this command writes: choose another file")
+                keys[_key(r.get("game"), source)] = {"game": r.get("game"), "source": r.get("source"), **summary}
     except OSError as e:
         fail(f"--out: cannot read {out}: {e.strerror or e}")
     return keys
 
 
 BUDGET_KEYS = ("time_limit", "max_states", "samples")
+
+
+def _summary_ok(summary: Any) -> TypeGuard[dict[str, Any]]:
+    """Whether an analysis line's summary holds what the table of games shows, as numbers."""
+
+    def number(x: Any) -> bool:
+        return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+    if not isinstance(summary, dict):
+        return False
+    marks = summary.get("marks")
+    return (
+        all(number(summary.get(k)) for k in ("total_loss", "total_luck", "error_rate"))
+        and (summary.get("start_chance") is None or number(summary.get("start_chance")))
+        and (summary.get("result") is None or isinstance(summary.get("result"), str))
+        and isinstance(marks, dict)
+        and all(isinstance(marks.get(m), int) for m in ("??", "?", "?!"))
+    )
 
 
 def _budget_said(budget: Any) -> str:

@@ -121,16 +121,16 @@ def _budget_parts(time_limit: float | None, max_states: int | None, samples: int
     return " / ".join(parts)
 
 
-def games_view(rows: list[Analysis]) -> Table:
+def games_view(rows: list[dict[str, Any]]) -> Table:
+    """The games of a file, one row each: `game` and `source` beside an analysis's summary keys."""
     t = Table(title="Games analysed", title_justify="left", show_edge=False)
     for col in ("game", "result", "start", "lost", "luck", "??", "?", "?!", "error rate"):
         t.add_column(col, justify="left" if col in ("game", "result") else "right")
-    for a in rows:
-        s = a.summary()
+    for s in rows:
         m = s["marks"]
         start = s["start_chance"]
         t.add_row(
-            str(a.index) if a.index is not None else (a.source or ""), s["result"] or "—",
+            str(s["game"]) if s.get("game") is not None else (s.get("source") or ""), s["result"] or "—",
             "—" if start is None else f"{100 * start:.1f}%", f"{s['total_loss']:.1f}", f"{s['total_luck']:+.1f}",
             str(m["??"]), str(m["?"]), str(m["?!"]), f"{s['error_rate']:.2f}",
         )  # fmt: skip

@@ -239,7 +239,23 @@ def test_analyse_resume_knows_a_file_however_its_path_is_written(
     assert runner.invoke(app, ["analyse", "g.jsonl", *args]).exit_code == 0
     r = runner.invoke(app, ["analyse", "./g.jsonl", *args, "--resume", "--json"])
     assert r.exit_code == 0 and json.loads(r.stdout)["skipped"] == 2, r.output
+    # Found by a review: nothing left to do showed nothing; every game in the file is summed up.
+    assert [x["game"] for x in json.loads(r.stdout)["summaries"]] == [0, 1]
+    shown = runner.invoke(app, ["analyse", "g.jsonl", *args, "--resume"]).stdout
+    assert "Games analysed" in shown and "0 game(s) analysed into a.jsonl (2 already in it)" in shown
+    # ... and a file of another name (a copy of the same games) is not appended to it.
+    (tmp_path / "copy.jsonl").write_bytes((tmp_path / "g.jsonl").read_bytes())
+    r = runner.invoke(app, ["analyse", "copy.jsonl", *args, "--resume"])
+    assert r.exit_code == 2 and "line 1 is an analysis of a game of" in r.stderr and "not of copy.jsonl" in r.stderr
     analyses = tmp_path / "a.jsonl"
+    assert len(analyses.read_text().splitlines()) == 2
+    kept = analyses.read_bytes()
+    tampered = json.loads(kept.splitlines()[0])
+    tampered["summary"]["total_loss"] = "x"
+    analyses.write_text(json.dumps(tampered) + "\n")
+    r = runner.invoke(app, ["analyse", "g.jsonl", *args, "--resume"])
+    assert r.exit_code == 2 and "line 1: its summary is not one this command writes" in r.stderr, r.output
+    analyses.write_bytes(kept)
     assert len(analyses.read_text().splitlines()) == 2
     # Found by a review: an editor's byte-order mark on line 1 had game 0 analysed again, and a
     # line that is not an analysis was kept among the ones appended after it.
