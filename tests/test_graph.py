@@ -33,6 +33,21 @@ def test_graph_values_are_consistent_with_the_search() -> None:
     assert not g.graph["truncated"]
 
 
+def test_a_lobo_graph_values_the_race_as_it_stands() -> None:
+    """Found by a review: under `game` the graph valued every lobo race as if it stood at 0-0."""
+    from solver.core.position import parse_position
+
+    base = {"game": "lobo", "difficulty": "easy", "player": [5], "wolf": [3], "draw_pile": {"size": 2}}
+    values = {}
+    for scores in ((0, 99), (95, 0), (0, 0)):
+        pos = parse_position({**base, "scores": {"player": scores[0], "wolf": scores[1]}})
+        g = lookahead_graph(pos, 1)
+        assert abs(g.nodes["n0"]["value"] - hint(pos).value) < 1e-9, scores  # type: ignore[operator]
+        values[scores] = g.nodes["n0"]["value"]
+    # At 0-99 every line loses the game (any round lost gives the Wolf a point): exact 0.
+    assert values[(0, 99)] == 0.0 and values[(0, 99)] < values[(0, 0)] < values[(95, 0)]
+
+
 def test_equal_states_are_one_node_and_depth_is_respected() -> None:
     pos = load_position(EXAMPLE)
     shallow, deep = lookahead_graph(pos, 1), lookahead_graph(pos, 3)

@@ -145,7 +145,7 @@ def lookahead_graph(
     # Valued root first while the clock lasts; after that, every node gets what the table knows,
     # and the file is written: PER_NODE a node, kept for them.
     ends = None if time_limit is None else end - PER_NODE * len(order)
-    search = Search(root, obj, None, ends)
+    search = Search(root, obj, None, ends, scores=pos.scores)  # (found by a review: lobo at 0-0 whatever the race)
     exact = True
     late = False
     for s in order:
