@@ -92,7 +92,13 @@ INVALID: list[tuple[str, dict[str, Any], str, str]] = [
         "visible top missing",
         {"player": [3], "wolf": [3], "rules": {"top_card_visible": True}},
         "missing_top",
-        "draw_pile.top",
+        "draw_pile.top: missing",
+    ),
+    (
+        "visible top empty",  # found by a review: said "missing" of a key given as []
+        {"player": [3], "wolf": [3], "draw_pile": {"top": []}, "rules": {"top_card_visible": True}},
+        "missing_top",
+        "draw_pile.top: empty",
     ),
     ("not an object", [1, 2], "wrong_type", "JSON object"),  # type: ignore[list-item]
     ("pile null", {"player": [3], "wolf": [3], "draw_pile": None}, "wrong_type", "draw_pile"),

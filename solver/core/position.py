@@ -389,8 +389,10 @@ def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
     if not wolf and not reward:
         raise PositionError("wolf: empty; a round with no Wolf cards is already over", "empty_wolf")
     if rules.top_card_visible and pile_size > 0 and not pile_top:
+        given = raw.get("draw_pile")
+        said = "empty" if isinstance(given, dict) and given.get("top") is not None else "missing"
         raise PositionError(
-            "draw_pile.top: missing; with rules.top_card_visible the face-up top card must be named", "missing_top"
+            f"draw_pile.top: {said}; with rules.top_card_visible the face-up top card must be named", "missing_top"
         )
 
     return Position(
