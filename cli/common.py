@@ -219,13 +219,17 @@ def disk_code(e: OSError) -> int:
 
 
 def writable_folder(out: str, option: str) -> Path:
-    """The folder an option names, made if need be and checked writable before any work (a long
-    run must not find out at its end)."""
+    """The folder an option names, made if need be (in a folder that exists: a mistyped parent is
+    said, not made, as a file's folder is) and checked writable before any work (a long run must
+    not find out at its end)."""
     if not out.strip():
         fail(f"{option}: an empty path names no folder")
     folder = Path(out)
+    parent = folder.absolute().parent
+    if not folder.is_dir() and not parent.is_dir():
+        fail(f"{option}: cannot make {out}: no folder {parent}")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".lobo-hint-", suffix=".probe"):
             pass
     except OSError as e:

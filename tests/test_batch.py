@@ -394,6 +394,11 @@ def test_odd_bytes_and_names_give_one_line_not_a_traceback(tmp_path: Path) -> No
     for command in (["generate", "-o", ""], ["report", "-o", "", "--games", "1"]):
         r = runner.invoke(app, command)
         assert r.exit_code == 2 and "an empty path names no folder" in r.stderr, command
+    # A mistyped parent is said, not made (found by a review: report made /nonexistent/x).
+    for command in (["generate", "-o"], ["report", "--games", "1", "-o"]):
+        r = runner.invoke(app, [*command, str(tmp_path / "no" / "such")])
+        assert r.exit_code == 2 and f"no folder {tmp_path / 'no'}" in r.stderr, r.output
+        assert not (tmp_path / "no").exists()
 
 
 def test_an_expected_answer_of_the_wrong_shape_is_named_not_matched(tmp_path: Path) -> None:

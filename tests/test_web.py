@@ -1011,7 +1011,7 @@ def test_serve_refuses_bad_options_in_one_line(tmp_path: Path) -> None:
         (["--port", "70000"], "--port: 0 to 65535"),
         (["--time-limit", "0"], "--time-limit"),
         (["--token", "short"], "--token: at least 8"),
-        (["--games", "/proc/no-such-place/games"], "--games: cannot write into"),
+        (["--games", "/proc/no-such-place/games"], "--games: cannot make /proc/no-such-place/games: no folder"),
     ]:
         done = runner.invoke(cli_app, ["serve", *args])
         assert done.exit_code == 2, (args, done.output)
