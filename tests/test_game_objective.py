@@ -90,7 +90,7 @@ def test_a_sure_loss_that_takes_the_last_member_is_worth_nothing(
 
 
 @pytest.mark.parametrize("engine", ["python", "compiled"])
-@sample_sizes(20, 1000)
+@sample_sizes(12, 1000)
 def test_a_game_search_bounded_by_the_round_s_win_search_gives_the_same_values(
     monkeypatch: pytest.MonkeyPatch, engine: str, n: int
 ) -> None:
