@@ -76,9 +76,11 @@ def figure(analysis: Analysis, size: tuple[float, float] = (10, 4.2), labels: fl
         if abs(x.swing) < BIG_SWING:
             continue
         y = 100 * x.after
+        # Below its point, but above one near the floor (found by a review: drawn over the axis).
+        dy = 8 if y < 15 else -14
         ax.annotate(
             f"{x.swing:+.0f}: {_cards(x.text)}", (x.steps[-1] + 1, y), textcoords="offset points",
-            **side(x.steps[-1] + 1, -14), fontsize=labels, color="#2e7d32" if x.swing > 0 else "#8e24aa",
+            **side(x.steps[-1] + 1, dy), fontsize=labels, color="#2e7d32" if x.swing > 0 else "#8e24aa",
         )  # fmt: skip
     ax.set_ylim(-2, 106)
     ax.set_xlim(-0.5, last + 0.5)
