@@ -7,6 +7,7 @@ runs the server. Both load only when the command runs: the other commands start 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import socket
@@ -31,18 +32,22 @@ def default_games_folder() -> Path:
 def addresses(host: str, port: int, token: str | None) -> list[str]:
     """The addresses to open the page at: this machine's own, and for a server that listens on
     every interface (0.0.0.0, ::) the machine's other addresses, for a phone on the same network.
-    Found from the host name alone: nothing is sent anywhere."""
+    Found from the host name and from the route out of the machine: nothing is sent anywhere."""
     query = f"/?token={token}" if token else "/"
     if host not in ("0.0.0.0", "::", ""):
         shown = f"[{host}]" if ":" in host else host
         return [f"http://{shown}:{port}{query}"]
-    found: list[str] = []
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-        found = sorted({str(info[4][0]) for info in infos if not str(info[4][0]).startswith("127.")})
-    except OSError:
-        pass
-    return [f"http://{ip}:{port}{query}" for ip in found] + [f"http://127.0.0.1:{port}{query}"]
+    found: set[str] = set()
+    with contextlib.suppress(OSError):
+        found |= {str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
+    # Found by a review: the host name often names only 127.0.1.1, and the phone's address was
+    # not shown. A UDP socket "connected" to an outside address takes the address of the
+    # interface its route leaves by (a connect sends no packet); no route, no address.
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never a real host
+        found.add(str(probe.getsockname()[0]))
+    others = sorted(ip for ip in found if not ip.startswith(("127.", "0.")))
+    return [f"http://{ip}:{port}{query}" for ip in others] + [f"http://127.0.0.1:{port}{query}"]
 
 
 def listen(host: str, port: int) -> socket.socket:

@@ -953,6 +953,38 @@ def _stop(proc: subprocess.Popen[str]) -> None:
             proc.kill()
 
 
+def test_serve_names_the_address_a_phone_reaches_when_the_host_name_is_local(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by a review: a host name that resolves to 127.0.1.1 alone left no phone address."""
+    import socket
+
+    from cli import serve
+
+    class Route:  # the interface a route out leaves by, as a UDP socket's connect finds it
+        def __init__(self, *_: object) -> None:
+            self.to: object = None
+
+        def __enter__(self) -> Route:
+            return self
+
+        def __exit__(self, *_: object) -> None:
+            return None
+
+        def connect(self, to: object) -> None:
+            self.to = to
+
+        def getsockname(self) -> tuple[str, int]:
+            assert self.to is not None  # asked only after the connect
+            return ("192.168.1.20", 40000)
+
+    monkeypatch.setattr(socket, "gethostname", lambda: "localhost")
+    monkeypatch.setattr(socket, "socket", Route)
+    assert serve.addresses("0.0.0.0", 8000, "t") == [
+        "http://192.168.1.20:8000/?token=t",
+        "http://127.0.0.1:8000/?token=t",
+    ]
+    assert serve.addresses("127.0.0.1", 8000, None) == ["http://127.0.0.1:8000/"]
+
+
 def test_serve_on_every_interface_prints_a_token_address_and_needs_it(tmp_path: Path) -> None:
     import httpx2
 
