@@ -41,7 +41,14 @@ def play(
     load: Annotated[str | None, typer.Option("--load", "-l", help="resume a game saved with save FILE")] = None,
     target: Annotated[int | None, typer.Option("--target", help="lobo: the score that wins (default 100)")] = None,
     time_limit: Annotated[float, typer.Option("--time-limit", "-t", help="seconds a hint may take")] = 2.0,
-    samples: Annotated[int, typer.Option("--samples", "-n", help="continuations per reward for reward")] = 200,
+    samples: Annotated[
+        int,
+        typer.Option(
+            "--samples",
+            "-n",
+            help="continuations per reward for reward under --reward-policy greedy, best or random (game values rewards as the hint does)",
+        ),
+    ] = 200,
     reward_policy: Annotated[
         str,
         typer.Option(

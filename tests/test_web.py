@@ -109,7 +109,7 @@ def api(folder: Path) -> Iterator[Api]:
 def hints() -> Iterator[HintService]:
     """One warm worker for the hint tests (its start is paid once)."""
     service = HintService()
-    deadline = time.monotonic() + 120  # a first run on a machine compiles the search (about 20 s)
+    deadline = time.monotonic() + 120  # a first run on a machine compiles the search (a minute or two)
     while not service.ready() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert service.ready(), "the hint worker never became ready"

@@ -5,8 +5,8 @@ numba, from the same source files the plain-Python search runs.
 
 Each file is loaded a second time as a module of its own, with `__lobo_jit__` set to numba's
 decorator (and the compiled kernel and hash table in place of the plain ones), so its functions
-call each other compiled. The machine code is cached beside the sources (about 20 s to compile
-the first time, with a notice after 2 s; under a second to load). numba's cache knows only a
+call each other compiled. The machine code is cached beside the sources (compiled the first
+time, with a notice after 2 s; bench/README.md has the times). numba's cache knows only a
 function's own file, so a search compiled against an older kernel would be loaded as it was: the
 cache is stamped with a digest of every source that goes into it and cleared when they change.
 """
@@ -212,7 +212,7 @@ def warm_up(notice: bool = True) -> None:
     timer = threading.Timer(
         2.0,
         lambda: logging.getLogger("lobo_hint").warning(
-            "lobo-hint: compiling the search for this machine (first run only, about 20 s)"
+            "lobo-hint: compiling the search for this machine (first run only: up to a minute or two)"
         ),
     )
     timer.daemon = True
