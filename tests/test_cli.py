@@ -335,6 +335,21 @@ def test_a_fold_as_good_for_the_game_is_not_called_a_blunder_beside_best(tmp_pat
     assert "blunder" not in text and "gives up a round won" in text  # (the cell wraps)
 
 
+def test_an_inexact_answer_names_the_budget_that_ran_out(tmp_path: Path) -> None:
+    """Found by a review: --max-memory below what the program holds stopped every search, and the
+    answer said only "the budget ran out"."""
+    pos = write(tmp_path, {
+        "game": "vanguard", "difficulty": "standard", "player": [1, 6, 7], "wolf": [8, 9], "reserve": [3],
+        "discard": [1, 2, 2, 2, 3, 3, 4, 4, 5, 6, 6, 7, 7, 8, 9, 9], "draw_pile": {"size": 14},
+    })  # fmt: skip
+    text = " ".join(run(pos, "--max-states", "5").stdout.split())
+    assert "(not exact: the state budget ran out)" in text, text
+    # A process of its own: a memory budget is the process's (and would stay for the next test).
+    cmd = [sys.executable, "-c", "from cli.main import main; main()", pos, "--max-memory", "64M"]
+    text = " ".join(subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=120).stdout.split())
+    assert "(not exact: the memory budget ran out)" in text, text
+
+
 def test_hint_json_contract_on_the_examples(tmp_path: Path) -> None:
     for kind, key in (("win", "win_probability"), ("points", "value")):
         for path in examples(kind):

@@ -822,7 +822,7 @@ def test_a_hint_answers_within_its_budget_and_the_server_stays_responsive(folder
         assert slowest < 0.8 * took, (slowest, took)  # a request that waited on it would take it all
         assert g["hint"]["exact"] is False and "Bounds" in g["hint"]["columns"]
         # Cut short by its budget: said so, and what to do about it on the page (not the terminal's `hint 60`).
-        assert g["hint"]["not_exact"] == "the budget ran out"
+        assert g["hint"]["not_exact"] == "the time limit ran out"
         assert any("(pick 30 s beside Hint and tap Hint again)" in line for line in g["hint"]["why"]), g["hint"]["why"]
 
 

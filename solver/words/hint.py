@@ -199,9 +199,14 @@ def cut_short(result: HintResult) -> bool:
     return bool(result.stats.get("stopped")) or any(m.bounds is not None for m in result.moves)
 
 
+BUDGETS = {"time": "the time limit", "states": "the state budget", "memory": "the memory budget"}
+
+
 def why_not_exact(result: HintResult) -> str:
     if cut_short(result):
-        return "the budget ran out"
+        # Which one (found by a review: --max-memory below what the program itself holds stopped
+        # every search at once, and "the budget ran out" did not say which to raise).
+        return f"{BUDGETS.get(str(result.stats.get('stopped')), 'the budget')} ran out"
     return "the rounds after this one are valued by estimates"
 
 
