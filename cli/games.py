@@ -628,6 +628,8 @@ def reward(
         fail(
             f'{path}: not a reward position: add "phase": "reward" (the round was just won; the Wolf\'s hand is empty)'
         )
+    if pos.objective != "game":  # found by a review: "party" was read and ignored
+        fail(f"{path}: objective: {pos.objective!r}: rewards are ranked by the chance to win the game (game)")
     offered = len(rewards(pos.player, pos.party))
     continued = CONTINUATIONS if samples is None else samples
     with _bar("continuations", max(1, offered * continued), not as_json and policy != GAME_VALUES) as update:

@@ -334,6 +334,7 @@ def test_bad_positions_and_files_give_one_line_and_exit_2(tmp_path: Path) -> Non
         "wolf_cards.json": {**REWARD_POSITION, "wolf": [3]},
         "final.json": {**REWARD_POSITION, "final": True},
         "short_pile.json": {**REWARD_POSITION, "draw_pile": {"size": 3}},  # played on: needs the whole pile
+        "party.json": {**REWARD_POSITION, "objective": "party"},  # read and ignored before (a review)
     }
     for name, raw in cases.items():
         f = tmp_path / name
