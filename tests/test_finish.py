@@ -433,3 +433,27 @@ def test_verify_past_the_memory_budget_says_not_verified(tmp_path: Path, monkeyp
     answer = json.loads(r.stdout)
     assert answer["verified"] is None and answer["verify_note"].startswith("not verified: the brute force ran out")
     assert answer["status"] == "win"
+
+
+SHORT_OF_TOTAL = (
+    ([4, 3, 2, 4, 2, 1, 3, 1, 3, 2], [8, 6, 5, 8, 8, 7, 9, 7], [3, 1, 2, 4, 4]),
+    ([4, 2, 3, 1, 1, 4, 2, 1, 3, 1, 3], [8, 9, 10, 5, 8, 5, 7, 9], [2, 4, 2, 4, 3]),
+)
+
+
+@pytest.mark.parametrize("reference", [False, pytest.param(True, marks=pytest.mark.slow)])
+def test_a_loss_counting_proves_gets_a_minimal_core_quickly(reference: bool) -> None:
+    """Found by a review: CP-SAT's own core (without presolve) took the whole 10 s on rounds whose
+    cards simply total too little, and the core was left "not minimal" with every deletion a 0.01 s
+    check. Counting now proves such a set, and the deletions get their time. (The reference's
+    check of the minimality takes 6 s a round: the slow run's.)"""
+    from solver.core.status import FinishStatus
+    from solver.finish.finisher import solve_finish
+
+    for player, wolf, reserve in SHORT_OF_TOTAL:
+        raw = {"difficulty": "hard", "player": player, "wolf": wolf, "reserve": reserve, "final": True}
+        s = initial_state(parse_position(raw))
+        f = solve_finish(s, time_limit=10)
+        assert f.status == FinishStatus.LOST and f.proof is not None and f.proof.minimal, f.proof
+        assert f.stats["seconds"] < 5, f.stats
+        assert not reference or core_is_minimal(f.proof.wolf, s.hand, s.reserve, len(s.party))

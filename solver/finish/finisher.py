@@ -285,17 +285,35 @@ def find_core(state: State, *, time_limit: float = 10.0) -> Proof:
 
 def _assumption_core(state: State, deadline: float) -> tuple[tuple[int, ...], bool]:
     fm = FinishModel(state, for_proof=True)
+    core = list(range(len(fm.wolf)))
+    if _short_of_total(state, list(fm.wolf)):
+        # Counting alone proves the whole Wolf uncoverable: the deletions below make it minimal.
+        return _shrunk(state, fm, core, deadline)
     # 1. CP-SAT's own core: every Wolf card's "covered" literal is an assumption.
     fm.model.add_assumptions(fm.covered)
-    solver = fm.solver(max(0.001, deadline - time.perf_counter()), 1)
+    # A share of the clock: without presolve this solve can run to any limit and decide nothing,
+    # and the deletions below need the rest (found by a review: the whole 10 s went here, and a
+    # core whose every deletion takes 0.01 s was left "not minimal").
+    solver = fm.solver(max(0.001, ASSUMPTION_SHARE * (deadline - time.perf_counter())), 1)
     # Presolve can report cores with literals outside the assumptions; without it they are sound.
     solver.parameters.cp_model_presolve = False
-    core = list(range(len(fm.wolf)))
     if _status(solver.solve(fm.model)) == "infeasible":
         wanted = {fm.covered[j].index: j for j in core}
         suggested = sorted(wanted[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in wanted)
         if suggested and _coverable_by(state, [fm.wolf[j] for j in suggested], deadline) is False:
             core = suggested
+    return _shrunk(state, fm, core, deadline)
+
+
+def _short_of_total(state: State, wolf: list[int]) -> bool:
+    """Whether counting alone shows these Wolf cards cannot all be covered: cards cover a Wolf card
+    only with exactly its value, and the sacrifices allowed at best take the largest ones."""
+    allowed = max(0, len(state.party) - 1)
+    rest = sorted(wolf)[: max(0, len(wolf) - allowed)]
+    return sum(state.hand) + sum(state.reserve) < sum(rest)
+
+
+def _shrunk(state: State, fm: FinishModel, core: list[int], deadline: float) -> tuple[tuple[int, ...], bool]:
     # 2. Shrink by deletion: drop a card whenever the rest still cannot be covered. The result is
     # minimal when every check was decided: taking away any one remaining card makes the rest
     # coverable. A check the clock leaves open keeps its card (the core stays a proof).
@@ -316,10 +334,13 @@ def _assumption_core(state: State, deadline: float) -> tuple[tuple[int, ...], bo
 # with more, its groups multiply past any clock, and CP-SAT decides within the time left.
 EXACT_COVER_CARDS = 12
 RECHECK_SECONDS = 0.1  # the core's re-check gets at least this long, whatever the clock left
+ASSUMPTION_SHARE = 0.25  # of the proof's clock, for CP-SAT's own core; the deletions get the rest
 
 
 def _coverable_by(state: State, wolf: list[int], deadline: float) -> bool | None:
     """Whether these Wolf cards can be covered together; None when the clock ran out first."""
+    if _short_of_total(state, wolf):
+        return False
     if len(state.hand) + len(state.reserve) <= EXACT_COVER_CARDS:
         return _subset_coverable(state, wolf)
     left = deadline - time.perf_counter()
