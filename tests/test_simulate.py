@@ -28,7 +28,7 @@ runner = CliRunner()
 
 
 def test_best_beats_random_by_a_wide_significant_margin_on_the_same_deals() -> None:
-    n = 60
+    n = 40  # seeded: best wins 9, random 0; the paired interval's low end 0.094
     best = simulate(Setup("vanguard", "easy"), "best", n, 21, workers=2)
     rand = simulate(Setup("vanguard", "easy"), "random", n, 21, workers=2)
     assert [b.steps[0] for b in best] == [r.steps[0] for r in rand]  # the same first deal, game by game

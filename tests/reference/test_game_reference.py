@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from conftest import examples
+from conftest import examples, sample_sizes
 from gen import random_game_position
 
 from .expectimax import COPIES, TOP_VALUE, unseen_counts
@@ -396,8 +396,9 @@ def test_unknown_piles_against_every_order_of_the_pile() -> None:
     assert folds_won >= 10
 
 
-def test_random_positions_hold_together() -> None:
-    for pos in _random_in_scope("game-props", 120):
+@sample_sizes(60, 240)
+def test_random_positions_hold_together(n: int) -> None:
+    for pos in _random_in_scope("game-props", n):
         value, moves = game_values(pos)
         _, win_moves = round_win_values(pos)
         assert value == max(moves.values())
