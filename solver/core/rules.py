@@ -436,6 +436,11 @@ def apply_outcome(state: State, values: tuple[int, ...], *, check: bool = True) 
 # Scoring a won final round (between rounds: solver/core/rounds.py)
 
 
+def sacrifices_allowed(state: State) -> int:
+    """The most Sacrifices the rest of a final round may make: one member must stay active."""
+    return max(0, len(state.party) - 1)
+
+
 def final_score(state: State) -> int:
     """Score of a won final round: the hand, 10 per active member, and the reserve if it scores."""
     score = sum(state.hand) + 10 * len(state.party)

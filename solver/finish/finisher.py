@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.core.cover import counts, min_sacrifices
 from solver.core.plays import Play, make_play
-from solver.core.rules import State, apply, final_score, why_illegal
+from solver.core.rules import State, apply, final_score, sacrifices_allowed, why_illegal
 from solver.core.status import WON, FinishStatus
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ class FinishModel:
         self.state = state
         self.objective = objective
         self.wolf = sorted(state.wolf, reverse=True)
-        self.allowed = max(0, len(state.party) - 1)
+        self.allowed = sacrifices_allowed(state)
         self.have = {"hand": Counter(state.hand), "reserve": Counter(state.reserve)}
         m = self.model = cp_model.CpModel()
         nw = len(self.wolf)
@@ -308,7 +308,7 @@ def _assumption_core(state: State, deadline: float) -> tuple[tuple[int, ...], bo
 def _short_of_total(state: State, wolf: list[int]) -> bool:
     """Whether counting alone shows these Wolf cards cannot all be covered: cards cover a Wolf card
     only with exactly its value, and the sacrifices allowed at best take the largest ones."""
-    allowed = max(0, len(state.party) - 1)
+    allowed = sacrifices_allowed(state)
     rest = sorted(wolf)[: max(0, len(wolf) - allowed)]
     return sum(state.hand) + sum(state.reserve) < sum(rest)
 
@@ -354,7 +354,7 @@ def _coverable_by(state: State, wolf: list[int], deadline: float) -> bool | None
 def _subset_coverable(state: State, wolf: list[int]) -> bool:
     """Can these Wolf cards be covered together? (cover.py's exact search: far quicker than CP-SAT at
     proving small covers impossible; --verify re-checks the core by verify.py's brute force)."""
-    return min_sacrifices(wolf, counts(state.hand + state.reserve), max(0, len(state.party) - 1)) is not None
+    return min_sacrifices(wolf, counts(state.hand + state.reserve), sacrifices_allowed(state)) is not None
 
 
 def _makeable(state: State) -> set[int]:
@@ -369,7 +369,7 @@ def _unmakeable_core(state: State) -> tuple[int, ...] | None:
     """The common, simplest proof: more Wolf cards that no group of your cards adds up to than
     sacrifices allowed. Any (allowed + 1) of them form a minimal core: none can be covered but by
     a sacrifice, and without one of them the others take exactly the sacrifices allowed."""
-    allowed = max(0, len(state.party) - 1)
+    allowed = sacrifices_allowed(state)
     sums = _makeable(state)
     cannot = sorted((w for w in state.wolf if w not in sums), reverse=True)
     if len(cannot) <= allowed:
@@ -379,7 +379,7 @@ def _unmakeable_core(state: State) -> tuple[int, ...] | None:
 
 def loss_reason(state: State, core: tuple[int, ...]) -> str:
     """One line a player can check at the table."""
-    allowed = max(0, len(state.party) - 1)
+    allowed = sacrifices_allowed(state)
     sac = {0: "no sacrifice is allowed", 1: "only one sacrifice is allowed"}.get(
         allowed, f"only {allowed} sacrifices are allowed"
     )

@@ -167,12 +167,12 @@ def hint_data(session: Session, whole: bool = False) -> dict[str, Any] | None:
     if note.advice is not None:
         a = note.advice
         best_exact = bool(a.ranked[0].exact)
-        return {
-            "kind": "advice",
-            "verdict": a.verdict(),
-            "policy": a.policy,
-            "samples": a.samples,
-            "rewards": [
+        ranked = []
+        for i, v in enumerate(a.ranked):
+            win, interval, vs = reward_texts(
+                i == 0, bool(v.exact), best_exact, v.win_rate, v.interval, v.difference, v.difference_interval
+            )
+            ranked.append(
                 {
                     "reward": str(v.reward),
                     "wins": v.wins,
@@ -183,24 +183,17 @@ def hint_data(session: Session, whole: bool = False) -> dict[str, Any] | None:
                     "difference_interval": list(v.difference_interval),
                     "significant": v.significant,
                     "exact": bool(v.exact),
-                    **dict(
-                        zip(
-                            ("win_text", "interval_text", "vs_text"),
-                            reward_texts(
-                                i == 0,
-                                bool(v.exact),
-                                best_exact,
-                                v.win_rate,
-                                v.interval,
-                                v.difference,
-                                v.difference_interval,
-                            ),
-                            strict=True,
-                        )
-                    ),
+                    "win_text": win,
+                    "interval_text": interval,
+                    "vs_text": vs,
                 }
-                for i, v in enumerate(a.ranked)
-            ],
+            )
+        return {
+            "kind": "advice",
+            "verdict": a.verdict(),
+            "policy": a.policy,
+            "samples": a.samples,
+            "rewards": ranked,
             "why": why,
         }
     r = note.result

@@ -55,7 +55,7 @@ from solver.core.cover import min_sacrifices
 from solver.core.games import game as game_of
 from solver.core.plays import FOLD, Play
 from solver.core.rounds import Reward, party_after_loss, rewards
-from solver.core.rules import WON, State, apply, kernel_moves, legal_plays, play_of, vector
+from solver.core.rules import WON, State, apply, kernel_moves, legal_plays, play_of, sacrifices_allowed, vector
 from solver.play.driver import (
     DRAW,
     PLAY,
@@ -104,7 +104,7 @@ def coverable(s: State) -> bool:
 
 
 def _min_sacrifices(s: State) -> int | None:
-    return min_sacrifices(s.wolf, _counts(s.hand + s.reserve), max(0, len(s.party) - 1))
+    return min_sacrifices(s.wolf, _counts(s.hand + s.reserve), sacrifices_allowed(s))
 
 
 def finish_play(s: State) -> Play:

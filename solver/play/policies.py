@@ -24,7 +24,7 @@ from solver.core.cover import counts, min_sacrifices
 from solver.core.games import game
 from solver.core.plays import FOLD, Play
 from solver.core.rounds import Reward, members_falling, rewards, round_points
-from solver.core.rules import WON, State, apply, legal_plays
+from solver.core.rules import WON, State, apply, legal_plays, sacrifices_allowed
 from solver.core.status import FinishStatus
 from solver.finish.finisher import solve_finish
 from solver.play.driver import PLAY, REWARD, Table
@@ -131,7 +131,7 @@ class BestPolicy:
         """The next play of the best finish (found once per final round, then followed)."""
         if s in self._finishes:
             return self._finishes[s]
-        if min_sacrifices(s.wolf, counts(s.hand + s.reserve), max(0, len(s.party) - 1)) is None:
+        if min_sacrifices(s.wolf, counts(s.hand + s.reserve), sacrifices_allowed(s)) is None:
             return FOLD
         f = solve_finish(s, time_limit=5.0)
         if f.status != FinishStatus.WIN:  # pragma: no cover - the cover check above says a finish exists
@@ -156,7 +156,7 @@ def round_value(end: State) -> float:
         return float(player - wolf)
     if end.final:
         if end.outcome is None:
-            won = min_sacrifices(end.wolf, counts(end.hand + end.reserve), max(0, len(end.party) - 1)) is not None
+            won = min_sacrifices(end.wolf, counts(end.hand + end.reserve), sacrifices_allowed(end)) is not None
             return FINAL_WON if won else 0.0
         return FINAL_WON if end.outcome == WON else 0.0
     if end.outcome == WON:

@@ -35,7 +35,17 @@ from solver.core.cover import min_sacrifices, sure_cover
 from solver.core.games import game
 from solver.core.objectives import GAME_CODE, Objective, searched
 from solver.core.plays import SEARCH_RANK, Play
-from solver.core.rules import LOST, WON, State, apply, apply_outcome, chance_outcomes, legal_plays, vector
+from solver.core.rules import (
+    LOST,
+    WON,
+    State,
+    apply,
+    apply_outcome,
+    chance_outcomes,
+    legal_plays,
+    sacrifices_allowed,
+    vector,
+)
 from solver.search import evaluator, machine_code, memory, playouts, rollout_policy, tables
 from solver.search import expectimax as plain
 
@@ -1075,7 +1085,7 @@ class WinCheck:
             children = (self.won(apply_outcome(s, v), surely) for v, _ in chance_outcomes(s))
             r = all(children) if surely else any(children)
         elif game(s.game).has_final_round and s.final:
-            r = min_sacrifices(s.wolf, _counts(s.hand + s.reserve), max(0, len(s.party) - 1)) is not None
+            r = min_sacrifices(s.wolf, _counts(s.hand + s.reserve), sacrifices_allowed(s)) is not None
         elif sure_cover(s.wolf, _counts(s.hand + s.reserve)):
             r = True
         else:

@@ -15,7 +15,7 @@ from solver.play.driver import DEAL, DRAW, PLAY, RESHUFFLE, REWARD
 from solver.search.engine import cores
 
 from .files import export, save
-from .parse import WORDS, CompanionError, count_arg, parse_command, reward_args, seconds_arg
+from .parse import WORDS, CompanionError, count_arg, meant_as_step, parse_command, reward_args, seconds_arg
 from .prose import HELP, waits
 from .session import (
     Reply,
@@ -31,14 +31,6 @@ from .session import (
     why,
 )
 
-STEP_WORDS = ("deal", "draw", "reveal", "reshuffle", "reserve", "revive", "fold")
-
-
-def _a_step(line: str) -> bool:
-    """Whether a line that could not be read was meant as a step of the game (a play or a card)."""
-    text = line.strip()
-    return text.partition(" ")[0].lower() in STEP_WORDS or "=" in text or ">" in text
-
 
 def execute(session: Session, line: str, thinking: Callable[[], AbstractContextManager[object]] = nullcontext) -> Reply:
     """One typed line applied to the session. On any error the session comes back unchanged.
@@ -47,7 +39,7 @@ def execute(session: Session, line: str, thinking: Callable[[], AbstractContextM
     try:
         cmd = parse_command(line, session.setup)
     except CompanionError as e:
-        if session.table.over and _a_step(line):
+        if session.table.over and meant_as_step(line):
             # Found by a review: "deal 8" after the game ended said how to write a deal.
             return error_reply(session, f"{waits(session.table)}: no step follows (undo takes the last one back)")
         return error_reply(session, str(e))

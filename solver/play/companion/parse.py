@@ -54,6 +54,22 @@ def _cards(text: str, top: int, difficulty: str, where: str) -> tuple[int, ...]:
     return tuple(out)
 
 
+STEP_WORDS = ("deal", "draw", "reveal", "reshuffle", "reserve", "revive")  # the words parse_command steps by
+
+
+def meant_as_step(line: str) -> bool:
+    """Whether a line (one parse_command could not read) was meant as a step of the game: a word
+    of a step, a fold, or a play's notation."""
+    text = line.strip()
+    word = text.partition(" ")[0].lower()
+    return word in STEP_WORDS or _a_play(word, text)
+
+
+def _a_play(word: str, text: str) -> bool:
+    """A fold, or a play in its notation (4+2=6, 9>6)."""
+    return word == "fold" or "=" in text or ">" in text
+
+
 def parse_command(line: str, setup: Setup) -> Command:
     """One typed line as a command; CompanionError for a line that means nothing."""
     text = line.strip()
@@ -90,7 +106,7 @@ def parse_command(line: str, setup: Setup) -> Command:
     word = SPELLINGS.get(word, word)
     if word in WORDS and word != "fold":
         return Command("exit" if word == "quit" else word, args=tuple(rest.split()))
-    if word == "fold" or "=" in text or ">" in text:
+    if _a_play(word, text):
         try:
             play = parse_play(text)
         except PlayError as e:
