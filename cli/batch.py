@@ -56,7 +56,10 @@ SHOWN_PROBLEMS = 5  # invalid puzzles listed on screen; every one is in --out
 
 @app.command(epilog="Example: lobo-hint batch puzzles/ --out results.jsonl --resume --check")
 def batch(
-    paths: Annotated[list[str], typer.Argument(metavar="PATH...", help="files, folders, globs, .jsonl files")],
+    paths: Annotated[
+        list[str],
+        typer.Argument(metavar="PATH...", help="files, folders (their .json, .jsonl and .railway files), globs"),
+    ],
     out: Annotated[str | None, typer.Option("--out", "-o", help="write one line per puzzle as it is solved")] = None,
     fmt: Annotated[str, typer.Option("--format", help="jsonl or csv (for --out)")] = "jsonl",
     resume: Annotated[

@@ -54,6 +54,20 @@ def test_batch_check_over_the_puzzles_passes() -> None:
     assert summary["mismatched"] == 0 and summary["matched"] >= 60 and summary["errors"] == 0
 
 
+def test_batch_reads_a_folder_of_railway_puzzles_and_passes_over_their_deck() -> None:
+    """Found by a review: `batch puzzles/railway/` said the folder held no puzzle file."""
+    folder = PUZZLES / "railway"
+    puzzles = sorted(f for f in folder.glob("*.railway") if "position" in json.loads(f.read_text()))
+    r = runner.invoke(app, ["batch", str(folder), "--check", "--json", "-j", "1"])
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.stdout)
+    assert summary["total"] == len(puzzles) >= 6
+    assert summary["matched"] == len(puzzles) and summary["invalid"] == 0 and summary["errors"] == 0
+    deck = runner.invoke(app, ["batch", str(folder / "made-up-deck.railway")])
+    assert deck.exit_code == 2
+    assert "a railway deck, not a puzzle" in deck.output
+
+
 def mixed(tmp_path: Path) -> Path:
     folder = tmp_path / "mixed"
     folder.mkdir()

@@ -47,7 +47,7 @@ def test_a_path_naming_nothing_is_a_usage_error_and_leaves_out_alone(tmp_path: P
     for args, said in (
         ([str(tmp_path / "no" / "such")], "no such file or folder"),
         ([str(tmp_path / "*.nothing")], "no file matches"),
-        ([str(tmp_path / "empty")], "holds no .json or .jsonl file"),
+        ([str(tmp_path / "empty")], "holds no .json, .jsonl or .railway file"),
     ):
         r = runner.invoke(app, ["batch", *args, "--out", str(out), "-j", "1"])
         assert r.exit_code == 2 and not r.stdout, args

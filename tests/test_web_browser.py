@@ -9,7 +9,7 @@ same game sees the same table; the Hint button, the keypad and the hinted play i
 scrolling, the page healing after the network is taken away, and axe-core finding no serious
 accessibility fault; the same at 360×740 and at a desktop's width; a hint asked again by itself
 when the server is killed and started while it runs; a double tap in the dock making one step,
-not two; the dock within 360×640 and 640×360 screens; the table back in view after a step. Screenshots at each size are written
+not two, and a tap the page ignores shown; the dock within 360×640 and 640×360 screens; the table back in view after a step. Screenshots at each size are written
 under the test's tmp path and copied to LOBO_WEB_SCREENSHOTS (default /tmp/lobo-hint-web-screenshots).
 """
 
@@ -626,6 +626,22 @@ def double_taps(d: WebDriver, server: str) -> None:
         history = d.execute_script("return [S.game.board.history, S.game.job]")
         assert made == 1 and d.execute_script("return S.game.job") is None, f"Confirm twice, {gap} s apart: {history}"
         after(d, lambda: press(d, "#undo"))
+    # A tap the page ignores shows that it was seen (found by a review: nothing showed): Undo
+    # tapped the moment Confirm's answer is drawn is held, and the page dims a moment.
+    press(d, '.key[data-key="4"]')
+    n = steps(d)
+    seen = d.execute_async_script(
+        "const done = arguments[arguments.length - 1], n = S.game.board.steps, held = S.held;"
+        "document.getElementById('confirm').click();"
+        "const t = setInterval(() => { if (S.game.board.steps === n) return; clearInterval(t);"
+        " document.getElementById('undo').click();"
+        " done([S.held - held, document.body.classList.contains('held')]); }, 5);"
+    )
+    time.sleep(0.8)
+    settled(d)
+    assert seen == [1, True] and steps(d) == n + 1, (seen, steps(d), n)
+    assert not d.execute_script("return document.body.classList.contains('held')")
+    after(d, lambda: press(d, "#undo"))
     # A fold in the list: the first tap only asks.
     press(d, '.key[data-key="4"]')
     n = after(d, lambda: press(d, "#confirm"))

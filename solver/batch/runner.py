@@ -15,7 +15,7 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,7 @@ from solver.core.status import Check, FinishStatus, HintStatus, RecordStatus
 from solver.finish.finisher import judge_finish, solve_finish
 from solver.finish.verify import coverable
 from solver.parallel import run_parallel
-from solver.railway.deck import RailwayError
+from solver.railway.deck import RailwayError, is_deck
 from solver.search import memory
 from solver.search.hint import hint
 
@@ -44,13 +44,17 @@ class Job:
     error: str | None = None  # why it could not be read
 
 
+# The files a folder's puzzles are read from: Lobo's, and railway LOBO's (RAILWAY.md).
+SUFFIXES = (".json", ".jsonl", ".railway")
+
+
 def _files(arg: str) -> list[Path]:
     if not arg.strip():
         return []  # not the current folder: an empty argument names nothing
     p = Path(arg)
     if p.is_dir():
         # A link that leads nowhere is a puzzle that cannot be read, said as such, not left out.
-        return sorted(q for q in p.rglob("*") if q.suffix in (".json", ".jsonl") and (q.is_file() or q.is_symlink()))
+        return sorted(q for q in p.rglob("*") if q.suffix in SUFFIXES and (q.is_file() or q.is_symlink()))
     if p.exists():
         return [p]
     matches = sorted(Path(m) for m in glob.glob(arg, recursive=True))
@@ -71,7 +75,7 @@ def unreadable_folders(arg: str) -> list[tuple[Path, str]]:
 
 def unmatched(args: Iterable[str]) -> list[str]:
     """A line for each argument that names no puzzle file (a missing path, a glob matching nothing,
-    a folder with no .json or .jsonl file), saying which: a usage error, refused before anything starts."""
+    a folder with no puzzle file), saying which: a usage error, refused before anything starts."""
     out = []
     for arg in args:
         if _files(arg):
@@ -82,7 +86,7 @@ def unmatched(args: Iterable[str]) -> list[str]:
         elif not arg.strip():
             out.append(f"{arg!r}: an empty path names no file or folder")
         elif Path(arg).is_dir():
-            out.append(f"{arg}: the folder holds no .json or .jsonl file")
+            out.append(f"{arg}: the folder holds no .json, .jsonl or .railway file")
         elif any(c in arg for c in "*?["):
             out.append(f"{arg}: no file matches")
         else:
@@ -123,8 +127,15 @@ def iter_jobs(args: Iterable[str], leave_out: str | None = None) -> Iterator[Job
         for f in files:
             if f.suffix == ".jsonl":
                 yield from _jsonl(f)
-            else:
-                yield _one(f)
+                continue
+            job = _one(f)
+            if job.error is None and is_deck(job.raw):
+                if Path(arg).is_file():  # named as a puzzle: say what it is
+                    yield replace(
+                        job, raw=None, error=f"{job.source}: a railway deck, not a puzzle (a puzzle names its deck)"
+                    )
+                continue  # a deck beside the puzzles that name it, in a folder or a glob: not a puzzle
+            yield job
 
 
 def _ident(raw: Any, fallback: str) -> str:

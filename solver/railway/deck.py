@@ -244,6 +244,11 @@ def _name(v: object, where: str) -> str:
     return v
 
 
+def is_deck(raw: object) -> bool:
+    """Whether a decoded file is a deck (its junctions and stations), not a position or a puzzle."""
+    return isinstance(raw, dict) and "junctions" in raw and "position" not in raw and "hand" not in raw
+
+
 def parse_deck(raw: object, where: str = "deck") -> Deck:
     """Check a deck object (RAILWAY.md) and build it; every condition of the contract is refused."""
     if not isinstance(raw, dict):

@@ -3,7 +3,7 @@
 "use strict";
 
 const S = {
-  id: null, game: null, key: null, whole: false, seconds: 2, timer: null, busy: false, failures: 0, asked: false,
+  id: null, game: null, key: null, whole: false, seconds: 2, timer: null, busy: false, failures: 0, asked: false, held: 0,
   sel: { hand: [], reserve: [], wolf: [], member: null }, pad: { player: [], wolf: [] }, padRev: null,
 };
 const $ = (id) => document.getElementById(id);
@@ -184,8 +184,18 @@ async function refresh() {
 // on what is there now, so the page stays busy a moment after every answer and ignores taps.
 const SETTLE = 600; // ms: a double tap's second tap comes within about half a second
 
+// A tap the page ignores shows it was seen: the page dims a moment ("held"), so a person who
+// tapped on purpose taps again instead of wondering (found by a review: nothing showed).
+function held() {
+  S.held += 1;
+  document.body.classList.add("held");
+  clearTimeout(S.heldTimer);
+  S.heldTimer = setTimeout(() => document.body.classList.remove("held"), 350);
+}
+
 async function act(path, extra) {
-  if (S.busy || !S.game) return false;
+  if (!S.game) return false;
+  if (S.busy) { held(); return false; }
   S.busy = true;
   document.body.classList.add("busy");
   let done = false;
@@ -436,7 +446,7 @@ function tapPlay(ev, line) {
   const btn = ev.currentTarget;
   const alone = S.game && S.game.board.plays && S.game.board.plays.length <= 1;
   if (line !== "fold" || alone || btn.dataset.armed) { step(line); return; }
-  if (S.busy) return;
+  if (S.busy) { held(); return; }
   const label = btn.querySelector("strong") || btn;
   btn.dataset.armed = "1";
   btn.classList.add("armed");
