@@ -1,6 +1,6 @@
 """Are the hint's numbers what they say? (issue 23)
 
-    python bench/estimates.py coverage [--count 30] [--seed 21] [--unknown 10-13] [--objective game]
+    python bench/estimates.py coverage [--count 30] [--seed 21] [--unknown 10-13] [--objective game] [--game lobo]
     python bench/estimates.py calibration GAMES.jsonl [GAMES.jsonl ...] [--split-unknown 14]
 
 coverage: rounds whose exact values can be searched (vanguard decisions of seeded greedy games,
@@ -31,6 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from solver.core.cards import DIFFICULTIES
 from solver.core.intervals import wilson
 from solver.core.position import Position, parse_position
 from solver.core.rules import initial_state
@@ -38,7 +39,8 @@ from solver.play.driver import PLAY
 from solver.play.simulate import GameRecord, replay_record
 from solver.search.engine import evaluate_moves, prepare
 from solver.search.hint import MIDPOINT, hint
-from solver.train.rollout_bias import decisions
+from solver.train.rollout_bias import dealt_rounds as lobo_rounds
+from solver.train.rollout_bias import decisions, with_scores
 
 BANDS = (0.0, 0.05, 0.10, 0.20, 0.30, 0.50, 0.70, 0.90, 1.0001)
 EPS = 1e-9
@@ -62,13 +64,22 @@ def dealt_rounds(seed: int, lo: int, hi: int) -> object:
         )
 
 
-def positions(count: int, seed: int, lo: int, hi: int) -> list[Position]:
+def positions(count: int, seed: int, lo: int, hi: int, game: str = "vanguard") -> list[Position]:
+    """vanguard: decisions of greedy games and 4-against-4 rounds, half each; lobo: decisions of
+    greedy games and rounds dealt in full, half each, every difficulty, each in a race under way
+    (rollout_bias.with_scores: the scores' bands at random)."""
     out: list[Position] = []
-    sources = [decisions("vanguard", d, seed + i, lo, hi) for i, d in enumerate(("easy", "standard", "hard"))]
-    dealt = dealt_rounds(seed, lo, hi)
+    sources: list[Any] = [decisions(game, d, seed + i, lo, hi) for i, d in enumerate(("easy", "standard", "hard"))]
+    dealt: Any = dealt_rounds(seed, lo, hi)
+    if game == "lobo":
+        sources = [with_scores(s, seed + 7 * i) for i, s in enumerate(sources)]
+        rounds = [
+            with_scores(lobo_rounds("lobo", d, seed + i, lo, hi), seed + 11 * i) for i, d in enumerate(DIFFICULTIES)
+        ]
+        dealt = (next(rounds[k % 3]) for k in itertools.count())
     while len(out) < count:
         source = dealt if len(out) % 2 else sources[len(out) // 2 % 3]
-        out.append(next(source))  # type: ignore[call-overload]
+        out.append(next(source))
     return out
 
 
@@ -78,19 +89,19 @@ def coverage(args: argparse.Namespace) -> None:
     tally = {b: {"plays": 0, "held": 0, "win_plays": 0, "win_held": 0, "losses": []} for b in budgets}
     misses: list[str] = []
     done = 0
-    for pos in positions(args.count * 3, args.seed, lo, hi):
+    for pos in positions(args.count * 3, args.seed, lo, hi, args.game):
         if done >= args.count:
             break
         pos = parse_position({**pos.to_json(), "objective": args.objective})
         root = initial_state(pos)
         prepare(root, args.objective)
         t0 = time.perf_counter()
-        exact, search = evaluate_moves(root, args.objective, time_limit=args.exact_limit)
+        exact, search = evaluate_moves(root, args.objective, time_limit=args.exact_limit, scores=pos.scores)
         if not all(m.exact for m in exact) or search.estimated:
             continue
         truth = {m.play: m.value for m in exact}
         wins: dict[object, float] = {}
-        if args.objective == "game":
+        if args.objective == "game" and args.game == "vanguard":
             wv, _ = evaluate_moves(root, "win", time_limit=args.exact_limit)
             if not all(m.exact for m in wv):
                 continue
@@ -119,7 +130,7 @@ def coverage(args: argparse.Namespace) -> None:
                     t["win_plays"] += 1  # type: ignore[operator]
                     t["win_held"] += m.win_interval[0] - EPS <= wins[m.play] <= m.win_interval[1] + EPS  # type: ignore[operator]
         print(f"{done}/{args.count} u={root.unknown_draws} exact in {took:.1f} s", file=sys.stderr, flush=True)
-    print(f"{done} rounds with {lo}-{hi} unknown cards, objective {args.objective}, seed {args.seed}")
+    print(f"{done} {args.game} rounds with {lo}-{hi} unknown cards, objective {args.objective}, seed {args.seed}")
     for name, t in tally.items():
         losses = sorted(t["losses"])  # type: ignore[type-var]
         n, k = t["plays"], t["held"]
@@ -245,6 +256,9 @@ def main() -> None:
     c.add_argument("--seed", type=int, default=21)
     c.add_argument("--unknown", default="10-13")
     c.add_argument("--objective", default="game", choices=("game", "win", "party"))
+    c.add_argument(
+        "--game", default="vanguard", choices=("vanguard", "lobo"), help="lobo: races under way, objective game"
+    )
     c.add_argument("--exact-limit", type=float, default=120.0, help="seconds for a round's exact values")
     c.add_argument("--show-misses", type=int, default=0)
     k = sub.add_parser("calibration")

@@ -23,9 +23,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -36,14 +34,15 @@ from numba.typed import Dict
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from policy_rollouts import dealt_children, games_parser, parsed, play_games
+
 from solver.core.plays import Play
-from solver.core.rules import State, apply, vector
+from solver.core.rules import State
 from solver.search.compiled import expectimax as X
 from solver.search.compiled import kernel as K
 from solver.search.compiled import lookahead as L
 from solver.search.compiled import network as N
 from solver.search.engine import Search
-from solver.search.estimate import orders_of
 
 KEY = types.UniTuple(types.int64, 3)
 NODES = 20_000  # decision states a deal's search may expand; past it a state is valued by the network
@@ -137,29 +136,18 @@ def hindsight_values(
     """Each play's mean hindsight value for the game over `deals` orders (the same for every play),
     and how many states the node cap left to the network."""
     judge = Search(root, "game")
-    flat: list[int] = []
-    for child in (apply(root, p, check=False) for p in plays):
-        flat += vector(child)
-    orders = orders_of(root, seed)
-    dealt = [next(orders) for _ in range(deals)]
-    width = len(dealt[0]) if dealt else 0
-    cards = [v for order in dealt for v in order] or [0]
+    children, cards, width = dealt_children(root, plays, deals, seed)
     values = np.zeros(len(plays) * deals, np.float64)
     count = np.zeros(3, np.int64)
     judge._enter()
-    _values(
-        np.array(flat, np.int64), len(plays), np.array(cards, np.int64), deals, width, root.pile_size - len(root.pile_top),
-        judge.par, *judge._memo_tables(), net, values, count,
-    )  # fmt: skip
+    n0 = root.pile_size - len(root.pile_top)
+    _values(children, len(plays), cards, deals, width, n0, judge.par, *judge._memo_tables(), net, values, count)
     judge._after()
     count[1] = max(count[1], count[0])
     return {p: float(values[c * deals : (c + 1) * deals].mean()) for c, p in enumerate(plays)}, int(count[2])
 
 
 def _games(args: argparse.Namespace) -> None:
-    from solver.play.driver import Setup
-    from solver.play.registry import make_policy
-    from solver.play.simulate import play_game
     from solver.search import bias, hint
     from solver.search.engine import value_range
     from solver.search.estimate import NETWORK_ALONE
@@ -195,35 +183,13 @@ def _games(args: argparse.Namespace) -> None:
         return out
 
     hint.looked_ahead = swapped  # type: ignore[assignment]
-    a, b = args.range
-    policy = make_policy("hint", samples=64, max_states=3000)
-    t0 = time.perf_counter()
-    with open(args.out, "w", encoding="utf-8") as f:
-        for i in range(a, b):
-            f.write(json.dumps(play_game(Setup("vanguard", "standard"), policy, args.seed, i).to_json()) + "\n")
-            f.flush()
-            if (i - a + 1) % 20 == 0:
-                print(f"{i - a + 1} games, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+    play_games(args.range, args.seed, args.out)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    ap.add_argument("--games", required=True, help="a range of game numbers, e.g. 0-2000")
-    ap.add_argument("--deals", type=int, default=32)
-    ap.add_argument("--seed", type=int, default=4242)
+    ap = games_parser(__doc__, deals=32)
     ap.add_argument("--hseed", type=int, default=0, help="the seed of the hindsight's orders")
-    ap.add_argument("--out", required=True)
-    args = ap.parse_args()
-    if args.deals < 1:
-        ap.error("--deals must be 1 or more")
-    try:
-        a, b = (int(x) for x in args.games.split("-"))
-    except ValueError:
-        ap.error(f"--games must be a range like 0-2000, not {args.games!r}")
-    if not 0 <= a < b:
-        ap.error(f"--games must be a range like 0-2000, not {args.games!r}")
-    args.range = (a, b)
-    _games(args)
+    _games(parsed(ap))
 
 
 if __name__ == "__main__":

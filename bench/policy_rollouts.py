@@ -22,6 +22,7 @@ import argparse
 import dataclasses
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -98,29 +99,30 @@ def _rollouts(children: Any, n: int, orders: Any, deals: int, width: int, par: A
                 values[c * deals + d] = X.final_value(st, par, mk, mv, ctr)
 
 
-def policy_rolled_out(root: State, plays: list[Play], net: Any, deals: int, seed: int = 0) -> dict[Play, float]:
-    """Each play's mean value for the game over `deals` rollouts (the same orders for every play)."""
-    judge = Search(root, "game")
+def dealt_children(root: State, plays: list[Play], deals: int, seed: int) -> tuple[Any, Any, int]:
+    """Each play's child state, one after another; `deals` orders of the unknown cards (the same
+    for every play), one after another; the cards in an order."""
     flat: list[int] = []
     for child in (apply(root, p, check=False) for p in plays):
         flat += vector(child)
     orders = orders_of(root, seed)
     dealt = [next(orders) for _ in range(deals)]
     cards = [v for order in dealt for v in order] or [0]
+    return np.array(flat, np.int64), np.array(cards, np.int64), len(dealt[0]) if dealt else 0
+
+
+def policy_rolled_out(root: State, plays: list[Play], net: Any, deals: int, seed: int = 0) -> dict[Play, float]:
+    """Each play's mean value for the game over `deals` rollouts (the same orders for every play)."""
+    judge = Search(root, "game")
+    children, cards, width = dealt_children(root, plays, deals, seed)
     values = np.zeros(len(plays) * deals, np.float64)
     judge._enter()  # the search's shared memo tables, as Search.rollouts takes them
-    _rollouts(
-        np.array(flat, np.int64), len(plays), np.array(cards, np.int64), deals, len(dealt[0]) if dealt else 0,
-        judge.par, *judge._memo_tables(), net, values,
-    )  # fmt: skip
+    _rollouts(children, len(plays), cards, deals, width, judge.par, *judge._memo_tables(), net, values)
     judge._after()
     return {p: float(values[c * deals : (c + 1) * deals].mean()) for c, p in enumerate(plays)}
 
 
 def _games(args: argparse.Namespace) -> None:
-    from solver.play.driver import Setup
-    from solver.play.registry import make_policy
-    from solver.play.simulate import play_game
     from solver.search import hint
 
     lookahead = hint.looked_ahead
@@ -138,21 +140,39 @@ def _games(args: argparse.Namespace) -> None:
         return out
 
     hint.looked_ahead = swapped  # type: ignore[assignment]
-    a, b = args.range
+    play_games(args.range, args.seed, args.out)
+
+
+def play_games(games: tuple[int, int], seed: int, out: str) -> None:
+    """Games games[0] to games[1] - 1 of `seed` by the hint at `--max-states 3000 --samples 64`
+    (the budgets of bench/README.md's paired runs), each record written as it ends."""
+    from solver.play.driver import Setup
+    from solver.play.registry import make_policy
+    from solver.play.simulate import play_game
+
+    a, b = games
     policy = make_policy("hint", samples=64, max_states=3000)
-    with open(args.out, "w", encoding="utf-8") as f:
+    t0 = time.perf_counter()
+    with open(out, "w", encoding="utf-8") as f:
         for i in range(a, b):
-            f.write(json.dumps(play_game(Setup("vanguard", "standard"), policy, args.seed, i).to_json()) + "\n")
+            f.write(json.dumps(play_game(Setup("vanguard", "standard"), policy, seed, i).to_json()) + "\n")
             f.flush()
+            if (i - a + 1) % 20 == 0:
+                print(f"{i - a + 1} games, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+def games_parser(doc: str | None, deals: int) -> argparse.ArgumentParser:
+    """The options every such harness takes: the games, the deals a play, the seed, the output."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0] if doc else None)
     ap.add_argument("--games", required=True, help="a range of game numbers, e.g. 0-2000")
-    ap.add_argument("--mode", choices=("policy", "mixed"), default="policy")
-    ap.add_argument("--deals", type=int, default=64)
+    ap.add_argument("--deals", type=int, default=deals)
     ap.add_argument("--seed", type=int, default=4242)
     ap.add_argument("--out", required=True)
+    return ap
+
+
+def parsed(ap: argparse.ArgumentParser) -> argparse.Namespace:
+    """The options read and checked; `range` is --games as a pair, or the parser's usage error."""
     args = ap.parse_args()
     if args.deals < 1:
         ap.error("--deals must be 1 or more")
@@ -163,7 +183,13 @@ def main() -> None:
     if not 0 <= a < b:
         ap.error(f"--games must be a range like 0-2000, not {args.games!r}")
     args.range = (a, b)
-    _games(args)
+    return args
+
+
+def main() -> None:
+    ap = games_parser(__doc__, deals=64)
+    ap.add_argument("--mode", choices=("policy", "mixed"), default="policy")
+    _games(parsed(ap))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -67,7 +68,7 @@ def test_the_shipped_table_fits_and_says_how_it_was_made() -> None:
 
 
 def test_bins_hold_their_quantiles_and_fall_back_to_coarser_ones() -> None:
-    rows = [("vanguard", "win", "value", "sum", 0.5, 10, i / 99, bias.ROLLOUTS) for i in range(100)]
+    rows = [("vanguard", "win", "value", "sum", 0.5, 10, i / 99, bias.ROLLOUTS, "") for i in range(100)]
     t = tables(rows)["vanguard/win/value"]
     assert t["cover|2|1"] == t["*|*|*"]
     assert t["cover|2|1"]["n"] == 100 and abs(t["cover|2|1"]["mean"] - 0.5) < 1e-9
@@ -75,6 +76,37 @@ def test_bins_hold_their_quantiles_and_fall_back_to_coarser_ones() -> None:
     assert abs(t["cover|2|1"]["low"] - quantile([i / 99 for i in range(100)], low_q)) < 1e-6
     assert abs(t["cover|2|1"]["high"] - quantile([i / 99 for i in range(100)], high_q)) < 1e-6
     assert quantile([0.0, 1.0], 0.5) == 0.5
+
+
+def test_a_race_is_binned_by_the_points_each_side_needs() -> None:
+    assert bias.race_band((0, 0)) == ""  # the start: the plain tables
+    assert bias.race_band((99, 99)) == "race-0-0"
+    assert bias.race_band((80, 79)) == "race-0-1"  # needs 20 and 21
+    assert bias.race_band((50, 49)) == "race-1-2"  # needs 50 and 51
+    assert bias.race_band((0, 5)) == "race-2-2"
+    assert bias.race_band((120, 0)) == "race-0-2"  # past the target needs nothing
+    rows = [("lobo", "game", "value", "sum", 0.5, 10, 0.2, bias.ROLLOUTS, "race-0-0")] * 50
+    rows += [("lobo", "game", "value", "sum", 0.5, 10, 0.0, bias.ROLLOUTS, "")] * 50
+    t = tables(rows)
+    assert t["lobo/game/value@race-0-0"]["*|*|*"]["mean"] == 0.2 and t["lobo/game/value"]["*|*|*"]["mean"] == 0.0
+
+
+def test_a_race_under_way_is_corrected_by_its_band_and_else_given_the_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A table whose start bins say +0.0 and whose race-0-0 bins say +0.2 (-0.1 to +0.3).
+    made = tables(
+        [("lobo", "game", "value", "sum", 0.5, 10, 0.0, bias.ROLLOUTS, "")] * 50
+        + [("lobo", "game", "value", "sum", 0.5, 10, b, bias.ROLLOUTS, "race-0-0") for b in (-0.1, 0.2, 0.3) * 20]
+    )
+    monkeypatch.setattr(bias, "_raw", lambda: {"tables": made})
+    kw: dict[str, Any] = dict(game="lobo", objective="game", target="value", kind="sum", unknown=10,
+                              value_range=(0.0, 1.0), bounds=(0.0, 1.0))  # fmt: skip
+    start = bias.corrected(0.5, (0.0, 0.0), **kw)
+    assert start[0] == 0.5 and start[2] == 50
+    near = bias.corrected(0.5, (0.0, 0.0), scores=(99, 99), **kw)
+    assert abs(near[0] - 0.6333333) < 1e-6 and near[2] == 60
+    assert near[1][0] < 0.5 < 0.75 < near[1][1] < 1.0
+    unmeasured = bias.corrected(0.5, (0.0, 0.0), scores=(10, 99), **kw)  # race-2-0: no table
+    assert unmeasured == (0.5, (0.0, 1.0), 0)
 
 
 @pytest.mark.parametrize("objective", ["win", "game", "party"])

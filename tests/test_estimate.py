@@ -270,28 +270,31 @@ def _late_lobo_round(rng: random.Random, hand: int, objective: str) -> dict[str,
             "discard": deck[2 * hand + unknown :], "draw_pile": {"size": unknown}, "objective": objective}  # fmt: skip
 
 
-def test_a_race_under_way_gives_its_estimates_the_sound_bounds_which_hold_the_truth() -> None:
+@sample_sizes(16, 80)
+def test_a_race_under_way_holds_the_truth_nine_times_in_ten_by_its_own_bins(n: int) -> None:
     # Found by a review: lobo's bias correction was measured on rounds dealt at 0 to 0, and at 99 to
-    # 99 its 95% intervals held the exact value for 87 of 131 plays. Later in a race the interval is
-    # now the sound bounds (bias_measured_on 0); at the start the measured correction's, narrower.
+    # 99 its 95% intervals held the exact value for 87 of 131 plays. A race under way now has bins
+    # of its own, by the points each side needs (bias.race_band), measured at random scores
+    # (solver/train/rollout_bias.py --race); these rounds come from a seed they were not measured on.
     rng = random.Random("race-under-way")
-    seen = 0
-    while seen < 4:
+    held = plays = measured = seen = 0
+    while seen < n:
         raw = _late_lobo_round(rng, 4, "game")
-        late = parse_position({**raw, "scores": {"player": 99, "wolf": 99}})
+        scores = (99, 99) if seen % 4 == 0 else (rng.randint(0, 99), rng.randint(0, 99))
+        late = parse_position({**raw, "scores": {"player": scores[0], "wolf": scores[1]}})
         truth = hint(late)  # the whole round searched: exact but for the race's table beyond
         if not truth.exact:
             continue
         exact = {m.play: m.value for m in truth.moves}
-        cut = hint(late, max_states=300, samples=200)
-        estimated = [m for m in cut.moves if m.samples]
-        assert estimated
-        for m in estimated:
-            assert m.measured == 0 and m.interval == m.bounds, m
-            assert m.interval is not None and m.interval[0] - 1e-9 <= (exact[m.play] or 0.0) <= m.interval[1] + 1e-9
-        start = hint(parse_position(raw), max_states=300, samples=200)
-        assert any(m.samples and m.measured and m.interval != m.bounds for m in start.moves), start.moves
+        for m in hint(late, max_states=300, samples=200).moves:
+            if m.samples and m.interval is not None:
+                plays += 1
+                held += m.interval[0] - 1e-9 <= (exact[m.play] or 0.0) <= m.interval[1] + 1e-9
+                measured += bool(m.measured) and m.interval != m.bounds
         seen += 1
+    assert plays >= 2 * n
+    assert held >= 0.9 * plays, f"{held} of {plays}"
+    assert measured >= 0.8 * plays, f"{measured} of {plays} with a measured interval"
 
 
 def test_a_game_value_under_other_rulings_says_its_tables_were_made_for_the_default_rules() -> None:

@@ -29,12 +29,13 @@ its bins (LAYOUT), checked on load; it is measured again by
 from __future__ import annotations
 
 import json
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from solver.core.games import LOBO_TARGET
 from solver.search import stamps
 
 DATA = Path(__file__).with_name("data") / "rollout_bias.json"
@@ -54,12 +55,18 @@ KIND_GROUP = {
 PLACE_EDGES = (0.05, 0.3, 0.7, 0.95)
 UNKNOWN_EDGES = (9, 11, 13, 15)
 ANY = "*"
+# A race under way (lobo, objective `game`, not 0 to 0) has tables of its own, one for each pair of
+# bands of the points each side still needs (upper edges; past the last, more): near 100 a round's
+# win is most of the game, at the start its points are a small part of it, and the rollouts miss
+# each differently (a review found the start's bins holding the truth for 87 of 131 plays at 99 to 99).
+RACE_EDGES = (20, 50)
 
 LAYOUT: dict[str, Any] = {
     "kinds": sorted(set(KIND_GROUP.values())),
     "place_edges": list(PLACE_EDGES),
     "unknown_edges": list(UNKNOWN_EDGES),
     "quantiles": [0.01, 0.99],
+    "race_edges": list(RACE_EDGES),
 }
 
 
@@ -108,9 +115,23 @@ ROLLOUTS = "rollouts"
 NETWORK = "network"  # the lookahead over the value network (estimate.looked_ahead)
 
 
-def table_key(game: str, objective: str, target: str, estimator: str = ROLLOUTS) -> str:
-    """The table of one estimator's misses: the rollouts' keep the names they were first made with."""
-    return f"{game}/{objective}/{target}" + ("" if estimator == ROLLOUTS else f"/{estimator}")
+def table_key(game: str, objective: str, target: str, estimator: str = ROLLOUTS, race: str = "") -> str:
+    """The table of one estimator's misses: the rollouts' keep the names they were first made with;
+    a race's band (race_band) follows an @."""
+    return (
+        f"{game}/{objective}/{target}"
+        + ("" if estimator == ROLLOUTS else f"/{estimator}")
+        + (f"@{race}" if race else "")
+    )
+
+
+def race_band(scores: tuple[int, int], target: int = LOBO_TARGET) -> str:
+    """The band of a race under way: the points each side still needs, each in RACE_EDGES's bins
+    ("" at 0 to 0, the race's start, which the plain tables were measured on)."""
+    if scores == (0, 0):
+        return ""
+    need = [max(0, target - s) for s in scores]
+    return "race-" + "-".join(str(bisect_left(RACE_EDGES, n)) for n in need)
 
 
 def stale(stamp: Any) -> str | None:
@@ -141,10 +162,17 @@ def about() -> dict[str, Any]:
 
 
 def lookup(
-    game: str, objective: str, target: str, kind: str, place: float, unknown: int, estimator: str = ROLLOUTS
+    game: str,
+    objective: str,
+    target: str,
+    kind: str,
+    place: float,
+    unknown: int,
+    estimator: str = ROLLOUTS,
+    race: str = "",
 ) -> Bias | None:
     """The most specific bin measured on MIN_MEASURED plays at least (None: nothing measured)."""
-    bins = _raw()["tables"].get(table_key(game, objective, target, estimator))
+    bins = _raw()["tables"].get(table_key(game, objective, target, estimator, race))
     if not bins:
         return None
     # More unknown cards than were measured: the bin of the most unknown cards measured.
@@ -177,19 +205,21 @@ def corrected(
     plays its bin was measured on (0: none; the interval is then the sound bounds). `spread`: how
     far the average's own 95% interval reaches below and above it (its sampling error), which
     widens the bias's quantiles. Both are cut to the sound bounds, which the truth never leaves.
-    scores: a race's (lobo); its bins were measured on rounds dealt at the race's start (0 to 0,
-    solver/train/rollout_bias.py), and later in a race the rollouts fall short otherwise (a review
-    found 87 of 131 intervals holding the truth at 99 to 99): there the correction still moves the
-    value, but its interval is the sound bounds (0 measured here). So under rulings other than the
-    default (default_rules False), which every bin was measured under."""
+    scores: a race's (lobo): under `game` later in a race than its start the bins are its band's
+    (race_band); where that band has no table the start's correction still moves the value, but its
+    interval is the sound bounds (0 measured here). So under rulings other than the default
+    (default_rules False), which every bin was measured under."""
     lo, hi = bounds
     width = value_range[1] - value_range[0]
     place = 0.5 if width <= 0 else (average - value_range[0]) / width
     b = lookup(game, objective, target, kind, place, unknown, estimator)
     if b is None or width <= 0:
         return min(max(average, lo), hi), (lo, hi), 0
-    if not default_rules or (objective == "game" and scores != (0, 0)):
+    race = race_band(scores) if objective == "game" else ""
+    raced = lookup(game, objective, target, kind, place, unknown, estimator, race) if race else b
+    if not default_rules or raced is None:
         return min(max(average + b.mean * width, lo), hi), (lo, hi), 0
+    b = raced
     value = average + b.mean * width
     a = average + b.low * width - spread[0]
     z = average + b.high * width + spread[1]
@@ -212,5 +242,6 @@ __all__ = [
     "corrected",
     "lookup",
     "method",
+    "race_band",
     "stale",
 ]

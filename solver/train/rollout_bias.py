@@ -4,6 +4,7 @@ data/rollout_bias.json):
     python -m solver.train.rollout_bias [--positions 120] [--seed 5] [--jobs 2]
         [--unknown 6-14] [--deals 400] [--time-limit 10] [--rows-out ROWS.jsonl]
     python -m solver.train.rollout_bias --from-rows ROWS.jsonl     (the bins again, nothing searched)
+    python -m solver.train.rollout_bias --race [--positions 240] [--seed 41] [--jobs 2]
 
 Positions are, half and half, decisions of seeded greedy games (one a game, drawn at random
 among its decisions with the asked number of unknown cards in the pile) and rounds dealt in full
@@ -16,6 +17,10 @@ under `game` in vanguard the average of the rollouts' round wins is measured aga
 `win` value too. A position whose search does not finish in `--time-limit` seconds is left out.
 Then every bin of bias.LAYOUT gets the mean and the 1% and 99% quantiles of
 (exact − average) / the objective's range.
+
+`--race` measures lobo under `game` in a race under way: the same positions given scores drawn
+at random, the pair of bands of the points each side needs (bias.race_band) uniform among the nine
+(0 to 0 left out), and writes each band's tables into the file beside the others, which it keeps.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.core.cards import DIFFICULTIES
-from solver.core.games import GAMES
+from solver.core.games import GAMES, LOBO_TARGET
 from solver.core.games import game as game_of
 from solver.core.objectives import OBJECTIVES
 from solver.core.position import Position
@@ -47,7 +52,8 @@ from solver.search.estimate import looked_ahead, rolled_out
 from solver.train.provenance import commit
 
 ESTIMATED = ("game", "win", "party", "points")  # the objectives a round that is not final is searched by
-Row = tuple[str, str, str, str, float, int, float, str]  # table key parts, kind, place, unknown, bias, estimator
+# table key parts, kind, place, unknown, bias, estimator, a race's band ("" but under --race)
+Row = tuple[str, str, str, str, float, int, float, str, str]
 
 
 def decisions(game: str, difficulty: str, seed: int, lo: int, hi: int) -> Iterator[Position]:
@@ -93,17 +99,34 @@ def dealt_rounds(game: str, difficulty: str, seed: int, lo: int, hi: int) -> Ite
             yield pos
 
 
-def measure(raw: dict[str, Any], deals: int, time_limit: float, seed: int) -> list[Row]:
-    """Worker: every objective's (exact − rollout average) for every play of one position."""
+def with_scores(positions: Iterator[Position], seed: int) -> Iterator[Position]:
+    """lobo positions given a race under way: the bands of the points each side needs uniform among
+    bias.RACE_EDGES's nine pairs, the scores uniform within them (never 0 to 0, the start's)."""
+    from solver.core.position import parse_position
+
+    rng = random.Random(seed)
+    edges = (0, *bias.RACE_EDGES, LOBO_TARGET)
+    for pos in positions:
+        scores = (0, 0)
+        while scores == (0, 0):
+            needs = [rng.randint(edges[b] + 1, edges[b + 1]) for b in (rng.randrange(3), rng.randrange(3))]
+            scores = (LOBO_TARGET - needs[0], LOBO_TARGET - needs[1])
+        yield parse_position({**pos.to_json(), "scores": {"player": scores[0], "wolf": scores[1]}})
+
+
+def measure(raw: dict[str, Any], deals: int, time_limit: float, seed: int, race: bool = False) -> list[Row]:
+    """Worker: every objective's (exact − rollout average) for every play of one position; with
+    race, only `game`'s, each row with the band of the position's scores."""
     from solver.core.position import parse_position
 
     pos = parse_position(raw)
     root = initial_state(pos)
+    band = bias.race_band(pos.scores) if race else ""
     rows: list[Row] = []
     exact_win: dict[str, float] = {}
     game_wins: dict[str, float] = {}
     kinds: dict[str, str] = {}
-    for objective in (o for o in ESTIMATED if OBJECTIVES[o].fits(pos.game)):
+    for objective in (o for o in ESTIMATED if OBJECTIVES[o].fits(pos.game) and (o == "game" or not race)):
         prepare(root, objective)
         values, _ = evaluate_moves(root, objective, time_limit=time_limit, scores=pos.scores)
         if not all(m.exact for m in values):
@@ -126,7 +149,17 @@ def measure(raw: dict[str, Any], deals: int, time_limit: float, seed: int) -> li
                 place = (e.value - lo) / width if width > 0 else 0.5
                 unknown = root.unknown_draws
                 rows.append(
-                    (pos.game, objective, "value", m.play.kind, place, unknown, (m.value - e.value) / width, estimator)
+                    (
+                        pos.game,
+                        objective,
+                        "value",
+                        m.play.kind,
+                        place,
+                        unknown,
+                        (m.value - e.value) / width,
+                        estimator,
+                        band,
+                    )
                 )
                 if objective == "win":
                     exact_win[str(m.play)] = m.value
@@ -135,7 +168,9 @@ def measure(raw: dict[str, Any], deals: int, time_limit: float, seed: int) -> li
     for key, w in game_wins.items():
         estimator, play = key.split("|", 1)
         if play in exact_win:
-            rows.append((pos.game, "game", "win", kinds[play], w, root.unknown_draws, exact_win[play] - w, estimator))
+            rows.append(
+                (pos.game, "game", "win", kinds[play], w, root.unknown_draws, exact_win[play] - w, estimator, "")
+            )
     return rows
 
 
@@ -150,9 +185,9 @@ def quantile(xs: Sequence[float], q: float) -> float:
 def tables(rows: Sequence[Row]) -> dict[str, dict[str, dict[str, float]]]:
     """Every bin at every level of bias.bin_keys: plays measured, mean, quantiles."""
     gathered: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for game, objective, target, kind, place, unknown, b, estimator in rows:
+    for game, objective, target, kind, place, unknown, b, estimator, race in rows:
         for key in bias.bin_keys(kind, place, unknown):
-            gathered[bias.table_key(game, objective, target, estimator)][key].append(b)
+            gathered[bias.table_key(game, objective, target, estimator, race)][key].append(b)
     out: dict[str, dict[str, dict[str, float]]] = {}
     lo_q, hi_q = bias.LAYOUT["quantiles"]
     for tk, bins in sorted(gathered.items()):
@@ -184,23 +219,32 @@ def main(argv: list[str] | None = None) -> None:
         "--from-rows", default=None, help="make the table from the plays a --rows-out file kept (nothing is searched)"
     )
     ap.add_argument("--out", default=str(bias.DATA))
+    ap.add_argument(
+        "--race", action="store_true", help="lobo's races under way only, into the tables --out holds (see above)"
+    )
     args = ap.parse_args(argv)
     lo, hi = (int(x) for x in args.unknown.split("-"))
     t0 = time.perf_counter()
     if args.from_rows:
         kept = [json.loads(line) for line in Path(args.from_rows).read_text(encoding="utf-8").splitlines()]
         measured = kept[0]["about"]
-        write(args.out, [_row(r) for r in kept[1:]], {**measured, "tables_by": _command(argv)})
+        rows_kept = [_row(r) for r in kept[1:]]
+        if measured.get("race"):
+            write_race(args.out, rows_kept, {**measured, "tables_by": _command(argv)})
+        else:
+            write(args.out, rows_kept, {**measured, "tables_by": _command(argv)})
         return
     tasks = []
-    for game in args.games_of.split(","):
+    for game in ("lobo",) if args.race else args.games_of.split(","):
         for i, difficulty in enumerate(DIFFICULTIES):
-            found = decisions(game, difficulty, args.seed + 1000 * i, lo, hi)
-            dealt = dealt_rounds(game, difficulty, args.seed + 1000 * i, lo, hi)
+            found: Iterator[Position] = decisions(game, difficulty, args.seed + 1000 * i, lo, hi)
+            dealt: Iterator[Position] = dealt_rounds(game, difficulty, args.seed + 1000 * i, lo, hi)
+            if args.race:
+                found, dealt = with_scores(found, args.seed + 1000 * i), with_scores(dealt, args.seed + 1000 * i + 1)
             for k in range(args.positions):
                 # Half decisions of games, half rounds dealt in full.
                 pos = next(dealt) if k % 2 else next(found)
-                tasks.append((pos.to_json(), args.deals, args.time_limit, args.seed + k))
+                tasks.append((pos.to_json(), args.deals, args.time_limit, args.seed + k, args.race))
     rows: list[Row] = []
     done = 0
 
@@ -228,17 +272,21 @@ def main(argv: list[str] | None = None) -> None:
         "seconds": round(time.perf_counter() - t0),
         "built_by": _command(argv),
     }
+    if args.race:
+        about.update(race=True, scores="the bands of the points each side needs uniform among bias.race_band's nine")
     if args.rows_out:
         lines = [json.dumps({"about": about})] + [json.dumps(r) for r in rows]
         Path(args.rows_out).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    write(args.out, rows, about)
+    (write_race if args.race else write)(args.out, rows, about)
     print(f"wrote {args.out}: {len(rows)} plays of {len(tasks)} positions", file=sys.stderr)
 
 
 def _row(raw: list[Any]) -> Row:
-    game, objective, target, kind, place, unknown, b, *estimator = raw  # rows kept before the network: rollouts'
-    by = str(estimator[0]) if estimator else bias.ROLLOUTS
-    return str(game), str(objective), str(target), str(kind), float(place), int(unknown), float(b), by
+    # Rows kept before the network have no estimator (the rollouts'), and before --race no band.
+    game, objective, target, kind, place, unknown, b, *more = raw
+    by = str(more[0]) if more else bias.ROLLOUTS
+    race = str(more[1]) if len(more) > 1 else ""
+    return str(game), str(objective), str(target), str(kind), float(place), int(unknown), float(b), by, race
 
 
 def _command(argv: list[str] | None) -> str:
@@ -249,6 +297,18 @@ def write(out: str, rows: Sequence[Row], about: dict[str, Any]) -> None:
     """The table file: the bins' layout, how it was measured, the bins."""
     text = json.dumps({"stamp": bias.LAYOUT, "about": about, "tables": tables(rows)}, indent=1) + "\n"
     Path(out).write_text(text, encoding="utf-8")
+
+
+def write_race(out: str, rows: Sequence[Row], about: dict[str, Any]) -> None:
+    """The race's tables into the file `out`, whose other tables (and their `about`) are kept."""
+    try:
+        old = json.loads(Path(out).read_text(encoding="utf-8"))
+        kept = {k: v for k, v in old["tables"].items() if "@" not in k}
+        base = old["about"]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        raise SystemExit(f"--race adds to the tables in {out}, which cannot be read: {e}") from None
+    made = {"stamp": bias.LAYOUT, "about": base, "race": about, "tables": {**kept, **tables(rows)}}
+    Path(out).write_text(json.dumps(made, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
