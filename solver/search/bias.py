@@ -10,7 +10,8 @@ rollouts missed on positions whose exact values are known:
   for each game, objective and target (the value, or under `game` the round's win probability),
   and each bin of (the play's kind, the rollout average's place in the objective's range, the
   unknown cards in the pile): the mean and the 1% and 99% quantiles of (exact − rollout
-  average), in units of the objective's range.
+  average), in units of the objective's range; a lobo race under way has such tables for each
+  band of the scores (race_band).
 
 An estimate is the average plus the bin's mean; its interval runs from the average plus the low
 quantile to the average plus the high one, each widened by the average's own sampling error (so

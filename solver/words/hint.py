@@ -56,7 +56,7 @@ def estimates_note(moves: Sequence[MoveResult], *, sources: bool = True) -> str:
                 f"est.: {deals} {what} a play{by}, corrected for how far such rollouts fell short of exact values"
                 f"{src('solver/search/bias.py')}; the 95% interval is for the value of playing on as advised"
                 + (
-                    " (where no such shortfall was measured, as in a race under way, it is the sound bounds)"
+                    " (where no such shortfall was measured, as under rulings other than the defaults, it is the sound bounds)"
                     if unmeasured
                     else ""
                 )
