@@ -97,7 +97,9 @@ def coverage(args: argparse.Namespace) -> None:
         prepare(root, args.objective)
         t0 = time.perf_counter()
         exact, search = evaluate_moves(root, args.objective, time_limit=args.exact_limit, scores=pos.scores)
-        if not all(m.exact for m in exact) or search.estimated:
+        # lobo: searched to the round's end, the race's table beyond (what the bias was measured
+        # against); vanguard: exact to the end of the game.
+        if not all(m.exact for m in exact) or (search.estimated and args.game == "vanguard"):
             continue
         truth = {m.play: m.value for m in exact}
         wins: dict[object, float] = {}
