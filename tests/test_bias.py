@@ -65,6 +65,10 @@ def test_the_shipped_table_fits_and_says_how_it_was_made() -> None:
     assert about["about"]["plays"] > 5000 and about["about"]["built_by"].startswith(
         "python -m solver.train.rollout_bias"
     )
+    race = about["race"]
+    assert race["plays"] > 10000 and race["built_by"].startswith("python -m solver.train.rollout_bias --race")
+    assert "+changes" not in race["code"]
+    assert all(f"lobo/game/value@race-{p}-{w}" in bias._raw()["tables"] for p in range(3) for w in range(3))
 
 
 def test_bins_hold_their_quantiles_and_fall_back_to_coarser_ones() -> None:
