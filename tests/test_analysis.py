@@ -80,7 +80,7 @@ def _draw(t: Table, rng: random.Random) -> Table:
     return t
 
 
-@sample_sizes(200, 4000)
+@sample_sizes(120, 4000)
 def test_decisions_rewards_and_deals_agree_with_the_reference(n: int) -> None:
     rng = random.Random("analysis-reference")
     checked = {"play": 0, "reward": 0, "deal": 0, "lossy": 0}

@@ -48,7 +48,7 @@ def _brute(setup: Setup, index: int) -> bool:
     return won
 
 
-@sample_sizes(100, 1000)
+@sample_sizes(60, 1000)
 def test_vanguard_wins_exactly_the_games_that_can_be_won(n: int) -> None:
     policy = ClairvoyantPolicy()
     wins = 0
@@ -65,7 +65,7 @@ def test_vanguard_wins_exactly_the_games_that_can_be_won(n: int) -> None:
     assert 0.2 * n < wins < 0.8 * n, f"{wins}/{n} won: the sample should hold both kinds of game"
 
 
-@sample_sizes(18, 300)
+@sample_sizes(12, 300)
 def test_lobo_wins_exactly_the_games_that_can_be_won_when_its_search_is_exact(n: int) -> None:
     policy = ClairvoyantPolicy(round_cap=1_000_000, reshuffles_ahead=MAX_RESHUFFLES)
     wins = 0

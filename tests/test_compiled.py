@@ -40,7 +40,7 @@ def round_for(rng: random.Random, objective: str, max_pile: int) -> dict[str, An
 
 
 @pytest.mark.parametrize("objective", OBJECTIVES)
-@sample_sizes(60, 600)
+@sample_sizes(40, 600)
 def test_every_move_value_agrees_with_the_reference(forced: None, objective: str, n: int) -> None:
     rng = random.Random(f"compiled-reference-{objective}")
     checked = used = 0
@@ -62,7 +62,7 @@ def test_every_move_value_agrees_with_the_reference(forced: None, objective: str
 
 
 @pytest.mark.parametrize("objective", OBJECTIVES)
-@sample_sizes(50, 1000)
+@sample_sizes(35, 1000)
 def test_compiled_and_plain_give_the_same_values_and_bounds(
     monkeypatch: pytest.MonkeyPatch, objective: str, n: int
 ) -> None:

@@ -230,7 +230,7 @@ def test_rollouts_owed_their_minimum_stop_at_the_overrun_but_not_below_the_floor
     assert all(few[p].value == capped[p].value for p in plays)
 
 
-@sample_sizes(5, 32)
+@sample_sizes(2, 32)
 def test_rewards_played_out_cover_the_exact_values_near_the_end(n: int) -> None:
     # estimate.rewards_rolled_out deals the next round from random orders and plays it out. Within
     # the exact horizon that next round is the final one, and round_end.reward_values has each

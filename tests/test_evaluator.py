@@ -490,7 +490,7 @@ def test_each_reward_carries_the_error_of_the_value_it_reads(monkeypatch: pytest
 
 
 @pytest.mark.parametrize("engine", ["compiled", pytest.param("python", marks=pytest.mark.slow)])
-@sample_sizes(12, 200)
+@sample_sizes(8, 200)
 def test_a_plays_own_error_bounds_what_the_evaluators_errors_can_move_it(
     monkeypatch: pytest.MonkeyPatch, engine: str, n: int
 ) -> None:

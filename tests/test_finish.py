@@ -28,7 +28,7 @@ def final(**raw: Any) -> Any:
     return initial_state(parse_position(raw))
 
 
-@sample_sizes(250, 5000)
+@sample_sizes(150, 5000)
 def test_cp_sat_agrees_with_brute_force_on_random_final_rounds(n: int) -> None:
     """CP-SAT's finish against two brute forces: solver/finish/verify.py's, and the reference's, which
     also replays the plays by its own rules (solve_finish scores its plays by the rules engine's

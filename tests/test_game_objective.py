@@ -25,7 +25,7 @@ def _engine(raw: dict[str, Any]) -> tuple[list[Any], Any]:
 
 
 @pytest.mark.parametrize("engine", ["python", "compiled"])
-@sample_sizes(120, 1500)
+@sample_sizes(80, 1500)
 def test_exact_game_values_agree_with_the_reference(monkeypatch: pytest.MonkeyPatch, engine: str, n: int) -> None:
     monkeypatch.setenv("LOBO_HINT_ENGINE", engine)
     rng = random.Random(f"game-objective-{engine}")
@@ -64,7 +64,7 @@ def test_the_top_card_the_winning_draw_turns_up_is_seen_before_the_reward(
 
 
 @pytest.mark.parametrize("engine", ["python", "compiled"])
-@sample_sizes(40, 1000)
+@sample_sizes(25, 1000)
 def test_a_sure_loss_that_takes_the_last_member_is_worth_nothing(
     monkeypatch: pytest.MonkeyPatch, engine: str, n: int
 ) -> None:

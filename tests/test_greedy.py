@@ -135,7 +135,7 @@ def test_bulk_rollouts_value_each_end_as_the_replay_does(n: int, monkeypatch: py
     assert dealt > n // 10  # next deals dealt from the order were met often enough to say something
 
 
-@sample_sizes(1000, 5000)
+@sample_sizes(600, 5000)
 def test_rounds_dealt_from_the_order_then_played_out_as_the_replay_does(
     n: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -88,7 +88,7 @@ def _as_position(s: State) -> dict[str, Any]:
     }  # fmt: skip
 
 
-@sample_sizes(1000, 5000)
+@sample_sizes(600, 5000)
 def test_a_lone_card_while_the_wolf_draws_is_lost_after_every_draw(n: int) -> None:
     """A claim while the Wolf draws holds for every draw: where the decision after it is not
     claimed itself, the reference finds no chance to win it, and (for need > 1) values its game 0."""
@@ -246,7 +246,7 @@ def _pile_known_by_its_cards(rng: random.Random) -> dict[str, Any]:
     }  # fmt: skip
 
 
-@sample_sizes(5000, 40000)
+@sample_sizes(3000, 40000)
 def test_one_member_with_the_pile_known_by_its_cards(n: int) -> None:
     """Found by a review: with hand 6 7 9 against 2 3 8 and a pile of 1 and 7, few_matches called the
     round lost, counting no Split (no two of 2 3 8 make 6, 7 or 9); but 9>8 makes the Wolf draw the
