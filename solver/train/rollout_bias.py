@@ -109,7 +109,8 @@ def with_scores(positions: Iterator[Position], seed: int) -> Iterator[Position]:
     for pos in positions:
         scores = (0, 0)
         while scores == (0, 0):
-            needs = [rng.randint(edges[b] + 1, edges[b + 1]) for b in (rng.randrange(3), rng.randrange(3))]
+            bands = (rng.randrange(len(edges) - 1), rng.randrange(len(edges) - 1))
+            needs = [rng.randint(edges[b] + 1, edges[b + 1]) for b in bands]
             scores = (LOBO_TARGET - needs[0], LOBO_TARGET - needs[1])
         yield parse_position({**pos.to_json(), "scores": {"player": scores[0], "wolf": scores[1]}})
 
@@ -228,11 +229,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.from_rows:
         kept = [json.loads(line) for line in Path(args.from_rows).read_text(encoding="utf-8").splitlines()]
         measured = kept[0]["about"]
-        rows_kept = [_row(r) for r in kept[1:]]
-        if measured.get("race"):
-            write_race(args.out, rows_kept, {**measured, "tables_by": _command(argv)})
-        else:
-            write(args.out, rows_kept, {**measured, "tables_by": _command(argv)})
+        (write_race if measured.get("race") else write)(
+            args.out, [_row(r) for r in kept[1:]], {**measured, "tables_by": _command(argv)}
+        )
         return
     tasks = []
     for game in ("lobo",) if args.race else args.games_of.split(","):
@@ -295,8 +294,7 @@ def _command(argv: list[str] | None) -> str:
 
 def write(out: str, rows: Sequence[Row], about: dict[str, Any]) -> None:
     """The table file: the bins' layout, how it was measured, the bins."""
-    text = json.dumps({"stamp": bias.LAYOUT, "about": about, "tables": tables(rows)}, indent=1) + "\n"
-    Path(out).write_text(text, encoding="utf-8")
+    _dump(out, {"stamp": bias.LAYOUT, "about": about, "tables": tables(rows)})
 
 
 def write_race(out: str, rows: Sequence[Row], about: dict[str, Any]) -> None:
@@ -307,7 +305,10 @@ def write_race(out: str, rows: Sequence[Row], about: dict[str, Any]) -> None:
         base = old["about"]
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         raise SystemExit(f"--race adds to the tables in {out}, which cannot be read: {e}") from None
-    made = {"stamp": bias.LAYOUT, "about": base, "race": about, "tables": {**kept, **tables(rows)}}
+    _dump(out, {"stamp": bias.LAYOUT, "about": base, "race": about, "tables": {**kept, **tables(rows)}})
+
+
+def _dump(out: str, made: dict[str, Any]) -> None:
     Path(out).write_text(json.dumps(made, indent=1) + "\n", encoding="utf-8")
 
 
