@@ -152,7 +152,9 @@ def _analysed(policy: str, game: str, n: int) -> tuple[A.Analysis, ...]:
     return tuple(out)
 
 
-@pytest.mark.parametrize(("game", "n"), [("vanguard", 3), ("lobo", 1)])
+@pytest.mark.parametrize(
+    ("game", "n"), [("vanguard", 4), ("lobo", 1)]
+)  # vanguard: the games the tests below analyse too
 def test_the_hints_own_games_show_no_marks(game: str, n: int) -> None:
     for record, a in zip(_records("hint", game, n), _analysed("hint", game, n), strict=True):
         assert a.decisions, "a game has decisions"

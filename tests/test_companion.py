@@ -793,6 +793,10 @@ def test_top_card_visible_game_reveals() -> None:
     assert completions(p)[0] == "reveal "
     p = run(p, "reveal 9")
     assert p.table.pile_top == (9,) and p.table.phase == PLAY
+    # A reveal is a Draw step at the table, but it reads as what it was (a review: "draw 9").
+    assert history_lines(p.game) == ["round 1: in play: deal 1 2 3 4 / 5 6 7 8, reveal 9"]
+    said = [n.text for n in execute(p, "undo").notes]
+    assert "took back: reveal 9" in said, said
 
 
 def test_a_bad_hint_line_is_said_before_any_thinking() -> None:

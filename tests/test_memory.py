@@ -124,7 +124,19 @@ def plain(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LOBO_HINT_ENGINE", "python")
 
 
-def test_a_python_search_that_meets_the_budget_stops_with_sound_bounds(tight: None, plain: None) -> None:
+def _exact_moves(monkeypatch: pytest.MonkeyPatch) -> dict[object, float]:
+    """The party round's exact move values, by the compiled search (a second plain one would take
+    15 s; tests/test_compiled.py checks the two agree)."""
+    memory.set_limit(ROOMY)
+    monkeypatch.setenv("LOBO_HINT_ENGINE", "compiled")
+    full, search = evaluate_moves(_party_round(), "party")  # type: ignore[arg-type]
+    assert search.stats.stopped is None and all(m.exact for m in full)
+    return {m.play: m.value for m in full}
+
+
+def test_a_python_search_that_meets_the_budget_stops_with_sound_bounds(
+    tight: None, plain: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = _party_round()
     search = Search(root, "party")  # type: ignore[arg-type]
     assert search.mode == "plain"
@@ -133,18 +145,17 @@ def test_a_python_search_that_meets_the_budget_stops_with_sound_bounds(tight: No
     assert search.stats.stopped == "memory"
     assert len(search.table) <= search.max_entries + 64  # (and what the nodes on the way up stored)
     lo, hi = search.bounds(root)  # type: ignore[arg-type]
-    memory.set_limit(ROOMY)
-    exact = Search(root, "party").value(root)  # type: ignore[arg-type]
+    exact = max(_exact_moves(monkeypatch).values())
     assert lo - 1e-9 <= exact <= hi + 1e-9
 
 
-def test_every_move_keeps_sound_bounds_when_the_budget_runs_out(tight: None, plain: None) -> None:
+def test_every_move_keeps_sound_bounds_when_the_budget_runs_out(
+    tight: None, plain: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = _party_round()
     cut, search = evaluate_moves(root, "party")  # type: ignore[arg-type]
     assert search.stats.stopped == "memory" and not all(m.exact for m in cut)
-    memory.set_limit(ROOMY)
-    full, _ = evaluate_moves(root, "party")  # type: ignore[arg-type]
-    truth = {m.play: m.value for m in full}
+    truth = _exact_moves(monkeypatch)
     for m in cut:
         assert m.lo - 1e-9 <= truth[m.play] <= m.hi + 1e-9, m
 

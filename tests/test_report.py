@@ -67,10 +67,12 @@ def test_report_runs_end_to_end_and_writes_its_plots(tmp_path: Path) -> None:
         assert png_size(p) == PLOT_SIZE
     assert not list(out.glob("*.part*"))
     # The text summary: one column for "won" whatever the policy's name (clairvoyant is longest).
-    args = ["report", "--games", "1", "--game", "vanguard", "--samples", "2", "--max-states", "200", "-j", "1"]
-    text = CliRunner().invoke(app, [*args, "-o", str(tmp_path / "text")]).stdout
-    rows = [line for line in text.splitlines() if " won " in line]
-    assert len(rows) == 3 * len(POLICIES) and len({line.index(" won ") for line in rows}) == 1, rows
+    # Resumed over the same games, so it plays none of them again.
+    args = ["report", "--games", "2", "--samples", "2", "--max-states", "200", "-j", "1", "--resume"]
+    again = CliRunner().invoke(app, [*args, "-o", str(out)])
+    assert again.exit_code == 0, again.output
+    rows = [line for line in again.stdout.splitlines() if " won " in line]
+    assert len(rows) == 2 * 3 * len(POLICIES) and len({line.index(" won ") for line in rows}) == 1, rows
 
 
 # ---------------------------------------------------------------------------------------------

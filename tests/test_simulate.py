@@ -472,3 +472,15 @@ def test_a_round_that_ends_at_its_deal_has_its_party_count() -> None:
     replay_record(replace(record, party_by_round=record.party_by_round[:-1]))  # as written before
     with pytest.raises(GameError, match="party_by_round"):
         replay_record(replace(record, party_by_round=record.party_by_round[:-2]))
+
+
+def test_a_slow_policys_games_come_in_short_chunks() -> None:
+    # Found by a session's timing: chunks of 50 hint games left the progress and the games file
+    # still for most of a minute, and a Ctrl-C lost them all.
+    from solver.play.registry import SECONDS_A_GAME
+    from solver.play.simulate import chunks
+
+    for policy, most in (("hint", 4), ("clairvoyant", 1), ("best", 20), ("greedy", 50)):
+        got = list(chunks(2000, 2, 7, SECONDS_A_GAME[policy]))
+        assert [i for c in got for i in c] == list(range(7, 2007))  # every game once, in order
+        assert max(map(len, got)) == most, policy

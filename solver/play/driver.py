@@ -221,13 +221,15 @@ def step_from_json(raw: Any) -> Step:
     raise GameError(f"unknown step {kind!r}: one of deal, draw, play, reward, reshuffle")
 
 
-def step_text(step: Step) -> str:
-    """A step in a few words, for people."""
+def step_text(step: Step, before: Table | None = None) -> str:
+    """A step in a few words, for people. Given the table it was taken at, a Draw that turns the
+    top card face up reads "reveal" (one step type: only the table tells the two apart)."""
     match step:
         case Deal(player, wolf):
             return f"deal {' '.join(map(str, player))} / {' '.join(map(str, wolf)) or '—'}"
         case Draw(cards):
-            return f"draw {' '.join(map(str, cards))}"
+            word = "reveal" if before is not None and before.owed()[0] == "reveal" else "draw"
+            return f"{word} {' '.join(map(str, cards))}"
         case Move(play):
             return to_text(play)
         case Take(reward):
@@ -630,7 +632,7 @@ def replay(start: Table, steps: Sequence[Step]) -> Playthrough:
         try:
             g = g.then(step)
         except GameError as e:
-            raise GameError(f"step {i} ({step_text(step)}): {e}") from None
+            raise GameError(f"step {i} ({step_text(step, g.table)}): {e}") from None
     return g
 
 

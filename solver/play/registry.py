@@ -24,6 +24,12 @@ CLAIRVOYANT_RULE = (
 )
 
 
+# Roughly how long a standard game takes each policy on one core (bench/README.md), only to size
+# the simulator's chunks of games: a slow policy's chunk of 50 left the progress bar and the
+# games file still for most of a minute, and a Ctrl-C lost all of it.
+SECONDS_A_GAME = {"hint": 0.5, "best": 0.1, "greedy": 0.002, "random": 0.002, "clairvoyant": 20.0}
+
+
 def make_policy(
     name: str, samples: int | None = None, think: float | None = None, max_states: int | None = None
 ) -> Policy:
@@ -67,4 +73,4 @@ def policy_budget(
     return {"samples": samples or BEST_SAMPLES if name == "best" else None}
 
 
-__all__ = ["CLAIRVOYANT_RULE", "HINT_RULE", "POLICIES", "make_policy", "policy_budget"]
+__all__ = ["CLAIRVOYANT_RULE", "HINT_RULE", "POLICIES", "SECONDS_A_GAME", "make_policy", "policy_budget"]

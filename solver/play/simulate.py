@@ -50,7 +50,7 @@ from solver.play.driver import (
     step_to_json,
 )
 from solver.play.policies import Policy
-from solver.play.registry import make_policy
+from solver.play.registry import SECONDS_A_GAME, make_policy
 
 
 def policy_rng(seed: int, index: int, policy: str) -> random.Random:
@@ -339,8 +339,8 @@ def replay_record(record: GameRecord) -> Playthrough:
     for i, step in enumerate(record.steps, start=1):
         if isinstance(step, (Deal, Draw)) and deck.next_step(game.table) != step:
             expected = deck.next_step(game.table)
-            dealt = "nothing" if expected is None else step_text(expected)
-            raise GameError(f"step {i}: the seeded deck gives {dealt}, the record {step_text(step)}")
+            dealt = "nothing" if expected is None else step_text(expected, game.table)
+            raise GameError(f"step {i}: the seeded deck gives {dealt}, the record {step_text(step, game.table)}")
         try:
             game = game.then(step)
         except GameError as e:
@@ -392,10 +392,15 @@ def play_chunk(
     return [play_game(setup, chosen, seed, i) for i in indices]
 
 
-def chunks(games: int, workers: int, first: int = 0) -> Iterator[list[int]]:
+CHUNK_SECONDS = 2.0  # a chunk's rough length: the progress moves, a Ctrl-C loses little
+
+
+def chunks(games: int, workers: int, first: int = 0, seconds_a_game: float = 0.0) -> Iterator[list[int]]:
     """Game indices in chunks: big enough that a task's overhead does not matter, small enough
-    that the workers stay evenly busy and the progress bar moves."""
-    size = max(1, min(50, games // max(1, 8 * workers)))
+    that the workers stay evenly busy and the progress bar moves (a slow policy's chunks are
+    shorter: some CHUNK_SECONDS of games each)."""
+    by_time = int(CHUNK_SECONDS / seconds_a_game) if seconds_a_game > 0 else 50
+    size = max(1, min(50, games // max(1, 8 * workers), by_time))
     for start in range(first, first + games, size):
         yield list(range(start, min(first + games, start + size)))
 
@@ -429,7 +434,7 @@ def simulate(
             if on_record:
                 on_record(r)
 
-    todo = chunks(max(0, games - first), n, first)
+    todo = chunks(max(0, games - first), n, first, SECONDS_A_GAME.get(policy, 0.0))
     tasks = ((setup, policy, samples or 0, seed, idx, think or 0.0, max_states or 0) for idx in todo)
     # The chunks hold games in order, so chunk results in task order are records in game order.
     run_parallel(play_chunk, tasks, emit=emit, workers=n, cluster=cluster, ordered=True)

@@ -107,12 +107,12 @@ def load_json(raw: Any, settings: Settings | None = None) -> Session:
     for i, step in enumerate(steps, start=1):
         if deck is not None and isinstance(step, (Deal, Draw, Reshuffle)) and deck.next_step(game.table) != step:
             raise CompanionError(
-                f"step {i} ({step_text(step)}): the seeded deck of this game gives {_dealt(deck, game.table)}"
+                f"step {i} ({step_text(step, game.table)}): the seeded deck of this game gives {_dealt(deck, game.table)}"
             )
         try:
             game = game.then(step)
         except GameError as e:
-            raise CompanionError(f"step {i} ({step_text(step)}): {e}") from None
+            raise CompanionError(f"step {i} ({step_text(step, game.table)}): {e}") from None
     t = game.table
     got = {"steps": len(steps), "round": t.rounds, "phase": t.phase}
     if any(end.get(k) != v for k, v in got.items()):
@@ -132,7 +132,7 @@ def load_json(raw: Any, settings: Settings | None = None) -> Session:
 
 def _dealt(deck: SeededDeck, t: Table) -> str:
     step = deck.next_step(t)
-    return "nothing here (it waits for the Player)" if step is None else step_text(step)
+    return "nothing here (it waits for the Player)" if step is None else step_text(step, t)
 
 
 def load_text(text: str, settings: Settings | None = None) -> Session:

@@ -369,7 +369,7 @@ def _cards_text(values: Sequence[int]) -> str:
 @dataclass(frozen=True)
 class RoundRecord:
     number: int
-    steps: tuple[Step, ...]
+    steps: tuple[str, ...]  # each in a few words (step_text)
     outcome: str | None  # WON, LOST, None while in play
     final: bool
     reward: str | None = None
@@ -380,20 +380,20 @@ class RoundRecord:
 def rounds(game: Playthrough) -> list[RoundRecord]:
     """The game cut into rounds, each with its steps and what it ended in."""
     out: list[RoundRecord] = []
-    current: list[Step] = []
+    current: list[str] = []
     number, party_before = 0, game.tables[0].party
     for i, step in enumerate(game.steps):
         before, after = game.tables[i], game.tables[i + 1]
         if isinstance(step, Deal):
             number, current, party_before = after.rounds, [], before.party
-        current.append(step)
+        current.append(step_text(step, before))
         if isinstance(step, (Deal, Draw, Move)) and after.phase not in (PLAY, DRAW) and after.round is not None:
             s = after.round
             pts = sum(round_points(s))  # the side that scored: the outcome says
             fallen = tuple(m for m in party_before if m not in after.party)
             out.append(RoundRecord(number, tuple(current), s.outcome, s.final, None, fallen, pts))
         elif isinstance(step, Take) and out:
-            out[-1] = replace(out[-1], steps=(*out[-1].steps, step), reward=str(step.reward))
+            out[-1] = replace(out[-1], steps=(*out[-1].steps, step_text(step, before)), reward=str(step.reward))
     if current and (not out or out[-1].number != number):
         now = game.table.round
         out.append(RoundRecord(number, tuple(current), None, now is not None and now.final))
@@ -406,9 +406,7 @@ def history_lines(game: Playthrough) -> list[str]:
         end = {WON: "won", LOST: "lost", None: "in play"}[r.outcome]
         if r.fallen:
             end += f" ({' '.join(r.fallen)} face down)"
-        lines.append(
-            f"round {r.number}{' (final)' if r.final else ''}: {end}: " + ", ".join(step_text(s) for s in r.steps)
-        )
+        lines.append(f"round {r.number}{' (final)' if r.final else ''}: {end}: " + ", ".join(r.steps))
     return lines or ["no step yet"]
 
 

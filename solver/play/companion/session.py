@@ -256,7 +256,9 @@ def undo(session: Session, n: int = 1) -> Reply:
     taken = steps[cut:]
     game = session.game.undo(len(taken))
     after = replace(session, game=game)
-    notes = [Note("event", "took back: " + ", ".join(step_text(s) for s in taken if after.typed(s)))]
+    befores = session.game.tables[cut:]
+    words = [step_text(s, t) for s, t in zip(taken, befores, strict=False) if after.typed(s)]
+    notes = [Note("event", "took back: " + ", ".join(words))]
     if n > len(mine):  # asked for more than there is: say how many went
         notes.append(Note("info", f"only {len(mine)} could be taken back: the game's start"))
     notes += [Note("prompt", x) for x in prompts(after)]
