@@ -314,6 +314,12 @@ def physical_game_on_the_keypad(d: WebDriver, server: str, tmp_path: Path, axe: 
         if i == 3:
             assert text(d, "#pad-target") == "Next tap: the Wolf's card 1 of 4."
     assert text(d, "#confirm") == "Confirm the 8 cards"
+    # Undo beside Confirm takes back the last card tapped, not a step (found by a review: it
+    # dropped every card entered and took back the step before).
+    assert text(d, ".confirm-row #undo") == "Undo card"
+    press(d, ".confirm-row #undo")
+    assert text(d, "#pad-target") == "Next tap: the Wolf's card 4 of 4." and steps(d) == 0
+    press(d, '.key[data-key="7"]')
     assert d.find_element(By.ID, "confirm").get_attribute("data-line") == "deal 6 8 9 9 / 2 2 7 7"
     labels = [e.get_attribute("aria-label") for e in d.find_elements(By.CSS_SELECTOR, ".slot")]
     assert (
@@ -340,11 +346,17 @@ def physical_game_on_the_keypad(d: WebDriver, server: str, tmp_path: Path, axe: 
     # The server out of reach for a while: the page says so, keeps asking, and heals by itself.
     offline(d, True)
     wait(d, lambda d: d.find_element(By.ID, "offline").is_displayed(), 10)
+    press(d, '.key[data-key="5"]')  # a draw of one card: two taps, both in reach
+    press(d, "#confirm")  # made while out of reach: said not made (found by a review: no word)
+    wait(d, lambda d: "draw 5 was not made: the server cannot be reached" in text(d, "#error"), 10)
     time.sleep(1)
     offline(d, False)
     wait(d, lambda d: not d.find_element(By.ID, "offline").is_displayed(), 15)
+    assert steps(d) == 2 and text(d, "#confirm") == "Confirm the card"  # not made; the card kept
+    # A tap that builds the next entry clears the error about the last (a review: it stayed).
+    press(d, ".slot.filled")
     assert not d.find_element(By.ID, "error").is_displayed()
-    press(d, '.key[data-key="5"]')  # a draw of one card: two taps, both in reach
+    press(d, '.key[data-key="5"]')
     n = after(d, lambda: press(d, "#confirm"))
     assert "Wolf\n2\n5\n7" in text(d, "#table")
     assert after(d, lambda: press(d, "#undo")) == n - 1
@@ -443,9 +455,16 @@ def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Pa
             )
             shoot(d, tmp_path, "phone-390x844-hint.png")
             desktop(d)
+            # The answer brought into view, as the page does: the table stays in view beside it
+            # (a review: a hint brought into view took the cards away), and so it does however
+            # far that column scrolls.
+            d.execute_script("document.getElementById('hint-panel').scrollIntoView({block: 'start'})")
             in_reach(d, "#hint")
             in_reach(d, "#hint-table")
+            assert table_in_view(d), d.execute_script("return window.scrollY")
             fits_the_screen(d)
+            d.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+            assert table_in_view(d), d.execute_script("return window.scrollY")
             shoot(d, tmp_path, "desktop-1280x900-hint.png")
             phone(d)
         if i == TYPED:
@@ -585,6 +604,15 @@ def phone_on_its_side(d: WebDriver, server: str, tmp_path: Path) -> None:
         in_reach(d, "#undo")
         fits_the_screen(d)
         shoot(d, tmp_path, "phone-844x390-table.png")
+        # The hint's table fits its panel beside the dock, its marks in view: the columns follow
+        # the panel's width, not the screen's (a review: the marks were cut off at the right).
+        tap(d, "#hint")
+        wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#hint-table td.marks"), 30)
+        table, panel = d.execute_script(
+            "return ['hint-table', 'hint-out'].map(id => document.getElementById(id).getBoundingClientRect().right)"
+        )
+        assert table <= panel + 1, f"the hint's table ends at {table:.0f} px, its panel at {panel:.0f}"
+        assert d.find_element(By.CSS_SELECTOR, "#hint-out .more-columns").is_displayed()
     finally:
         phone(d)
 

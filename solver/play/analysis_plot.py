@@ -84,7 +84,9 @@ def figure(analysis: Analysis, size: tuple[float, float] = (10, 4.2), labels: fl
         )  # fmt: skip
     ax.set_ylim(-2, 106)
     ax.set_xlim(-0.5, last + 0.5)
-    ax.set_xlabel("steps taken (the table's step n is taken from n − 1 to n)", fontsize=labels + 2)
+    narrow = size[0] < 6  # the title and the axis's label in two lines (else cut at the edge)
+    gap = chr(10) if narrow else " "
+    ax.set_xlabel(f"steps taken{gap}(the table's step n is taken from n − 1 to n)", fontsize=labels + 2)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # steps are whole: no step 2.5
     ax.set_ylabel("chance to win the game (%)", fontsize=labels + 2)
     ax.tick_params(labelsize=labels + 1)
@@ -93,9 +95,8 @@ def figure(analysis: Analysis, size: tuple[float, float] = (10, 4.2), labels: fl
     setup = analysis.game.tables[0].setup
     name = f"game {analysis.index}" if analysis.index is not None else "the game"
     result = s["result"] or "not finished"
-    narrow = size[0] < 6  # the title in two lines
     ax.set_title(
-        f"{name.capitalize()} ({setup.game}, {setup.difficulty}): {result};{chr(10) if narrow else ' '}"
+        f"{name.capitalize()} ({setup.game}, {setup.difficulty}): {result};{gap}"
         f"decisions lost {s['total_loss']:.1f} points, luck {s['total_luck']:+.1f}",
         fontsize=labels + 3,
     )

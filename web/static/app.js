@@ -210,7 +210,10 @@ async function act(path, extra) {
     const bar = document.querySelector(".bar").getBoundingClientRect().bottom;
     if ((path === "step" || path === "undo") && $("table").getBoundingClientRect().top < bar) window.scrollTo({ top: 0 });
   } catch (e) {
+    // Out of reach: the "reconnecting" line says so, and this says what did not happen (found by
+    // a review: a play tapped then was dropped without a word).
     if (e.status !== 0) showError(e.message);
+    else showError(`${unsent(path, extra)}: the server cannot be reached. Try again when it is back.`);
     if (e.status === 409 || e.status === 0) refresh();
   } finally {
     setTimeout(() => {
@@ -222,6 +225,27 @@ async function act(path, extra) {
 }
 
 const step = (line) => act("step", { line });
+
+function unsent(path, extra) {
+  if (path === "step") return `${extra.line} was not made`;
+  if (path === "undo") return "Nothing was taken back";
+  if (path === "hint") return "No hint was asked";
+  if (path === "analyse") return "No analysis was started";
+  return "Nothing was done";
+}
+
+// Cards tapped into the keypad and not yet confirmed: Undo takes back the last of them (found by
+// a review: the Undo beside Confirm dropped the cards and took back the step before them).
+function padCards() { return S.pad.player.length + S.pad.wolf.length; }
+
+function undo() {
+  if (padCards()) {
+    S.pad[S.pad.wolf.length ? "wolf" : "player"].pop();
+    redraw();
+    return;
+  }
+  act("undo", { count: 1 });
+}
 
 function show(g) {
   const was = S.game && S.game.id === g.id ? S.game : null;
@@ -245,7 +269,9 @@ function show(g) {
     drawAction(b);
     drawHint(g);
     $("history").replaceChildren(...b.history.map((line) => h("li", {}, line)));
-    $("undo").disabled = !b.can_undo; // a virtual game's deal is the deck's: nothing to take back
+    // A virtual game's deal is the deck's: nothing to take back but the cards tapped.
+    $("undo").disabled = !b.can_undo && !padCards();
+    $("undo").textContent = padCards() ? "Undo card" : "Undo";
   }
   // A job the server lost while it ran (it restarted): asked again, for the same table, once.
   const lost = was && was.job && was.job.state === "running" && !g.job && was.board.revision === b.revision;
@@ -276,6 +302,7 @@ function roomForDock() {
   const side = Boolean(S.id) && SIDE_DOCK.matches;
   document.body.style.paddingBottom = S.id && !side ? `${$("dock").offsetHeight + 8}px` : "";
   document.body.style.paddingRight = side ? `${$("dock").offsetWidth}px` : "";
+  document.body.style.setProperty("--dock-h", S.id && !side ? `${$("dock").offsetHeight}px` : "0px");
 }
 
 const WHOSE = { hand: "your", wolf: "the Wolf's", reserve: "reserve" };
@@ -298,7 +325,14 @@ function toggle(where, i) {
   const list = S.sel[where];
   const at = list.indexOf(i);
   if (at >= 0) list.splice(at, 1); else list.push(i);
+  redraw();
+}
+
+// A tap that builds the next play or entry: drawn again, and an error about the last one cleared
+// (found by a review: it stayed, pushing the table down on a small phone).
+function redraw() {
   S.key = null;
+  showError("");
   show(S.game);
 }
 
@@ -321,7 +355,7 @@ function drawTable(b) {
       if (!playing || !up) return h("span", { class: "card member" + (up ? "" : " down"), title: up ? "face up" : "face down" }, m);
       const on = S.sel.member === m;
       return h("button", { class: "card member" + (on ? " on" : ""), "data-member": m, "aria-pressed": on ? "true" : "false",
-        onclick: () => { S.sel.member = on ? null : m; S.key = null; show(S.game); } }, m);
+        onclick: () => { S.sel.member = on ? null : m; redraw(); } }, m);
     })), h("span", { class: "quiet" }, b.party_text)));
   }
   if (b.points) {
@@ -478,7 +512,7 @@ function keypad(b) {
         : "the Wolf's card";
       return h("button", { class: "slot" + (v ? " filled" : ""), "data-slot": `${who}-${i}`,
         "aria-label": v ? `${whose} ${i + 1}: ${v}, tap to take it back` : `${whose} ${i + 1}: empty`,
-        onclick: () => { if (v) { S.pad[who].splice(i, 1); S.key = null; show(S.game); } } }, v ? String(v) : "·");
+        onclick: () => { if (v) { S.pad[who].splice(i, 1); redraw(); } } }, v ? String(v) : "·");
     }));
   if (deal) {
     parts.push(slots("player", "You"));
@@ -497,7 +531,7 @@ function keypad(b) {
     const v = i + 1;
     const left = b.unseen[i] + b.pile.top.filter((x) => x === v).length - (used.get(v) || 0);
     return h("button", { class: "key", "data-key": v, disabled: full || left <= 0, "aria-label": `${v === 1 ? "ace" : v}, ${left > 0 ? left : "none"} left`,
-      onclick: () => { S.pad[side].push(v); S.key = null; show(S.game); } },
+      onclick: () => { S.pad[side].push(v); redraw(); } },
     // The ace is 1 here as on the table and in every play (RULES.md: Ace = 1).
     h("b", {}, String(v)), h("small", {}, left > 0 ? `${left} left` : "none left"));
   })));
@@ -583,7 +617,7 @@ function drawHint(g) {
     parts.push(moreColumns());
     if (x.samples > 0) parts.push(h("p", { class: "quiet" }, `${x.samples} continuations each, policy ${x.policy}`));
   } else if (x) {
-    parts.push(h("p", { class: "best", id: "hint-best" }, `Best play: ${x.best || "fold"}`, h("span", { class: "status " + x.status }, ` ${x.status_text}`),
+    parts.push(h("p", { class: "best", id: "hint-best" }, `Best play: ${x.best || "fold"}`, h("span", { class: "status " + x.status }, ` · status: ${x.status_text}`),
       x.exact ? null : h("span", { class: "warn", id: "not-exact" }, ` (not exact: ${x.not_exact})`)));
     if (x.reason) parts.push(h("p", {}, x.reason));
     if (x.finish) parts.push(h("p", {}, `Best finish: ${x.finish.join(", ")} → score ${x.finish_score}`));
@@ -709,7 +743,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("stop").addEventListener("click", () => api("POST", `/api/games/${S.id}/hint/cancel`, {}).then(show).catch((e) => { if (e.status !== 0) showError(e.message); }));
   new ResizeObserver(roomForDock).observe($("dock"));
   SIDE_DOCK.addEventListener("change", roomForDock);
-  $("undo").addEventListener("click", () => act("undo", { count: 1 }));
+  $("undo").addEventListener("click", undo);
   $("analyse").addEventListener("click", analyse);
   $("delete").addEventListener("click", deleteGame);
   $("home").addEventListener("click", (ev) => { ev.preventDefault(); history.pushState(null, "", "/"); clearTimeout(S.timer); route(); });
