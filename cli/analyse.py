@@ -15,6 +15,7 @@ from . import analysis_view
 from .common import (
     EXIT_INPUT,
     JsonOpt,
+    LateOut,
     MemoryOpt,
     OutputError,
     close_out,
@@ -26,7 +27,6 @@ from .common import (
     resume_lock,
     use_memory,
     writable_folder,
-    write_out,
 )
 from .render import console
 
@@ -150,21 +150,21 @@ def analyse(
         try:
             client = connect(cluster)
         except ClusterError as e:
+            close_out(held)
             fail(str(e))
-    sink = None
-    if out is not None:
-        try:
-            sink = open(out, "a" if resume else "w", encoding="utf-8", newline="")  # noqa: SIM115
-        except OSError as e:
-            if client is not None:
-                client.close()
-            fail(f"--out: cannot write {out}: {e.strerror or e}")
+    try:  # emptied at its first game, not before, and locked (as batch's --out)
+        sink = None if out is None else LateOut(out, "--out", append=resume, what="analysed game", rest="analyse")
+    except BaseException:
+        close_out(held)
+        if client is not None:
+            client.close()
+        raise
     results: list[Analysis] = []
 
     def on_analysis(a: Analysis) -> None:
         results.append(a)
         if sink is not None:
-            write_out(sink, json.dumps(a.to_json(), ensure_ascii=False) + "\n", "--out")
+            sink.write(json.dumps(a.to_json(), ensure_ascii=False) + "\n")
 
     total = sum(len(tasks(g.game)) for g in todo)
     try:
@@ -174,12 +174,16 @@ def analyse(
                 on_wait=lambda note: typer.echo(f"lobo-hint: {note}", err=True),
             )  # fmt: skip
     except KeyboardInterrupt:
-        interrupted("; finished games are in --out (rerun with --resume)" if out else "")
+        interrupted("" if sink is None else sink.said())
     except OutputError as e:
-        close_out(sink)
+        if sink is not None:
+            sink.close()
         fail(f"{e}; the games before are in it (rerun with --resume when there is room)", code=1)
+    except ClusterError as e:  # the scheduler lost mid-run
+        fail(f"{e}{'' if sink is None else sink.said()}", code=1)
     finally:
-        close_out(sink)
+        if sink is not None:
+            sink.close()
         close_out(held)
         if client is not None:
             client.close()
@@ -195,7 +199,7 @@ def analyse(
         else:
             console().print(analysis_view.view(a))
             if plot is not None:
-                console().print(f"plot: {plot}")
+                console().print(f"plot: {plot}", soft_wrap=True)
     else:
         # Every game of the file in --out, those a resume found there first (found by a review:
         # a resume with nothing left to do showed nothing), then this run's.
@@ -215,7 +219,7 @@ def analyse(
             if rows:
                 console().print(analysis_view.games_view(rows))
             note = f" ({len(games) - len(todo)} already in it)" if len(games) > len(todo) else ""
-            console().print(f"{len(results)} game(s) analysed into {out}{note}")
+            console().print(f"{len(results)} game(s) analysed into {out}{note}", soft_wrap=True)
     for line in bad[:5]:
         typer.echo(f"lobo-hint: invalid: {one_line(str(line))}", err=True)
     if len(bad) > 5:

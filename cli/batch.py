@@ -12,12 +12,13 @@ from typing import Annotated, Any
 
 import typer
 
-from solver.core.files import regular_or_none, write_whole
+from solver.core.files import write_whole
 from solver.core.status import Check, Outcome, RecordStatus
 
 from . import render
 from .common import (
     EXIT_INPUT,
+    LateOut,
     MemoryOpt,
     OutputError,
     close_out,
@@ -26,9 +27,9 @@ from .common import (
     interrupted,
     one_line,
     positive,
+    resume_lock,
     use_memory,
     writable_folder,
-    write_out,
 )
 
 app = typer.Typer()
@@ -96,7 +97,8 @@ def batch(
     Exit status:
 
     * 0: every puzzle solved (and, with --check, as expected)
-    * 1: a mismatch under --check, or a puzzle the solver failed on (status error)
+    * 1: a mismatch under --check, or a puzzle the solver failed on (status error); or the run
+      stopped by the machine: a full disk, a cluster's scheduler lost (rerun with --resume)
     * 2: a bad argument (such as a path naming no file: nothing is started, --out is left alone),
       or an invalid puzzle (every other puzzle is still solved and written)
     * 130: interrupted (rerun with --resume)
@@ -139,47 +141,53 @@ def batch(
                 "write the results to another file"
             )
     skip: set[str] = set()
+    held = None  # the lock on a file resumed: one run appends to it at a time
     if resume and out is not None:
+        held = resume_lock(out, "--out")  # (a device would be read forever, a pipe waited on)
         try:
-            regular_or_none(out, "--out")  # a device would be read forever, a pipe waited on
-        except ValueError as e:
-            fail(str(e))
-        written = _format_written(out)
-        if written == "other":
-            fail(f"--out: {out} holds no batch results: resume into a file this command wrote, or choose another")
-        if written is not None and written != fmt:
-            fail(
-                f"--out: {out} holds {written.upper()} results: resume it with --format {written}, or choose another file"
-            )
-        try:
-            skip = done_ids(out) if fmt == "jsonl" else _csv_ids(out)
-            keep_answered(out, fmt)  # one line a puzzle: those read again are written again
-        except (OSError, UnicodeDecodeError) as e:
-            fail(f"--out: cannot read {out}: {getattr(e, 'strerror', None) or e}")
-        except (RecursionError, ValueError, csv.Error) as e:
-            why = "a line nested too deeply" if isinstance(e, RecursionError) else f"{e}"
-            fail(f"--out: {out} does not hold results this batch can resume from ({why}): choose another file")
+            written = _format_written(out)
+            if written == "other":
+                fail(f"--out: {out} holds no batch results: resume into a file this command wrote, or choose another")
+            if written is not None and written != fmt:
+                fail(
+                    f"--out: {out} holds {written.upper()} results: resume it with --format {written}, "
+                    "or choose another file"
+                )
+            try:
+                skip = done_ids(out) if fmt == "jsonl" else _csv_ids(out)
+                keep_answered(out, fmt)  # one line a puzzle: those read again are written again
+            except (OSError, UnicodeDecodeError) as e:
+                fail(f"--out: cannot read {out}: {getattr(e, 'strerror', None) or e}")
+            except (RecursionError, ValueError, csv.Error) as e:
+                why = "a line nested too deeply" if isinstance(e, RecursionError) else f"{e}"
+                fail(f"--out: {out} does not hold results this batch can resume from ({why}): choose another file")
+        except BaseException:
+            close_out(held)
+            raise
     total = sum(1 for _ in iter_jobs(paths, out))
     client = None
     if cluster is not None:
         try:
             client = connect(cluster)  # before --out is opened: a wrong address truncates nothing
         except ClusterError as e:
+            close_out(held)
             fail(str(e))
-    sink = None
-    if out is not None:
-        try:
-            # A lone surrogate (a JSON escape, a file name's byte) is written as its escape.
-            sink = open(out, "a" if resume else "w", encoding="utf-8", errors="backslashreplace", newline="")  # noqa: SIM115
-        except OSError as e:
-            if client is not None:
-                client.close()
-            fail(f"--out: cannot write {out}: {e.strerror or e}")
-    writer = None
-    if sink is not None and fmt == "csv":
-        writer = csv.DictWriter(sink, fieldnames=CSV_COLUMNS, extrasaction="ignore")
-        if sink.tell() == 0:
-            writer.writeheader()
+    # Emptied at the first result, not before (found by a review: a rerun without --resume
+    # stopped at once had emptied a file of hours of results), and locked.
+    header = io.StringIO()
+    if fmt == "csv":
+        csv.DictWriter(header, fieldnames=CSV_COLUMNS).writeheader()
+    try:
+        sink = (
+            None
+            if out is None
+            else LateOut(out, "--out", append=resume, header=header.getvalue(), what="result", rest="solve")
+        )
+    except BaseException:
+        close_out(held)
+        if client is not None:
+            client.close()
+        raise
     mismatches: list[str] = []
     problems: list[tuple[dict[str, Any], str]] = []
     try:
@@ -187,12 +195,12 @@ def batch(
 
             def on_result(record: dict[str, Any]) -> None:
                 if sink is not None:
-                    if writer is not None:
+                    if fmt == "csv":
                         text = io.StringIO()
                         csv.DictWriter(text, fieldnames=CSV_COLUMNS, extrasaction="ignore").writerow(record)
-                        write_out(sink, text.getvalue(), "--out")
+                        sink.write(text.getvalue())
                     else:
-                        write_out(sink, json.dumps(record, ensure_ascii=False) + "\n", "--out")
+                        sink.write(json.dumps(record, ensure_ascii=False) + "\n")
                 if record.get("check") == Check.MISMATCH:
                     # An estimate off its exact expectation may be the budget, not the expectation.
                     estimate = "" if record.get("exact", True) else " (an estimate: exact false; a longer -t may agree)"
@@ -215,12 +223,17 @@ def batch(
                 on_wait=lambda note: typer.echo(f"lobo-hint: {note}", err=True),
             )
     except KeyboardInterrupt:
-        interrupted("; finished results are in --out (rerun with --resume)")
+        interrupted("; no --out: no result was kept" if sink is None else sink.said())
     except OutputError as e:
-        close_out(sink)
+        if sink is not None:
+            sink.close()
         fail(f"{e}; the results before are in it (rerun with --resume when there is room)", code=1)
+    except ClusterError as e:  # the scheduler lost mid-run
+        fail(f"{e}{'; no --out: no result was kept' if sink is None else sink.said()}", code=1)
     finally:
-        close_out(sink)
+        if sink is not None:
+            sink.close()
+        close_out(held)
         if client is not None:
             client.close()
     invalid = [r for r, _ in problems if r["status"] == RecordStatus.INVALID]
@@ -231,7 +244,7 @@ def batch(
         out_console = render.console()
         out_console.print(render.batch_summary(summary))
         for line in mismatches:
-            out_console.print(f"[red]mismatch[/red] {line}")
+            out_console.print(f"[red]mismatch[/red] {line}", soft_wrap=True)  # one line a puzzle, for grep
     _list_problems(problems, out)
     if invalid:
         raise typer.Exit(EXIT_INPUT)

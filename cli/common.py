@@ -158,42 +158,80 @@ def write_out(sink: IO[str], text: str, option: str) -> None:
 
 
 class LateOut:
-    """An option's output file opened (and emptied, unless appended to) at its first record, not
-    before: a run that fails before it has a record (a cluster that cannot be reached, Ctrl-C at
+    """An option's output file emptied (unless appended to) at its first record, not before: a run
+    that fails or is stopped before it has a record (a cluster that cannot be reached, Ctrl-C at
     the start) leaves a file the user already had as it was, and makes none. That it can be
-    written is checked at once."""
+    written is checked at once, and it is locked from then on (a file already there) or from its
+    first record (a new one): a second run writing it is refused, not interleaved (found by a
+    review: two batches on one file left duplicates and a spliced line). A resumed run (`append`)
+    holds its lock already (resume_lock). `header`: written first into a file that is empty (a
+    CSV's column names); `what`, `rest`: the records and what a resumed run does with the rest,
+    as the line after Ctrl-C says them."""
 
-    def __init__(self, path: str, option: str, *, append: bool = False) -> None:
-        self.path, self.option, self.append = path, option, append
+    def __init__(
+        self, path: str, option: str, *, append: bool = False, header: str = "", what: str = "game", rest: str = "play"
+    ) -> None:
+        from solver.core.files import append_locked
+
+        self.path, self.option, self.append, self.header, self.what, self.rest = (
+            path,
+            option,
+            append,
+            header,
+            what,
+            rest,
+        )
         self.sink: IO[str] | None = None
+        self.records = 0
         target = Path(path)
         try:
             if target.is_dir():
                 raise IsADirectoryError(21, "Is a directory")
-            existed = target.exists()
-            with open(target, "a", encoding="utf-8"):
-                pass
-            if not existed:
+            if target.exists():
+                if append:
+                    with open(target, "a", encoding="utf-8"):
+                        pass
+                else:  # held, not emptied: emptied at the first record
+                    self.sink = append_locked(target)
+            else:
+                with open(target, "a", encoding="utf-8"):
+                    pass
                 target.unlink()
+        except BlockingIOError:
+            fail(f"{option}: another run is writing {path}: wait for it to end, or choose another file")
         except OSError as e:
-            fail(f"{option}: cannot write {path}: {e.strerror or e}")
+            fail(f"{option}: cannot write {path}: {e.strerror or e}", code=disk_code(e))
 
     def write(self, text: str) -> None:
-        if self.sink is None:
+        from solver.core.files import append_locked
+
+        if self.records == 0:
             try:
-                self.sink = open(self.path, "a" if self.append else "w", encoding="utf-8")  # noqa: SIM115 - closed by close()
+                if self.sink is None and self.append:
+                    self.sink = open(self.path, "a", encoding="utf-8", errors="backslashreplace", newline="")  # noqa: SIM115 - closed by close()
+                elif self.sink is None:
+                    self.sink = append_locked(self.path)
+                if not self.append:
+                    self.sink.truncate(0)
+                empty = self.sink.seek(0, os.SEEK_END) == 0
+            except BlockingIOError:
+                raise OutputError(f"{self.option}: another run began writing {self.path}") from None
             except OSError as e:
                 raise OutputError(f"{self.option}: cannot write {self.path}: {e.strerror or e}") from None
+            text = (self.header if empty else "") + text
+        assert self.sink is not None
         write_out(self.sink, text, self.option)
+        self.records += 1
 
     def close(self) -> None:
         close_out(self.sink)
 
-    def said(self, records: int) -> str:
+    def said(self, records: int | None = None) -> str:
         """What the file holds after a run cut short, for the line that says so."""
-        if self.sink is None:
-            return f"; no game finished: {self.path} left as it was"
-        return f"; the {records} finished game(s) are in {self.path} (rerun with --resume to play the rest)"
+        n = self.records if records is None else records
+        if self.records == 0:
+            return f"; no {self.what} finished: {self.path} left as it was"
+        return f"; the {n} finished {self.what}(s) are in {self.path} (rerun with --resume to {self.rest} the rest)"
 
 
 def resume_lock(path: str, option: str) -> IO[str]:

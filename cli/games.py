@@ -287,7 +287,9 @@ def simulate_cmd(
     else:
         render.console().print(summary_view(summary, seed))
         if before:
-            render.console().print(f"{len(before)} of the {len(records)} games read from {games_out} (--resume)")
+            render.console().print(
+                f"{len(before)} of the {len(records)} games read from {games_out} (--resume)", soft_wrap=True
+            )
 
 
 def summary_view(s: SimulationSummary, seed: int) -> Group:
@@ -458,6 +460,8 @@ def game_view(g: Playthrough, title: str) -> Group:
         Text(
             verdict + f" ({len(g.steps)} steps replayed, every card and play checked)",
             style="bold" if not end.over else "bold green" if end.result == WON else "bold red",
+            no_wrap=True,  # one line, for grep (a terminal wraps it itself)
+            overflow="ignore",
         )
     )
     return Group(*lines)
@@ -550,7 +554,9 @@ def report(
             f"{s.setup.game:8} {s.setup.difficulty:8} {s.policy:{width}}  won {100 * s.win_rate:5.1f}% "
             f"(95%: {100 * lo:.1f}–{100 * hi:.1f}%)"
         )
-    out_console.print(f"wrote {', '.join(str(f) for f in result.files)}; every game's record in {folder / 'games'}")
+    out_console.print(
+        f"wrote {', '.join(str(f) for f in result.files)}; every game's record in {folder / 'games'}", soft_wrap=True
+    )
 
 
 @app.command(

@@ -68,6 +68,48 @@ def test_batch_reads_a_folder_of_railway_puzzles_and_passes_over_their_deck() ->
     assert "a railway deck, not a puzzle" in deck.output
 
 
+def test_check_reads_every_key_of_a_railway_expect(tmp_path: Path) -> None:
+    """Found by a review: a wrong `best`, `options` or `top_discard_lobo`, and a misspelt key, all
+    matched (only the hand's three keys were compared)."""
+    source = PUZZLES / "railway" / "01-lobo-with-the-discard.railway"
+    (tmp_path / "made-up-deck.railway").write_text((PUZZLES / "railway" / "made-up-deck.railway").read_text())
+    edits: list[tuple[str, Any]] = [
+        ("best", [{"source": "stock", "discard": None}]),
+        ("top_discard_lobo", False),
+        ("lobbo", False),
+        ("options.0.next_turn_exact", "1/1000"),
+        ("options.1.within_three_exact", "0.5"),  # 139/234 written otherwise: a different number
+        ("options.0.card", "Bow"),
+        ("options", "every one"),
+    ]
+    for i, (key, value) in enumerate(edits):
+        puzzle = json.loads(source.read_text())
+        where, *path = key.split(".")
+        if path:
+            puzzle["expect"][where][int(path[0])][path[1]] = value
+        else:
+            puzzle["expect"][where] = value
+        (tmp_path / f"p{i}.railway").write_text(json.dumps(puzzle))
+    r = runner.invoke(app, ["batch", str(tmp_path), "--check", "--json", "-j", "1", "--out", str(tmp_path / "r.jsonl")])
+    records = {x["source"]: x for x in map(json.loads, (tmp_path / "r.jsonl").read_text().splitlines())}
+    assert r.exit_code == 2 and len(records) == len(edits), r.output  # 2: one is invalid (its options)
+    for i, (key, _) in enumerate(edits):
+        rec = records[str(tmp_path / f"p{i}.railway")]
+        said = "; ".join(rec.get("mismatch", [])) or rec.get("error", "")
+        assert rec["check"] == "mismatch" or rec["kind"] == "invalid", (key, rec)
+        assert key.split(".")[-1] in said, (key, said)
+    # Said in one line a puzzle, however long, for grep (a review: wrapped at 80 columns when piped).
+    said = runner.invoke(app, ["batch", str(tmp_path / "p2.railway"), "--check"]).stdout.splitlines()
+    [line] = [x for x in said if x.startswith("mismatch ")]
+    assert line.endswith("did you mean 'lobo'?") and len(line) > 80, said
+    # The shipped answers, the same way: every key read, every one matched.
+    puzzle = json.loads(source.read_text())
+    out = tmp_path / "shipped.jsonl"
+    assert runner.invoke(app, ["batch", str(source), "--check", "--out", str(out)]).exit_code == 0
+    rec = json.loads(out.read_text())
+    assert rec["check"] == "match" and rec["hint"]["best"]["source"] == puzzle["expect"]["best"][0]["source"]
+
+
 def mixed(tmp_path: Path) -> Path:
     folder = tmp_path / "mixed"
     folder.mkdir()
@@ -184,6 +226,18 @@ def test_dask_local_cluster_gives_the_same_results_as_one_process() -> None:
         summary = run_batch(jobs, cluster=client, on_result=many.append)
     strip = lambda rs: {r["id"]: {k: v for k, v in r.items() if k not in ("seconds", "stats")} for r in rs}  # noqa: E731
     assert strip(one) == strip(many) and summary.total == 12
+
+
+def test_a_railway_puzzle_needs_no_file_where_it_is_solved(monkeypatch: Any, tmp_path: Path) -> None:
+    """Found by a review: a cluster's workers started in another folder read every railway
+    puzzle's deck from there, and found none. The deck is read where the batch reads the puzzles."""
+    monkeypatch.chdir(ROOT)
+    jobs = list(iter_jobs(["puzzles/railway"]))
+    assert len(jobs) >= 6 and all(isinstance(j.raw["position"]["deck"], dict) for j in jobs)
+    monkeypatch.chdir(tmp_path)  # where a worker of a cluster may stand
+    got: list[dict[str, Any]] = []
+    summary = run_batch(jobs, workers=1, on_result=got.append)
+    assert summary.total == len(jobs) and all(r.get("check") == "match" for r in got), got
 
 
 def test_a_puzzle_that_crashes_its_worker_is_one_error_record_and_the_others_are_solved(tmp_path: Path) -> None:

@@ -178,7 +178,7 @@ def test_ctrl_c_stops_a_parallel_batch_at_once_with_one_line(tmp_path: Path) -> 
     finally:
         proc.kill()
     assert proc.returncode == 130
-    assert err.decode().splitlines() == ["lobo-hint: interrupted; finished results are in --out (rerun with --resume)"]
+    assert err.decode().splitlines() == ["lobo-hint: interrupted; no --out: no result was kept"]
 
 
 # A cluster with no worker ------------------------------------------------------------------------
@@ -207,7 +207,7 @@ def test_a_cluster_with_no_worker_says_it_waits_and_carries_on_when_one_joins(tm
             said = select.select([proc.stderr], [], [], 60)[0]  # before the fix: silence, forever
             first = proc.stderr.readline() if said else ""
             assert first.strip() == f"lobo-hint: waiting for workers at {address}: 0 connected", first
-            assert proc.poll() is None and not out.read_text()  # nothing solved without a worker
+            assert proc.poll() is None and not out.exists()  # nothing solved without a worker: no file yet
             cluster.scale(1)
             stdout, rest = proc.communicate(timeout=120)
         finally:
@@ -216,6 +216,38 @@ def test_a_cluster_with_no_worker_says_it_waits_and_carries_on_when_one_joins(tm
     summary: dict[str, Any] = json.loads(stdout)
     assert summary["total"] == 3 and summary["solved"] == 3
     assert {json.loads(line)["id"] for line in out.read_text().splitlines()} == {"p0", "p1", "p2"}
+
+
+def test_a_scheduler_lost_mid_run_is_one_line_and_the_out_file_is_left_as_it_was(tmp_path: Path) -> None:
+    """Found by a review: three tracebacks, no summary, and (before the first result) an emptied
+    --out. Lost while its tasks wait for a worker: nothing finished, the file as it was."""
+    from distributed import LocalCluster
+
+    puzzle = tmp_path / "p.json"
+    puzzle.write_text(json.dumps({"id": "p", "player": [1, 2], "wolf": [1], "final": True}))
+    out = tmp_path / "r.jsonl"
+    out.write_text('{"an": "earlier run"}\n')
+    with LocalCluster(
+        n_workers=0, processes=False, protocol="tcp://", host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        address = cluster.scheduler_address
+        cmd = [sys.executable, "-c", "from cli.main import main; main()", "batch", str(puzzle), "--cluster", address]
+        proc = subprocess.Popen(
+            [*cmd, "--out", str(out)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        assert proc.stderr is not None
+        try:
+            assert select.select([proc.stderr], [], [], 60)[0] and "waiting for workers" in proc.stderr.readline()
+            cluster.close()
+            _, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+    assert proc.returncode == 1, err
+    [line] = err.splitlines()
+    assert line.startswith("lobo-hint: error: --cluster: the cluster stopped the work (") and line.endswith(
+        f"; no result finished: {out} left as it was"
+    ), line
+    assert out.read_text() == '{"an": "earlier run"}\n'
 
 
 def test_a_cluster_where_nothing_listens_is_said_at_once(tmp_path: Path) -> None:
@@ -284,3 +316,21 @@ def test_results_are_named_for_what_they_are_and_railway_puzzles_are_solved(tmp_
     assert solved["kind"] == "railway" and solved["check"] == "match" and solved["answer"]["lobo"] == expect["lobo"]
     assert len(solved["answer"]["journeys"]) == expect["journeys_count"]
     assert records["wrong.json"]["check"] == "mismatch" and "lobo" in records["wrong.json"]["mismatch"][0]
+
+
+def test_a_second_run_on_the_same_out_file_is_refused_and_the_file_kept(tmp_path: Path) -> None:
+    """Found by a review: two batches writing one --out left duplicates and a spliced line."""
+    from solver.core.files import append_locked
+
+    puzzle = tmp_path / "p.json"
+    puzzle.write_text(json.dumps({"id": "p", "player": [1, 2], "wolf": [1], "final": True}))
+    out = tmp_path / "r.jsonl"
+    before = '{"an": "earlier run"}\n'
+    for resume in (False, True):
+        out.write_text(before)
+        with append_locked(out):  # another run writing it
+            r = runner.invoke(app, ["batch", str(puzzle), "--out", str(out), *(["--resume"] if resume else [])])
+        assert r.exit_code == 2 and "another run is writing" in r.output, (resume, r.output)
+        assert out.read_text() == before
+    assert runner.invoke(app, ["batch", str(puzzle), "--out", str(out)]).exit_code == 0
+    assert json.loads(out.read_text())["id"] == "p"

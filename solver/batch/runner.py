@@ -30,7 +30,7 @@ from solver.core.status import Check, FinishStatus, HintStatus, RecordStatus
 from solver.finish.finisher import judge_finish, solve_finish
 from solver.finish.verify import coverable
 from solver.parallel import run_parallel
-from solver.railway.deck import RailwayError, is_deck
+from solver.railway.deck import RailwayError, is_deck, load_deck, read_json
 from solver.search import memory
 from solver.search.hint import hint
 
@@ -112,6 +112,7 @@ def iter_jobs(args: Iterable[str], leave_out: str | None = None) -> Iterator[Job
     a file never read as puzzles (the batch's own --out, in a folder it reads)."""
     left = None if leave_out is None else Path(leave_out).resolve()
     seen: set[Path] = set()  # a file named twice (itself and by its folder or a glob) is solved once
+    decks: dict[Path, Any] = {}
     for arg in args:
         named = _files(arg)
         files = [f for f in named if f.resolve() != left and f.resolve() not in seen]
@@ -126,9 +127,9 @@ def iter_jobs(args: Iterable[str], leave_out: str | None = None) -> Iterator[Job
             )
         for f in files:
             if f.suffix == ".jsonl":
-                yield from _jsonl(f)
+                yield from (_with_deck(job, Path(), decks) for job in _jsonl(f))
                 continue
-            job = _one(f)
+            job = _with_deck(_one(f), f.parent, decks)
             if job.error is None and is_deck(job.raw):
                 if Path(arg).is_file():  # named as a puzzle: say what it is
                     yield replace(
@@ -136,6 +137,29 @@ def iter_jobs(args: Iterable[str], leave_out: str | None = None) -> Iterator[Job
                     )
                 continue  # a deck beside the puzzles that name it, in a folder or a glob: not a puzzle
             yield job
+
+
+def _with_deck(job: Job, base: Path, decks: dict[Path, Any]) -> Job:
+    """A railway puzzle's deck named by a path, read here, where the path means something (beside
+    the puzzle's file; a JSONL line's from the current folder), and put in the puzzle: a worker of
+    a cluster reads none of our files (found by a review: every railway puzzle was invalid on a
+    cluster started in another folder). A deck that cannot be read stays a path, for the worker
+    to say why, as a local run does."""
+    raw = job.raw
+    position: Any = raw.get("position") if isinstance(raw, dict) and "position" in raw else raw
+    if not (_railway(position) and isinstance(position.get("deck"), str) and position["deck"].strip()):
+        return job
+    path = (base / position["deck"]).absolute()
+    if path not in decks:
+        try:
+            load_deck(path)  # checked here, so that a bad deck's error still names its file
+            decks[path] = read_json(path)
+        except RailwayError:
+            decks[path] = None
+    if decks[path] is None:
+        return job
+    inlined = {**position, "deck": decks[path]}
+    return replace(job, raw={**raw, "position": inlined} if position is not raw else inlined)
 
 
 def _ident(raw: Any, fallback: str) -> str:
@@ -208,6 +232,9 @@ def _not_another_kind(raw: Any, position: Any) -> None:
 # A railway answer's status (the hand goes LOBO or not), and what a railway puzzle's expect names.
 RAILWAY_STATUS = {True: "goes_lobo", False: "not_lobo"}
 RAILWAY_EXPECT = ("lobo", "journeys_count", "leftover_count")
+# The hint's keys (puzzles/railway/README.md): read only when asked for, the hint being the slower part.
+RAILWAY_HINT_EXPECT = ("top_discard_lobo", "best", "options")
+RAILWAY_CHANCES = ("now_exact", "next_turn_exact", "within_three_exact")
 
 
 def _railway(position: Any) -> bool:
@@ -216,8 +243,9 @@ def _railway(position: Any) -> bool:
 
 def _solve_railway(job: Job, puzzle: dict[str, Any], record: dict[str, Any]) -> None:
     """A railway LOBO position (RAILWAY.md): is the hand LOBO, and its largest set of journeys, as
-    `lobo-hint railway lobo --json` answers; checked against an expect of the contract's shape
-    (`lobo`, `journeys_count`, `leftover_count`)."""
+    `lobo-hint railway lobo --json` answers; with an expect that asks for the hint's keys, the
+    hint too, as `railway hint --json` answers (in the record's `hint`). Every key of the expect
+    is checked (found by a review: a wrong `best` or `options` passed)."""
     from solver.railway.partition import partition
     from solver.railway.position import parse_position as parse_railway
 
@@ -227,12 +255,64 @@ def _solve_railway(job: Job, puzzle: dict[str, Any], record: dict[str, Any]) -> 
     goes = bool(answer["lobo"])
     record.update(kind="railway", status=RAILWAY_STATUS[goes], exact=True, answer=answer)
     expect = puzzle.get("expect")
-    if isinstance(expect, dict):
-        got = dict(zip(RAILWAY_EXPECT, (goes, len(answer["journeys"]), len(answer["leftover"])), strict=True))
-        problems = [f"{k}: {got[k]!r}, want {expect[k]!r}" for k in got if k in expect and expect[k] != got[k]]
-        record["check"] = Check.MISMATCH if problems else Check.MATCH
-        if problems:
-            record["mismatch"] = problems
+    if expect is None:
+        return
+    if not isinstance(expect, dict):
+        raise PositionError(f"expect: must be an object, not {json_type_name(expect)}", "wrong_type")
+    known = frozenset((*RAILWAY_EXPECT, *RAILWAY_HINT_EXPECT))
+    problems = [f"expect.{k}: not a key --check compares{closest_key(k, known)}" for k in expect if k not in known]
+    got = dict(zip(RAILWAY_EXPECT, (goes, len(answer["journeys"]), len(answer["leftover"])), strict=True))
+    problems += [f"{k}: {got[k]!r}, want {expect[k]!r}" for k in got if k in expect and expect[k] != got[k]]
+    if any(k in expect for k in RAILWAY_HINT_EXPECT):
+        from solver.railway.advice import advise
+
+        hint = record["hint"] = advise(pos).to_json()
+        problems += _railway_hint_problems(hint, expect)
+    record["check"] = Check.MISMATCH if problems else Check.MATCH
+    if problems:
+        record["mismatch"] = problems
+
+
+def _railway_hint_problems(hint: dict[str, Any], expect: dict[str, Any]) -> list[str]:
+    """What differs between `railway hint --json`'s answer and an expect's hint keys: every
+    option (by its source and discard) with its exact chances, and the best one."""
+    problems = []
+    if "top_discard_lobo" in expect:
+        top = hint["top_discard"]["lobo"] if hint["top_discard"] else None
+        if top != expect["top_discard_lobo"]:
+            problems.append(f"top_discard_lobo: {top!r}, want {expect['top_discard_lobo']!r}")
+    options = {(o["source"], o["discard"]): o for o in hint["options"]}
+    want_options = expect.get("options")
+    if want_options is not None:
+        if not isinstance(want_options, list) or not all(isinstance(o, dict) for o in want_options):
+            raise PositionError("expect.options: must be a list of objects", "wrong_type")
+        wanted = {(o.get("source"), o.get("discard")) for o in want_options}
+        problems += [f"option {s} (discard {d}): not expected" for s, d in options if (s, d) not in wanted]
+        for o in want_options:
+            mine = options.get((o.get("source"), o.get("discard")))
+            if mine is None:
+                problems.append(f"option {o.get('source')} (discard {o.get('discard')}): missing")
+                continue
+            for k in (*RAILWAY_CHANCES, "card"):
+                if k in o and not _same_chance(mine[k], o[k]):
+                    problems.append(
+                        f"option {o.get('source')} (discard {o.get('discard')}) {k}: {mine[k]}, want {o[k]}"
+                    )
+    want_best = expect.get("best")
+    if want_best is not None:
+        if not isinstance(want_best, list) or not all(isinstance(b, dict) for b in want_best):
+            raise PositionError("expect.best: must be a list of objects", "wrong_type")
+        best = hint["best"]
+        mine = None if best is None else {"source": best["source"], "discard": best["discard"]}
+        if mine not in [{"source": b.get("source"), "discard": b.get("discard")} for b in want_best]:
+            problems.append(f"best {mine}: not among the expected best options")
+    return problems
+
+
+def _same_chance(mine: Any, want: Any) -> bool:
+    """Exact chances compared as fractions ("139/234"), anything else as it is."""
+    a, b = _fraction(mine), _fraction(want)
+    return a == b if a is not None and b is not None else bool(mine == want)
 
 
 def solve_one(

@@ -64,8 +64,9 @@ def regular_or_none(path: str | Path, what: str) -> None:
 
 def append_locked(path: str | Path) -> IO[str]:
     """The file opened for appending, with an exclusive lock a second run asking for it cannot
-    get (BlockingIOError): two runs resuming one file would interleave their records."""
-    f = open(path, "a", encoding="utf-8")  # noqa: SIM115 - the caller closes it
+    get (BlockingIOError): two runs resuming one file would interleave their records. A lone
+    surrogate (a JSON escape, a file name's byte) is written as its escape."""
+    f = open(path, "a", encoding="utf-8", errors="backslashreplace", newline="")  # noqa: SIM115 - the caller closes it
     try:
         fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BaseException:

@@ -3,9 +3,11 @@ notes while it has no worker. Dask is imported only here, and only when a cluste
 
 from __future__ import annotations
 
+import logging
 import socket
 import threading
 from collections.abc import Callable, Iterable
+from concurrent.futures import CancelledError
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -26,6 +28,7 @@ def connect(address: str) -> Any:
     except ImportError as e:  # pragma: no cover - the test extra installs it
         raise ClusterError("--cluster needs Dask: pip install 'lobo-hint[cluster]'") from e
     _reachable(address)
+    _quiet_dask()
     try:
         return Client(address, timeout=CONNECT_SECONDS)
     except (OSError, ValueError, TypeError) as e:
@@ -33,6 +36,14 @@ def connect(address: str) -> Any:
     except MemoryError:
         # Something that is no Dask scheduler answered: its bytes read as a message of exabytes.
         raise ClusterError(f"--cluster: what answers at {address} is not a Dask scheduler") from None
+
+
+def _quiet_dask() -> None:
+    """Dask's client logs, tracebacks and all, what the command says in one line (a lost
+    scheduler, its reconnection's attempts): its loggers silenced for the rest of the run."""
+    for name in ["distributed", *logging.root.manager.loggerDict]:
+        if name.split(".")[0] == "distributed":
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 CONNECT_SECONDS = 10  # Dask's own default is 30, and it retries a refused connection until then
@@ -116,6 +127,12 @@ def run_on_dask(
             pending.add(fut)
         for fut in pending:
             take(fut)
+    except (CancelledError, OSError) as e:
+        # The scheduler lost, or its connection (found by a review: three tracebacks and no
+        # summary). The tasks' own errors are their callers', and go up as they are.
+        why = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
+        _quiet_dask()
+        raise ClusterError(f"--cluster: the cluster stopped the work ({why})") from None
     finally:
         stop.set()
         if watcher is not None:
