@@ -121,7 +121,9 @@ def play(
     interactive = sys.stdin.isatty()
     if interactive:
         # The engine loads while the player reads the table, not on the first hint's clock.
-        threading.Thread(target=warm_engine, kwargs={"notice": False}, daemon=True).start()
+        from solver.parallel.workers import IMPORTING  # (a pool forked meanwhile waits for it)
+
+        threading.Thread(target=warm_engine, kwargs={"notice": False}, daemon=True, name=IMPORTING).start()
     console = render.console()
     reader = terminal_reader(console) if interactive else stream_reader(sys.stdin, console)
     run_session(reader, console, first, interactive=interactive)

@@ -58,10 +58,10 @@ def board(session: Session) -> Panel:
     grid = RichTable.grid(padding=(0, 2))
     grid.add_column(style="bold")
     grid.add_column()
-    in_round = t.phase in (PLAY, DRAW)
-    grid.add_row("Wolf", f"{_cards(t.wolf)}   (total {sum(t.wolf)})" if in_round else "—")
-    mine = "winning hand, " if t.phase == REWARD else ""
-    grid.add_row("You", f"{_cards(t.hand)}   ({mine}total {sum(t.hand)})" if t.hand else "—")
+    hand, wolf = t.last_hands or (t.hand, t.wolf)
+    grid.add_row("Wolf", f"{_cards(wolf)}   (total {sum(wolf)})" if wolf else "—")
+    mine = "winning hand, " if t.phase == REWARD else "at the end, " if t.over else ""
+    grid.add_row("You", f"{_cards(hand)}   ({mine}total {sum(hand)})" if hand else "—")
     g = game_of(setup.game)
     if g.has_reserve:
         grid.add_row("Reserve", _cards(t.reserve))
@@ -222,7 +222,14 @@ def _at_end(reader: Reader, console: Console, session: Session, interactive: boo
     n = session.unsaved()
     if not n:
         return
-    if interactive:
+    if interactive and session.save_path:
+        # The file it was loaded from or saved to is offered (found by a review: Enter left the
+        # plays made since unsaved, where `save` alone would have written them there).
+        said = (reader(f"save the game to {session.save_path}? (Enter: yes; n: no; or another file): ") or "").strip()
+        if said.lower() not in ("n", "no"):
+            show(console, execute(session, f"save {said}".strip()))
+            return
+    elif interactive:
         name = reader("save the game to (Enter: leave without saving): ")
         if name and name.strip():
             show(console, execute(session, f"save {name.strip()}"))

@@ -25,7 +25,7 @@ from solver.play.companion import HINT_ROWS, Reply, Session, Settings, export_js
 from solver.play.driver import GAME_OVER, Deal, Draw, Move, Setup, Table, Take
 from solver.play.policies import GreedyPolicy
 from solver.play.simulate import GameRecord, play_game
-from solver.words.board import party_text
+from solver.words.board import cards_text, party_text
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
@@ -123,6 +123,10 @@ def test_whole_virtual_game(game: str, difficulty: str, want: str) -> None:
     else:
         assert "game lost" in text
     assert "✗" not in text  # no line of the script was refused
+    # The last round's hands stay on the table at the end (a review: "—" beside the score).
+    assert t.round is not None and t.last_hands == (t.round.hand, t.round.wolf)
+    if t.round.hand:
+        assert f"{cards_text(t.round.hand)}   (at the end, total {sum(t.round.hand)})" in text
     assert "The game" in text and "round(s) played" in text  # the summary
 
 
@@ -409,6 +413,12 @@ def test_under_a_real_terminal() -> None:
         assert "Lobo: The Vanguard" in screen and "virtual, seed 1" in screen, screen
         for words in ("You", "Wolf", "Party", "J Q K face up", "Unseen", "Pile", "Final round"):
             assert words in screen, (words, screen)
+        # An analysis asked at once, while the engine still loads beside the prompt: its workers
+        # are forked once the loading is done (found by a review: forked amid its imports, they
+        # hung for good).
+        os.write(master, b"7=7\nanalyse 0.2\n")
+        screen = _read_until(master, proc, ["lost by decisions"], seen, time.monotonic() + 90)
+        assert "lost by decisions" in screen, screen[-2000:]
         # Tab completion, where readline exists: "hel" + Tab completes to help.
         try:
             import readline  # noqa: F401
@@ -418,7 +428,7 @@ def test_under_a_real_terminal() -> None:
             assert "this list, or one command" in screen, screen
         except ImportError:  # pragma: no cover
             pass
-        os.write(master, b"quit\n")
+        os.write(master, b"quit\nquit\n")
         proc.wait(timeout=20)
         assert proc.returncode == 0
     finally:
@@ -439,3 +449,24 @@ def test_a_game_with_a_ruling_given_on_the_command_line() -> None:
                       ("top_card_visible", "is not NAME=VALUE")):  # fmt: skip
         r = runner.invoke(app, ["play", "--rule", bad], input="quit\n")
         assert r.exit_code == 2 and "--rule: " in r.stderr and said in r.stderr, r.stderr
+
+
+def test_ctrl_d_offers_the_file_the_game_came_from(tmp_path: Path) -> None:
+    """Found by a review: after --load, Ctrl-D asked for a file name, and Enter left unsaved."""
+    from cli.table_view import _at_end
+    from solver.play.companion import execute
+
+    saved = tmp_path / "g.json"
+    s = start(Setup("vanguard", "standard"), 3).session
+    s = execute(s, "9=2+7").session
+    s = execute(s, f"save {saved}").session
+    s = execute(s, "undo").session  # one step since the save: unsaved
+    assert s.unsaved()
+    asked: list[str] = []
+    quiet = Console(file=io.StringIO())
+    _at_end(lambda prompt: asked.append(prompt) or "", quiet, s, interactive=True)
+    assert asked == [f"save the game to {saved}? (Enter: yes; n: no; or another file): "]
+    assert len(json.loads(saved.read_text())["steps"]) == len(s.game.steps)  # the undo saved
+    before = saved.read_text()
+    _at_end(lambda prompt: "n", quiet, s, interactive=True)  # no: the file as it was
+    assert saved.read_text() == before

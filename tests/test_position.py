@@ -215,3 +215,17 @@ def test_a_number_with_a_fraction_is_shown_as_written(raw: dict[str, Any], said:
     with pytest.raises(PositionError) as e:
         parse_position({"player": [1], "wolf": [2], **raw})
     assert str(e.value) == said
+
+
+def test_bad_json_is_said_once_and_where(tmp_path: Any) -> None:
+    # Found by a review: "Unterminated string starting at at line 18", and "Expecting value at
+    # line 1" for a file with nothing in it.
+    torn, empty = tmp_path / "torn.json", tmp_path / "empty.json"
+    torn.write_text('{"player": [1, 2],\n "wolf": "5')
+    empty.write_text("\n")
+    with pytest.raises(
+        PositionError, match=r"torn\.json: not valid JSON: Unterminated string starting at line 2 column 10$"
+    ):
+        load_position(str(torn))
+    with pytest.raises(PositionError, match=r"empty\.json: not valid JSON: it is empty$"):
+        load_position(str(empty))

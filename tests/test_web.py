@@ -173,7 +173,7 @@ def test_the_plays_listed_are_the_legal_plays_with_what_they_do(api: Api) -> Non
     assert table.round is not None
     assert list(plays) == [str(p) for p in legal_plays(table.round)]
     assert plays["9=2+7"]["then"] == "Wolf draws 1 card" and plays["9=2+7"]["wolf"] == [2, 7]
-    assert plays["fold"]["then"] == "round lost: J Q K face down"
+    assert plays["fold"]["then"] == "round lost: J Q K face down: the game is lost"  # (four Wolf cards)
     assert g["board"]["party_text"] == "J Q K face up"
 
 

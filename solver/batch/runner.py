@@ -22,7 +22,7 @@ from typing import Any
 
 from solver.core.files import write_whole
 from solver.core.games import game
-from solver.core.jsonio import HugeNumber, Unreadable, loads, read_text, shown_path
+from solver.core.jsonio import HugeNumber, Unreadable, json_error, loads, read_text, shown_path
 from solver.core.plays import PlayError, from_json, parse_plays
 from solver.core.position import PositionError, closest_key, json_type_name, parse_position, unwrap_puzzle
 from solver.core.rules import final_state, initial_state, legal_plays
@@ -181,7 +181,7 @@ def _one(f: Path) -> Job:
     except Unreadable as e:
         return Job(name, name, None, None, f"{name}: cannot read: {e}")
     except json.JSONDecodeError as e:
-        return Job(name, name, None, None, f"{name}: not valid JSON: {e.msg} at line {e.lineno}")
+        return Job(name, name, None, None, f"{name}: not valid JSON: {json_error(e)}")
     except RecursionError:
         return Job(name, name, None, None, f"{name}: the JSON is nested too deeply")
     return Job(_ident(raw, name), name, None, raw)
@@ -208,7 +208,7 @@ def _jsonl(f: Path) -> Iterator[Job]:
             try:
                 raw = loads(text)
             except json.JSONDecodeError as e:
-                yield Job(where, name, n, None, f"{where}: not valid JSON: {e.msg}")
+                yield Job(where, name, n, None, f"{where}: not valid JSON: {json_error(e, line=False)}")
                 continue
             except RecursionError:
                 yield Job(where, name, n, None, f"{where}: the JSON is nested too deeply")

@@ -118,3 +118,14 @@ def shown_path(path: str | Path) -> str:
     text = os.fsencode(path).decode("utf-8", "backslashreplace")
     shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)  # a NUL, a newline: escaped
     return shown or "''"
+
+
+def json_error(e: json.JSONDecodeError, line: bool = True) -> str:
+    """What is wrong with some JSON and where, for people: "Expecting ',' delimiter at line 3
+    column 7" (`line`: the line number too). Python's own message may end in "at" already
+    ("Unterminated string starting at"): said once (found by a review: "at at"). No text at all
+    is said as such."""
+    if not e.doc.strip():
+        return "it is empty"
+    where = f"line {e.lineno} column {e.colno}" if line else f"column {e.colno}"
+    return f"{e.msg.removesuffix(' at')} at {where}"

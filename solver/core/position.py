@@ -27,7 +27,7 @@ from solver.core.cards import (
 )
 from solver.core.games import GAMES
 from solver.core.games import game as game_of
-from solver.core.jsonio import HugeNumber, Unreadable, loads, read_text, shown, shown_path
+from solver.core.jsonio import HugeNumber, Unreadable, json_error, loads, read_text, shown, shown_path
 from solver.core.objectives import OBJECTIVES
 from solver.core.status import Grade
 
@@ -453,7 +453,7 @@ def load_position(path: str | Path, *, allow_reward: bool = False) -> Position:
     try:
         raw = loads(text)
     except json.JSONDecodeError as e:
-        raise PositionError(f"{p}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}", "bad_json") from None
+        raise PositionError(f"{p}: not valid JSON: {json_error(e)}", "bad_json") from None
     except RecursionError:
         raise PositionError(f"{p}: not valid JSON: nested too deeply", "bad_json") from None
     try:

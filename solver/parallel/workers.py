@@ -58,8 +58,19 @@ def _watch_parent(parent: int, every: float = 1.0, end: Callable[[int], Any] = o
     end(1)
 
 
+# A thread that imports while a pool forks leaves the import lock held in the children, which then
+# hang at their first import (found by a review: the companion's analyse, asked the moment it
+# started, waited forever). Such a thread (the engine's warm-up) takes this name, and a pool waits
+# for it before it forks.
+IMPORTING = "lobo-hint-importing"
+
+
 def worker_pool(n: int) -> ProcessPoolExecutor:
     context = multiprocessing.get_context()
+    if context.get_start_method() == "fork":
+        for t in threading.enumerate():
+            if t.name == IMPORTING and t is not threading.current_thread():
+                t.join()
     parent = None if context.get_start_method() == "forkserver" else os.getpid()
     pool = ProcessPoolExecutor(max_workers=n, mp_context=context, initializer=end_with_parent, initargs=(parent,))
     if context.get_start_method() == "fork" and hasattr(signal, "pthread_sigmask"):
@@ -118,4 +129,4 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
 
 
-__all__ = ["end_with_parent", "stop_workers", "worker_pool"]
+__all__ = ["IMPORTING", "end_with_parent", "stop_workers", "worker_pool"]

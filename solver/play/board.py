@@ -103,7 +103,7 @@ def board(session: Session) -> dict[str, Any]:
     in_round = t.phase in (PLAY, DRAW)
     who, owed = t.owed()
     summary = summary_lines(session.game) if t.over else None
-    last = t.round if t.over else None
+    last = t.last_hands
     out: dict[str, Any] = {
         "game": setup.game,
         "difficulty": setup.difficulty,
@@ -120,9 +120,8 @@ def board(session: Session) -> dict[str, Any]:
         "round": round_number(t),
         "to_be_dealt": round_number(t) > t.rounds,
         "reshuffles": t.reshuffles,
-        # At the game's end, the last round's hands as it ended (found by a review: "—" for both).
-        "wolf": list(t.wolf) if in_round else list(last.wolf) if last else None,
-        "hand": list(last.hand) if last else list(t.hand),
+        "wolf": list(t.wolf) if in_round else list(last[1]) if last else None,
+        "hand": list(last[0]) if last else list(t.hand),
         "winning_hand": t.phase == REWARD,
         "pile": {"size": t.pile_size, "top": list(t.pile_top)},
         "unseen": list(t.unseen),

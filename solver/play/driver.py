@@ -281,6 +281,12 @@ class Table:
         return self.round.wolf if self.round is not None and self.phase in (PLAY, DRAW) else ()
 
     @property
+    def last_hands(self) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        """At the game's end, the last round's hands as it ended (yours, the Wolf's), for the
+        table to show (found by a review: "—" for both beside the score they made); else None."""
+        return (self.round.hand, self.round.wolf) if self.over and self.round is not None else None
+
+    @property
     def final(self) -> bool:
         """Whether the round in play is the final round."""
         return self.round is not None and self.phase in (PLAY, DRAW) and self.round.final

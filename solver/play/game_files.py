@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from solver.core import jsonio
-from solver.core.jsonio import Unreadable, read_text, shown_path
+from solver.core.jsonio import Unreadable, json_error, read_text, shown_path
 from solver.play.analysis import PlayedGame
 from solver.play.companion import SAVE_FORMAT, SAVE_KEYS, SAVE_VERSION, CompanionError, load_json
 from solver.play.driver import GameError, Setup, new_table, replay, seed_from_json
@@ -128,7 +128,7 @@ def read_raw(path: str) -> Iterator[tuple[str, Any] | GameFileError]:
             raw = jsonio.loads(text)
         except json.JSONDecodeError as e:
             if not _lines_of_json(text):
-                raise GameFileError(shown, f"not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+                raise GameFileError(shown, f"not valid JSON ({json_error(e)})") from None
         except RecursionError:
             raise GameFileError(shown, "nested too deeply") from None
         else:
@@ -187,7 +187,7 @@ def _lines(path: str, shown: str) -> Iterator[tuple[str, Any] | GameFileError]:
             try:
                 raw = jsonio.loads(line)
             except json.JSONDecodeError as e:
-                yield GameFileError(f"{shown}:{n}", f"not valid JSON ({e.msg} at column {e.colno})")
+                yield GameFileError(f"{shown}:{n}", f"not valid JSON ({json_error(e, line=False)})")
                 continue
             except RecursionError:
                 yield GameFileError(f"{shown}:{n}", "nested too deeply")

@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from solver.core.files import write_whole
-from solver.core.jsonio import HugeNumber, Unreadable, read_text, shown_path
+from solver.core.jsonio import HugeNumber, Unreadable, json_error, read_text, shown_path
 from solver.core.jsonio import loads as json_loads
 
 if TYPE_CHECKING:  # networkx is imported only where a graph is built: it is slow to import
@@ -81,7 +81,7 @@ def read_json(path: str | Path) -> Any:
     try:
         return loads(text)
     except json.JSONDecodeError as e:
-        raise RailwayError(f"{p}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}", "bad_json") from None
+        raise RailwayError(f"{p}: not valid JSON: {json_error(e)}", "bad_json") from None
     except RecursionError:
         raise RailwayError(f"{p}: not valid JSON: nested too deeply", "bad_json") from None
     except RailwayError as e:

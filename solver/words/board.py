@@ -52,7 +52,10 @@ def effect_text(e: Effect, state: State) -> str:
             parts.append("final round lost: the game is lost")
         else:
             left = party_after_loss(state.party, len(state.wolf))
-            parts.append(f"round lost: {' '.join(m for m in state.party if m not in left)} face down")
+            fallen = " ".join(m for m in state.party if m not in left)
+            # The last member with them: said (found by a review: a fold that ends the game read
+            # like any lost round).
+            parts.append(f"round lost: {fallen} face down" + ("" if left else ": the game is lost"))
     return ", ".join(parts)
 
 

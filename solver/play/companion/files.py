@@ -12,7 +12,7 @@ from typing import Any
 
 from solver.core import jsonio
 from solver.core.files import write_whole
-from solver.core.jsonio import Unreadable, read_text, shown_path
+from solver.core.jsonio import Unreadable, json_error, read_text, shown_path
 from solver.play.driver import (
     PLAY,
     REWARD,
@@ -140,7 +140,7 @@ def load_text(text: str, settings: Settings | None = None) -> Session:
         raw = jsonio.loads(text)
     except json.JSONDecodeError as e:
         raise CompanionError(
-            f"not valid JSON ({e.msg} at line {e.lineno} column {e.colno}): cut short or edited?"
+            f"not valid JSON ({json_error(e)}): cut short or edited?"
         ) from None
     except RecursionError:
         raise CompanionError("not valid JSON: nested too deeply") from None

@@ -269,7 +269,8 @@ def round_end(before: Table, after: Table) -> list[str]:
     if after.over:
         out.append(game_result(after))
     elif after.phase == RESHUFFLE:
-        out.append(f"the pile ({after.pile_size} cards) cannot deal a round: the discards are shuffled back in")
+        cards = f"{after.pile_size} card{'' if after.pile_size == 1 else 's'}"
+        out.append(f"the pile ({cards}) cannot deal a round: the discards are shuffled back in")
     return out
 
 
