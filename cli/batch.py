@@ -49,6 +49,8 @@ CSV_COLUMNS = [
     "check",
     "error",
     "seconds",
+    "digest",
+    "budget",
 ]
 
 
@@ -105,11 +107,16 @@ def batch(
     """
     from solver.batch.runner import (
         among_inputs,
-        done_ids,
+        answered_records,
+        budget_text,
+        digest,
         iter_jobs,
         keep_answered,
         named_inputs,
+        place,
         problem,
+        read_records,
+        resumable,
         run_batch,
         unmatched,
     )
@@ -154,8 +161,14 @@ def batch(
                     "or choose another file"
                 )
             try:
-                skip = done_ids(out) if fmt == "jsonl" else _csv_ids(out)
-                keep_answered(out, fmt)  # one line a puzzle: those read again are written again
+                # Skipped: the puzzles answered under these budgets and not edited since.
+                current = {place(j.source, j.line): digest(j.raw) for j in iter_jobs(paths, out)}
+                answered = answered_records(read_records(out, fmt))
+                try:
+                    skip = resumable(answered, current, budget_text(time_limit, max_states, samples))
+                except ValueError as e:
+                    fail(f"--out: {out}: {e}")
+                keep_answered(out, fmt, skip)  # one line a puzzle: those read again are written again
             except (OSError, UnicodeDecodeError) as e:
                 fail(f"--out: cannot read {out}: {getattr(e, 'strerror', None) or e}")
             except (RecursionError, ValueError, csv.Error) as e:
@@ -331,13 +344,3 @@ def _format_written(path: str) -> str | None:
     except (ValueError, RecursionError):
         return "other"
     return "jsonl" if isinstance(record, dict) and {"source", "status"} <= record.keys() else "other"
-
-
-def _csv_ids(path: str) -> set[str]:
-    from solver.batch.runner import done_places
-
-    try:
-        with open(path, encoding="utf-8", errors="backslashreplace", newline="") as f:
-            return done_places(csv.DictReader(f))
-    except OSError:
-        return set()

@@ -281,6 +281,31 @@ def test_resume_drops_a_torn_last_line(tmp_path: Path) -> None:
     assert len(again) == 3 and len({x["id"] for x in again}) == 3
 
 
+def test_resume_solves_an_edited_puzzle_again_and_refuses_other_budgets(tmp_path: Path) -> None:
+    """Found by a review: an edited line kept its old answer under its old id, and a resume with
+    other budgets mixed two budgets' answers in one file."""
+    for fmt in ("jsonl", "csv"):
+        puzzles = tmp_path / f"p-{fmt}.jsonl"
+        rows = [{"id": f"p{i}", "player": [i + 1, 2], "wolf": [i + 1], "final": True} for i in range(3)]
+        puzzles.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        out = tmp_path / f"r.{fmt}"
+        args = ["batch", str(puzzles), "--out", str(out), "--format", fmt, "-j", "1"]
+        assert runner.invoke(app, args).exit_code == 0
+        rows[1] = {"id": "edited", "player": [9, 2], "wolf": [9], "final": True}
+        puzzles.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        r = runner.invoke(app, [*args, "--resume", "--json"])
+        assert r.exit_code == 0 and json.loads(r.stdout)["skipped_by_resume"] == 2, r.output
+        text = out.read_text()
+        ids = [
+            x["id"] for x in (csv.DictReader(text.splitlines()) if fmt == "csv" else map(json.loads, text.splitlines()))
+        ]
+        assert sorted(ids) == ["edited", "p0", "p2"], text  # the old answer of line 2 is gone
+        before = out.read_text()
+        r = runner.invoke(app, [*args, "--resume", "--max-states", "500"])
+        assert r.exit_code == 2 and "resume with the budgets it was made with" in r.output, r.output
+        assert out.read_text() == before
+
+
 def test_resume_refuses_to_append_one_format_to_a_file_of_the_other(tmp_path: Path) -> None:
     for first, then in (("jsonl", "csv"), ("csv", "jsonl")):
         out = tmp_path / f"r-{first}"

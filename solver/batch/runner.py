@@ -9,6 +9,7 @@ with its error, never the end of the batch.
 from __future__ import annotations
 
 import glob
+import hashlib
 import json
 import math
 import os
@@ -329,7 +330,13 @@ def solve_one(
     if max_memory is not None:
         memory.set_limit(max_memory)
     t0 = time.perf_counter()
-    record: dict[str, Any] = {"id": job.id, "source": job.source, "line": job.line}
+    record: dict[str, Any] = {
+        "id": job.id,
+        "source": job.source,
+        "line": job.line,
+        "digest": digest(job.raw),
+        "budget": budget_text(time_limit, max_states, samples),
+    }
     try:
         if job.error is not None:
             raise PositionError(job.error, "unreadable")
@@ -579,19 +586,50 @@ def place(source: Any, line: Any) -> str:
     return f"{where}:{line}" if line else where
 
 
-def done_places(records: Iterable[dict[str, Any]]) -> set[str]:
-    """The places of the records a resumed batch skips: those answered. An invalid puzzle or one
-    the solver failed on is read again (it may have been fixed; else it is reported again)."""
-    return {place(r.get("source"), r.get("line")) for r in records if "source" in r and _answered(r)}
+def digest(raw: Any) -> str:
+    """A puzzle's fingerprint, kept with its record: a resumed batch solves again a puzzle edited
+    since (found by a review: the old answer stayed, under the old id)."""
+    text = json.dumps(raw, sort_keys=True, ensure_ascii=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def done_ids(out: str | Path) -> set[str]:
-    """The places answered in an output file (for --resume); a torn last line is ignored."""
+def budget_text(time_limit: float | None, max_states: int | None, samples: int | None) -> str:
+    """The budgets a record was solved with, in words; a resumed batch must give the same."""
+    said = [f"time limit {time_limit:g} s" if time_limit is not None else "no time limit"]
+    said += [f"{k} {v}" for k, v in (("max states", max_states), ("samples", samples)) if v is not None]
+    return ", ".join(said)
+
+
+@dataclass(frozen=True)
+class Answered:
+    """A record in an --out file a batch resumes: where its puzzle was read, and how it was solved."""
+
+    place: str
+    digest: str | None  # None: a file from before digests (taken as the same puzzle)
+    budget: str | None
+
+
+def answered_records(records: Iterable[dict[str, Any]]) -> list[Answered]:
+    """The records a resumed batch may skip: those answered. An invalid puzzle or one the solver
+    failed on is read again (it may have been fixed; else it is reported again)."""
+    return [
+        Answered(place(r.get("source"), r.get("line")), r.get("digest") or None, r.get("budget") or None)
+        for r in records
+        if "source" in r and _answered(r)
+    ]
+
+
+def read_records(out: str | Path, fmt: str = "jsonl") -> list[dict[str, Any]]:
+    """The records of an output file (for --resume); a torn last line is ignored."""
     p = Path(out)
     if not p.exists():
-        return set()
-    records = []
-    with p.open(encoding="utf-8", errors="backslashreplace") as f:
+        return []
+    with p.open(encoding="utf-8", errors="backslashreplace", newline="") as f:
+        if fmt == "csv":
+            import csv
+
+            return list(csv.DictReader(f))
+        records = []
         for text in f:
             try:
                 r = loads(text)
@@ -599,7 +637,20 @@ def done_ids(out: str | Path) -> set[str]:
                 continue
             if isinstance(r, dict):
                 records.append(r)
-    return done_places(records)
+        return records
+
+
+def resumable(answered: list[Answered], current: dict[str, str], budget: str) -> set[str]:
+    """The places a resumed batch skips: answered under this run's budgets, of puzzles unchanged
+    since. ValueError when the file was solved with other budgets (its answers and this run's
+    would be mixed in one file)."""
+    for a in answered:
+        if a.budget is not None and a.budget != budget:
+            raise ValueError(
+                f"its results were solved with {a.budget}, this run's budget is {budget}: resume with the "
+                "budgets it was made with (--time-limit, --max-states, --samples), or choose another file"
+            )
+    return {a.place for a in answered if a.digest is None or current.get(a.place) in (None, a.digest)}
 
 
 def run_batch(
@@ -661,9 +712,10 @@ def crashed(task: tuple[Any, ...]) -> dict[str, Any]:
     }
 
 
-def keep_answered(out: str | Path, fmt: str) -> None:
+def keep_answered(out: str | Path, fmt: str, keep: set[str] | None = None) -> None:
     """Before a resumed batch appends: drop the records of the puzzles it reads again (invalid, or
-    the solver failed on them), so that the file keeps one line a puzzle; and a torn last line."""
+    the solver failed on them, or not among the places `keep`: edited since), so that the file
+    keeps one line a puzzle; and a torn last line."""
     p = Path(out)
     if not p.exists() or p.stat().st_size == 0:
         return
@@ -676,13 +728,13 @@ def keep_answered(out: str | Path, fmt: str) -> None:
         import io
 
         rows = list(csv.reader(io.StringIO("".join(lines))))
-        at = rows[0].index("status") if rows and "status" in rows[0] else None
-        kept = [r for r in rows[1:] if at is None or len(r) <= at or _answered({"status": r[at]})]
+        names = rows[0] if rows else []
+        kept = [r for r in rows[1:] if _kept(dict(zip(names, r, strict=False)), keep)]
         table = io.StringIO()
         csv.writer(table).writerows(rows[:1] + kept)
         lines = [table.getvalue()]
     else:
-        lines = [line for line in lines if _answered(_record(line))]
+        lines = [line for line in lines if _kept(_record(line), keep)]
     new = "".join(lines)
     if new != text:
         write_whole(p, new.encode("utf-8", errors="surrogateescape"))
@@ -693,6 +745,12 @@ def _record(line: str) -> Any:
         return loads(line)
     except ValueError:
         return None
+
+
+def _kept(r: Any, keep: set[str] | None) -> bool:
+    if not isinstance(r, dict) or ("status" in r and not _answered(r)):
+        return False
+    return keep is None or "source" not in r or place(r.get("source"), r.get("line")) in keep
 
 
 def _answered(r: Any) -> bool:

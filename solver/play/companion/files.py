@@ -139,9 +139,7 @@ def load_text(text: str, settings: Settings | None = None) -> Session:
     try:
         raw = jsonio.loads(text)
     except json.JSONDecodeError as e:
-        raise CompanionError(
-            f"not valid JSON ({json_error(e)}): cut short or edited?"
-        ) from None
+        raise CompanionError(f"not valid JSON ({json_error(e)}): cut short or edited?") from None
     except RecursionError:
         raise CompanionError("not valid JSON: nested too deeply") from None
     try:
