@@ -259,6 +259,9 @@ def batch(
         for line in mismatches:
             out_console.print(f"[red]mismatch[/red] {line}", soft_wrap=True)  # one line a puzzle, for grep
     _list_problems(problems, out)
+    if check_expect and summary.total and not summary.matched + summary.mismatched:
+        # (found by a review: "matched 0" and exit 0 read as a pass)
+        typer.echo("lobo-hint: --check: no puzzle solved had an expect: nothing was checked", err=True)
     if invalid:
         raise typer.Exit(EXIT_INPUT)
     if len(problems) > len(invalid) or (check_expect and mismatches):
@@ -281,7 +284,9 @@ def generate(
     kind: Annotated[str, typer.Option("--kind", "-k", help="finish, hint or known-pile")] = "finish",
     difficulty: Annotated[str, typer.Option("--difficulty", "-d", help="easy, standard or hard")] = "standard",
     count: Annotated[int, typer.Option("--count", "-n", help="how many puzzles")] = 10,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="the same seed gives the same puzzles")] = 1,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", min=0, help="the same seed gives the same puzzles (0 or more)")
+    ] = 1,
     only: Annotated[str | None, typer.Option("--only", help="won or lost: keep only winnable or lost ones")] = None,
     grade: Annotated[str | None, typer.Option("--grade", help="easy, medium or hard: keep only this grade")] = None,
 ) -> None:

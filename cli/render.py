@@ -322,6 +322,7 @@ def batch_progress(total: int, enabled: bool = True, doing: str = "solving") -> 
         BarColumn(),
         MofNCompleteColumn(),
         RateColumn(),
+        TextColumn("elapsed"),  # each time said by its word before it (a review: "0:00:10 left 0:00:02")
         TimeElapsedColumn(),
         TextColumn("left"),
         TimeRemainingColumn(),

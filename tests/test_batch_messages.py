@@ -334,3 +334,13 @@ def test_a_second_run_on_the_same_out_file_is_refused_and_the_file_kept(tmp_path
         assert out.read_text() == before
     assert runner.invoke(app, ["batch", str(puzzle), "--out", str(out)]).exit_code == 0
     assert json.loads(out.read_text())["id"] == "p"
+
+
+def test_check_with_nothing_to_check_says_so(tmp_path: Path) -> None:
+    # Found by a review: "matched 0" and exit status 0 read as a pass.
+    puzzle = tmp_path / "p.json"
+    puzzle.write_text(json.dumps({"id": "p", "player": [1, 2], "wolf": [1], "final": True}))
+    r = runner.invoke(app, ["batch", str(puzzle), "--check"])
+    assert r.exit_code == 0 and "--check: no puzzle solved had an expect: nothing was checked" in r.stderr
+    r = runner.invoke(app, ["batch", str(puzzle)])
+    assert "nothing was checked" not in r.stderr
