@@ -64,7 +64,9 @@ def batch(
         typer.Argument(metavar="PATH...", help="files, folders (their .json, .jsonl and .railway files), globs"),
     ],
     out: Annotated[str | None, typer.Option("--out", "-o", help="write one line per puzzle as it is solved")] = None,
-    fmt: Annotated[str, typer.Option("--format", help="jsonl or csv (for --out)")] = "jsonl",
+    fmt: Annotated[
+        str | None, typer.Option("--format", help="jsonl or csv (for --out; default: csv for a .csv file, else jsonl)")
+    ] = None,
     resume: Annotated[
         bool,
         typer.Option(
@@ -122,6 +124,8 @@ def batch(
     )
     from solver.parallel import ClusterError, connect
 
+    if fmt is None:  # (found by a review: --out r.csv wrote JSON lines)
+        fmt = "csv" if out is not None and out.lower().endswith(".csv") else "jsonl"
     if fmt not in ("jsonl", "csv"):
         fail(f"--format: {fmt!r} is not one of jsonl, csv")
     if resume and out is None:

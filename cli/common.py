@@ -211,9 +211,10 @@ class LateOut:
                     self.sink = open(self.path, "a", encoding="utf-8", errors="backslashreplace", newline="")  # noqa: SIM115 - closed by close()
                 elif self.sink is None:
                     self.sink = append_locked(self.path)
-                if not self.append:
+                regular = os.path.isfile(self.path)  # (a device, /dev/full or a terminal, has no length)
+                if not self.append and regular:
                     self.sink.truncate(0)
-                empty = self.sink.seek(0, os.SEEK_END) == 0
+                empty = not regular or self.sink.seek(0, os.SEEK_END) == 0
             except BlockingIOError:
                 raise OutputError(f"{self.option}: another run began writing {self.path}") from None
             except OSError as e:

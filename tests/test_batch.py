@@ -210,6 +210,10 @@ def test_csv_output(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     rows = list(csv.DictReader(out.open()))
     assert len(rows) == 3 and {row["id"] for row in rows} == {"example-midround", "example-final", "example-lobo"}
+    # A .csv file is written as CSV without --format (a review: it held JSON lines).
+    again = tmp_path / "again.CSV"
+    assert runner.invoke(app, ["batch", str(PUZZLES / "examples"), "--out", str(again), "-j", "1"]).exit_code == 0
+    assert again.read_text().splitlines()[0].startswith("id,source,line,kind,status")
 
 
 def test_dask_local_cluster_gives_the_same_results_as_one_process() -> None:
