@@ -370,7 +370,9 @@ def replay(
         emit_json({"replayed": True, "game": number, "result": g.table.result, "score": g.table.score,
                    "steps": len(g.steps), "record": raw})  # fmt: skip
     else:
-        render.console().print(game_view(g, title))
+        seeded = isinstance(raw, dict) and raw.get("seed") is not None  # a record, or a save of a virtual game
+        # Each line whole, for grep (a review: the verdict wrapped at 80 columns when piped).
+        render.console().print(game_view(g, title, seeded), soft_wrap=True)
 
 
 def _number(raw: Any) -> int | None:
@@ -411,7 +413,8 @@ def _pick(path: str, found: Iterator[Any], game: int | None) -> tuple[str, Any]:
             fail(_not_its_number(path, game, own))
         return where, raw  # one with no number is replayed first: its faults are said before --game's
     if game is None:
-        fail(f'{path}: {count} games in this file: name one with --game N (its "game" key)')
+        unreadable = f" and {len(unread)} line(s) that cannot be read" if unread else ""
+        fail(f'{path}: {count - len(unread)} games in this file{unreadable}: name one with --game N (its "game" key)')
     if match is not None:
         where, raw = match
         return where, raw
@@ -419,7 +422,7 @@ def _pick(path: str, found: Iterator[Any], game: int | None) -> tuple[str, Any]:
     fail(f"{path}: no game {game} in this file{said}")
 
 
-def game_view(g: Playthrough, title: str) -> Group:
+def game_view(g: Playthrough, title: str, seeded: bool = True) -> Group:
     lines: list[Text | RichTable] = [Text(title, style="bold")]
     setup = g.tables[0].setup
     rules = game_of(setup.game)
@@ -458,10 +461,12 @@ def game_view(g: Playthrough, title: str) -> Group:
         verdict += f" — points: you {end.points[0]}, Wolf {end.points[1]}"
     lines.append(
         Text(
-            verdict + f" ({len(g.steps)} steps replayed, every card and play checked)",
+            verdict
+            + f" ({len(g.steps)} steps replayed, "
+            # Without a seeded deck a card can only be one the deck still holds (a review: "every
+            # card checked" of a game that has no deck to check it against).
+            + ("every card and play checked)" if seeded else "every play checked, and every card as one still unseen)"),
             style="bold" if not end.over else "bold green" if end.result == WON else "bold red",
-            no_wrap=True,  # one line, for grep (a terminal wraps it itself)
-            overflow="ignore",
         )
     )
     return Group(*lines)

@@ -94,9 +94,16 @@ def test_a_game_with_no_game_key_replays_without_game(tmp_path: Path) -> None:
     path = _write(tmp_path, bare(), "d.json")
     r = runner.invoke(app, ["replay", path])
     assert r.exit_code == 0, r.output
-    assert "Round 1" in r.stdout and "every card and play checked" in r.stdout
+    # No seeded deck: its cards can only be checked as ones still unseen, and it says so.
+    assert "Round 1" in r.stdout and "every play checked, and every card as one still unseen" in r.stdout
     whole = runner.invoke(app, ["replay", _write(tmp_path, record(), "one.jsonl")])
     assert whole.exit_code == 0, whole.output
+    assert "every card and play checked" in whole.stdout
+    # A file of two games and a line that cannot be read counts its games as games.
+    both = tmp_path / "two.jsonl"
+    both.write_text(json.dumps(record()) + "\n{torn\n" + json.dumps({**record(), "game": 7}) + "\n")
+    many = runner.invoke(app, ["replay", str(both)])
+    assert many.exit_code == 2 and "2 games in this file and 1 line(s) that cannot be read" in many.stderr
     assert _rounds(r.stdout) == _rounds(whole.stdout)  # the same game, the same view
     js = runner.invoke(app, ["replay", path, "--json"])
     assert js.exit_code == 0, js.output
@@ -107,10 +114,11 @@ def test_a_game_with_no_game_key_replays_without_game(tmp_path: Path) -> None:
 
 
 def _rounds(shown: str) -> list[str]:
-    """A replay's lines from its first round on (the title before it names the file)."""
+    """A replay's lines from its first round on (the title before it names the file), the last
+    without what it says of its checks (a game without its seeded deck has fewer)."""
     lines = shown.splitlines()
     first = next(i for i, line in enumerate(lines) if line.startswith("Round 1"))
-    return lines[first:]
+    return [*lines[first:-1], lines[-1].split(" steps replayed")[0]]
 
 
 def test_a_save_of_play_replays_without_game(tmp_path: Path) -> None:
@@ -254,3 +262,14 @@ def test_a_step_whose_kind_is_not_a_string_is_named(tmp_path: Path) -> None:
     raw["steps"][1]["step"] = ["play"]
     for command, extra in (("replay", []), ("analyse", ANALYSE)):
         _refused([command, _write(tmp_path, raw), *extra], "steps[1]: unknown step ['play']")
+
+
+def test_a_missing_step_where_the_player_decides_is_said_as_such(tmp_path: Path) -> None:
+    # Found by a review: a deleted reward step read "the seeded deck gives nothing, the record deal …".
+    raw = record()
+    at = next((i for i, s in enumerate(raw["steps"]) if s.get("step") == "reward"), None)
+    if at is None:  # this game took no reward: drop a play instead (the table then waits for it)
+        at = next(i for i, s in enumerate(raw["steps"]) if s.get("step") == "play")
+    raw["steps"].pop(at)
+    r = runner.invoke(app, ["replay", _write(tmp_path, raw, "cut.jsonl")])
+    assert r.exit_code == 2 and "the table waits for your" in r.stderr and "a step is missing?" in r.stderr, r.stderr

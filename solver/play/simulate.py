@@ -48,6 +48,7 @@ from solver.play.driver import (
     step_from_json,
     step_text,
     step_to_json,
+    waiting_for,
 )
 from solver.play.policies import Policy
 from solver.play.registry import SECONDS_A_GAME, make_policy
@@ -339,8 +340,12 @@ def replay_record(record: GameRecord) -> Playthrough:
     for i, step in enumerate(record.steps, start=1):
         if isinstance(step, (Deal, Draw)) and deck.next_step(game.table) != step:
             expected = deck.next_step(game.table)
-            dealt = "nothing" if expected is None else step_text(expected, game.table)
-            raise GameError(f"step {i}: the seeded deck gives {dealt}, the record {step_text(step, game.table)}")
+            said = step_text(step, game.table)
+            if expected is None:  # the Player's turn (a review: "the seeded deck gives nothing")
+                raise GameError(
+                    f"step {i}: the table waits for {waiting_for(game.table)}, not {said}: a step is missing?"
+                )
+            raise GameError(f"step {i}: the seeded deck gives {step_text(expected, game.table)}, the record {said}")
         try:
             game = game.then(step)
         except GameError as e:
