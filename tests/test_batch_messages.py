@@ -10,6 +10,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -184,9 +186,28 @@ def test_ctrl_c_stops_a_parallel_batch_at_once_with_one_line(tmp_path: Path) -> 
 # A cluster with no worker ------------------------------------------------------------------------
 
 
-def test_a_cluster_with_no_worker_says_it_waits_and_carries_on_when_one_joins(tmp_path: Path) -> None:
+@contextmanager
+def batch_waiting_for_workers(*args: str) -> Iterator[tuple[Any, subprocess.Popen[str], str]]:
+    """A batch started on a local cluster with no worker: the cluster, the batch's process, and
+    the first line it said (within a minute; before a fix it said nothing, forever)."""
     from distributed import LocalCluster
 
+    with LocalCluster(
+        n_workers=0, processes=False, protocol="tcp://", host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        cmd = [sys.executable, "-c", "from cli.main import main; main()", "batch", *args, "--cluster"]
+        proc = subprocess.Popen(
+            [*cmd, cluster.scheduler_address], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        assert proc.stderr is not None
+        try:
+            said = select.select([proc.stderr], [], [], 60)[0]
+            yield cluster, proc, proc.stderr.readline() if said else ""
+        finally:
+            proc.kill()
+
+
+def test_a_cluster_with_no_worker_says_it_waits_and_carries_on_when_one_joins(tmp_path: Path) -> None:
     folder = tmp_path / "p"
     folder.mkdir()
     for i in range(3):
@@ -194,24 +215,11 @@ def test_a_cluster_with_no_worker_says_it_waits_and_carries_on_when_one_joins(tm
             json.dumps({"id": f"p{i}", "player": [i + 1, 2], "wolf": [i + 1], "final": True})
         )
     out = tmp_path / "r.jsonl"
-    with LocalCluster(
-        n_workers=0, processes=False, protocol="tcp://", host="127.0.0.1", dashboard_address=None
-    ) as cluster:
-        address = cluster.scheduler_address
-        cmd = [sys.executable, "-c", "from cli.main import main; main()", "batch", str(folder), "--cluster", address]
-        proc = subprocess.Popen(
-            [*cmd, "--out", str(out), "--json"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
-        assert proc.stderr is not None
-        try:
-            said = select.select([proc.stderr], [], [], 60)[0]  # before the fix: silence, forever
-            first = proc.stderr.readline() if said else ""
-            assert first.strip() == f"lobo-hint: waiting for workers at {address}: 0 connected", first
-            assert proc.poll() is None and not out.exists()  # nothing solved without a worker: no file yet
-            cluster.scale(1)
-            stdout, rest = proc.communicate(timeout=120)
-        finally:
-            proc.kill()
+    with batch_waiting_for_workers(str(folder), "--out", str(out), "--json") as (cluster, proc, first):
+        assert first.strip() == f"lobo-hint: waiting for workers at {cluster.scheduler_address}: 0 connected", first
+        assert proc.poll() is None and not out.exists()  # nothing solved without a worker: no file yet
+        cluster.scale(1)
+        stdout, rest = proc.communicate(timeout=120)
     assert proc.returncode == 0, rest
     summary: dict[str, Any] = json.loads(stdout)
     assert summary["total"] == 3 and summary["solved"] == 3
@@ -221,27 +229,14 @@ def test_a_cluster_with_no_worker_says_it_waits_and_carries_on_when_one_joins(tm
 def test_a_scheduler_lost_mid_run_is_one_line_and_the_out_file_is_left_as_it_was(tmp_path: Path) -> None:
     """Found by a review: three tracebacks, no summary, and (before the first result) an emptied
     --out. Lost while its tasks wait for a worker: nothing finished, the file as it was."""
-    from distributed import LocalCluster
-
     puzzle = tmp_path / "p.json"
     puzzle.write_text(json.dumps({"id": "p", "player": [1, 2], "wolf": [1], "final": True}))
     out = tmp_path / "r.jsonl"
     out.write_text('{"an": "earlier run"}\n')
-    with LocalCluster(
-        n_workers=0, processes=False, protocol="tcp://", host="127.0.0.1", dashboard_address=None
-    ) as cluster:
-        address = cluster.scheduler_address
-        cmd = [sys.executable, "-c", "from cli.main import main; main()", "batch", str(puzzle), "--cluster", address]
-        proc = subprocess.Popen(
-            [*cmd, "--out", str(out)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
-        assert proc.stderr is not None
-        try:
-            assert select.select([proc.stderr], [], [], 60)[0] and "waiting for workers" in proc.stderr.readline()
-            cluster.close()
-            _, err = proc.communicate(timeout=60)
-        finally:
-            proc.kill()
+    with batch_waiting_for_workers(str(puzzle), "--out", str(out)) as (cluster, proc, first):
+        assert "waiting for workers" in first, first
+        cluster.close()
+        _, err = proc.communicate(timeout=60)
     assert proc.returncode == 1, err
     [line] = err.splitlines()
     assert line.startswith("lobo-hint: error: --cluster: the cluster stopped the work (") and line.endswith(
