@@ -266,3 +266,25 @@ def test_keep_advice_says_when_the_best_discard_breaks_the_journey_up() -> None:
     )
     assert best.discard in x.journey.cards
     assert f"your best discard, {best.discard}, breaks it up" in x.reason and "within three turns from" in x.reason
+
+
+def test_three_extra_cards_only_from_a_stock_that_holds_them() -> None:
+    # Found by a review: "take the three extra cards" advised with the stock empty.
+    deck = {
+        "name": "tiny",
+        "season_tickets": 2,
+        "junctions": {"Crewe": ["Chester", "Stafford", "Warrington"], "York": ["Leeds", "Darlington", "Doncaster"],
+                      "Derby": ["Leeds", "Stafford"]},
+        "stations": ["Chester", "Stafford", "Warrington", "Leeds", "Darlington", "Doncaster", "Hull"],
+    }  # fmt: skip
+    base = {
+        "deck": deck,
+        "hand": ["Crewe", "Chester", "Derby", "Leeds", "Hull"],
+        "players": 2,
+        "top_discard": "Stafford",
+    }
+    for stock, drawn, three in ((5, None, True), (3, None, True), (2, None, False), (0, None, False),
+                                (3, "Stafford", False), (4, "Stafford", True)):  # fmt: skip
+        pos = parse_position({**base, "stock": stock, **({"top_discard": "Doncaster"} if drawn else {})})
+        got = advise(pos, drawn=drawn) if drawn else advise(pos, took_top=True)
+        assert got.expose is not None and (got.expose.action == "draw_three") == three, (stock, drawn, got.expose)

@@ -336,7 +336,8 @@ def advise(
     engine = _Chance(deck, exposed, unseen)
     notes = []
     if pos.stock is not None and 0 < pos.stock < 3 * pos.players:
-        notes.append(f"the stock has {pos.stock} cards: it may run out within three rounds, which the model ignores")
+        cards = f"{pos.stock} card{'' if pos.stock == 1 else 's'}"
+        notes.append(f"the stock has {cards}: it may run out within three rounds, which the model ignores")
     mine = partition(deck, hand, method)  # the hand as given, read once
     if not (took_top or drawn is not None):
         if mine.goes_lobo(exposed):
@@ -442,8 +443,11 @@ def _expose(
     hidden = _best_chances(kept_hidden)
     best_discard = max(kept_hidden, key=lambda o: _key_c(o.chances)).discard
     completed = len(after.journeys) > len(before.journeys)
+    # Three extra cards only from a stock that holds them (found by a review: advised from an
+    # empty one); `removed` is the card just drawn from it, if one was.
+    stock_left = None if pos.stock is None else pos.stock - len(removed)
     extra = None
-    if completed:
+    if completed and (stock_left is None or stock_left >= 3):
         extra = engine.extra_three(tuple(sorted(now)), removed)
         if extra > hidden.next_turn:
             return ExposeAdvice(
