@@ -371,3 +371,17 @@ def test_hint_says_when_the_hand_as_given_goes_lobo_or_never_can() -> None:
         app, ["railway", "hint", str(ROOT / "puzzles" / "railway" / "02-take-the-discard.railway"), "--json"]
     )
     assert not any("multiple of three" in n or "already goes" in n for n in json.loads(usual.stdout)["notes"])
+
+
+def test_a_file_of_the_other_game_is_named_with_the_command_that_reads_it() -> None:
+    # Found by a review: both games are called LOBO; a railway position given to `lobo-hint` read
+    # "unknown key 'deck'", a Vanguard one given to `railway` "unknown key 'player' (did you mean
+    # 'players'?)".
+    railway = str(PUZZLES / "02-take-the-discard.railway")
+    deck = str(PUZZLES / "made-up-deck.railway")
+    vanguard = str(ROOT / "puzzles" / "examples" / "midround.json")
+    refused(run(railway), "a railway LOBO position", "`lobo-hint railway hint FILE`")
+    refused(run("validate", railway), "a railway LOBO position")
+    refused(run("validate", deck), "a railway LOBO deck", "`lobo-hint railway validate FILE`")
+    for cmd in ("lobo", "hint", "validate"):
+        refused(run("railway", cmd, vanguard), "a Lobo or Vanguard position", "`lobo-hint FILE`")

@@ -24,6 +24,7 @@ from typing import Any
 from solver.core.files import write_whole
 from solver.core.games import game
 from solver.core.jsonio import HugeNumber, Unreadable, json_error, loads, read_text, shown_path
+from solver.core.kinds import railway_position
 from solver.core.plays import PlayError, from_json, parse_plays
 from solver.core.position import PositionError, closest_key, json_type_name, parse_position, unwrap_puzzle
 from solver.core.rules import final_state, initial_state, legal_plays
@@ -220,7 +221,6 @@ def _jsonl(f: Path) -> Iterator[Job]:
 # What a batch's own results and a railway position hold that no Lobo position does: a file of
 # either in the puzzles' folder is named for what it is, not as a position with unknown keys.
 RESULT_KEYS = frozenset({"source", "kind", "status", "answer"})
-RAILWAY_KEYS = frozenset({"deck", "hand"})
 
 
 def _not_another_kind(raw: Any, position: Any) -> None:
@@ -239,7 +239,7 @@ RAILWAY_CHANCES = ("now_exact", "next_turn_exact", "within_three_exact")
 
 
 def _railway(position: Any) -> bool:
-    return isinstance(position, dict) and position.keys() >= RAILWAY_KEYS and "player" not in position
+    return railway_position(position)
 
 
 def _solve_railway(job: Job, puzzle: dict[str, Any], record: dict[str, Any]) -> None:

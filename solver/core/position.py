@@ -28,6 +28,7 @@ from solver.core.cards import (
 from solver.core.games import GAMES
 from solver.core.games import game as game_of
 from solver.core.jsonio import HugeNumber, Unreadable, json_error, loads, read_text, shown, shown_path
+from solver.core.kinds import other_game
 from solver.core.objectives import OBJECTIVES
 from solver.core.status import Grade
 
@@ -247,6 +248,9 @@ def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
     position (an extension) is accepted only where the caller says it can use one."""
     if not isinstance(raw, dict):
         raise PositionError(f"a position must be a JSON object, not {json_type_name(raw)}", "wrong_type")
+    other = other_game(raw)
+    if other is not None:
+        raise PositionError(other, "wrong_kind")
     _unknown_keys(raw, TOP_KEYS | EXTENSION_KEYS, "")
     game = _choice(raw, "game", GAMES, "vanguard")
     g = game_of(game)

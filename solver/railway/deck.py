@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from solver.core.files import write_whole
 from solver.core.jsonio import HugeNumber, Unreadable, json_error, read_text, shown_path
 from solver.core.jsonio import loads as json_loads
+from solver.core.kinds import NOT_RAILWAY, lobo_position, railway_deck
 
 if TYPE_CHECKING:  # networkx is imported only where a graph is built: it is slow to import
     import networkx as nx
@@ -246,13 +247,15 @@ def _name(v: object, where: str) -> str:
 
 def is_deck(raw: object) -> bool:
     """Whether a decoded file is a deck (its junctions and stations), not a position or a puzzle."""
-    return isinstance(raw, dict) and "junctions" in raw and "position" not in raw and "hand" not in raw
+    return railway_deck(raw)
 
 
 def parse_deck(raw: object, where: str = "deck") -> Deck:
     """Check a deck object (RAILWAY.md) and build it; every condition of the contract is refused."""
     if not isinstance(raw, dict):
         raise RailwayError(f"{where}: must be a JSON object with junctions and stations, not {type_name(raw)}")
+    if lobo_position(raw):
+        raise RailwayError(f"{where}: {NOT_RAILWAY}", "wrong_kind")
     check_keys(raw, DECK_KEYS, where)
     name = raw.get("name", "deck")
     if not isinstance(name, str):

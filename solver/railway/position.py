@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.core.jsonio import HugeNumber
+from solver.core.kinds import NOT_RAILWAY, lobo_position
 
 from .deck import (
     SEASON_TICKET,
@@ -133,6 +134,8 @@ def parse_position(raw: object, base: Path | None = None, deck: Deck | None = No
     raw = unwrap(raw)
     if not isinstance(raw, dict):
         raise RailwayError(f"a railway position must be a JSON object with a hand, not {type_name(raw)}")
+    if lobo_position(raw):
+        raise RailwayError(NOT_RAILWAY, "wrong_kind")
     check_keys(raw, POSITION_KEYS, "position")
     if deck is None:
         deck = _deck(raw.get("deck"), base)
