@@ -268,17 +268,19 @@ def test_keep_advice_says_when_the_best_discard_breaks_the_journey_up() -> None:
     assert f"your best discard, {best.discard}, breaks it up" in x.reason and "within three turns from" in x.reason
 
 
+TINY = {
+    "name": "tiny",
+    "season_tickets": 2,
+    "junctions": {"Crewe": ["Chester", "Stafford", "Warrington"], "York": ["Leeds", "Darlington", "Doncaster"],
+                  "Derby": ["Leeds", "Stafford"]},
+    "stations": ["Chester", "Stafford", "Warrington", "Leeds", "Darlington", "Doncaster", "Hull"],
+}  # fmt: skip
+
+
 def test_three_extra_cards_only_from_a_stock_that_holds_them() -> None:
     # Found by a review: "take the three extra cards" advised with the stock empty.
-    deck = {
-        "name": "tiny",
-        "season_tickets": 2,
-        "junctions": {"Crewe": ["Chester", "Stafford", "Warrington"], "York": ["Leeds", "Darlington", "Doncaster"],
-                      "Derby": ["Leeds", "Stafford"]},
-        "stations": ["Chester", "Stafford", "Warrington", "Leeds", "Darlington", "Doncaster", "Hull"],
-    }  # fmt: skip
     base = {
-        "deck": deck,
+        "deck": TINY,
         "hand": ["Crewe", "Chester", "Derby", "Leeds", "Hull"],
         "players": 2,
         "top_discard": "Stafford",
@@ -288,3 +290,12 @@ def test_three_extra_cards_only_from_a_stock_that_holds_them() -> None:
         pos = parse_position({**base, "stock": stock, **({"top_discard": "Doncaster"} if drawn else {})})
         got = advise(pos, drawn=drawn) if drawn else advise(pos, took_top=True)
         assert got.expose is not None and (got.expose.action == "draw_three") == three, (stock, drawn, got.expose)
+
+
+def test_a_hand_that_goes_lobo_as_given_is_best_called() -> None:
+    # Found by a review: LOBO: yes, and then "Best: draw from the stock".
+    hand = ["Crewe", "Chester", "Stafford", "Derby", "Leeds", "Season Ticket"]
+    got = advise(parse_position({"deck": TINY, "hand": hand, "players": 2, "stock": 4}))
+    assert got.best is not None and got.best.source == "hand" and got.best.lobo and got.expose is None
+    assert [o.source for o in got.options] == ["hand", "stock"]
+    assert advise(parse_position({"deck": TINY, "hand": hand[:5], "players": 2})).options[0].source != "hand"

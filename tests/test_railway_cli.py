@@ -75,6 +75,11 @@ BAD_DECKS: list[tuple[str, Any, tuple[str, ...]]] = [
     ("lists a junction", deck_with(junctions={**J, "Bank": ["Victoria", "Clapham"]}), ("Clapham", "junction")),
     ("empty junction name", deck_with(junctions={**J, "": ["Victoria", "Euston"]}), ("empty",)),
     ("blank station name", deck_with(stations=[*DECK["stations"], "  "]), ("stations[5]", "empty")),
+    (
+        "station name with a space after it",
+        deck_with(stations=[*DECK["stations"], "Euston "]),
+        ("stations[5]", "begins or ends with a space"),
+    ),
     ("empty listed name", deck_with(junctions={**J, "Bank": ["Victoria", ""]}), ("Bank", "empty")),
     ("repeated station", deck_with(stations=[*DECK["stations"], "Euston"]), ("Euston", "repeated")),
     ("junction named as a station", deck_with(junctions={**J, "Euston": ["Victoria", "Highgate"]}), ("Euston", "both")),

@@ -73,7 +73,8 @@ class Out:
 class Option:
     """One choice: where the card comes from, what is discarded, and what it gives.
 
-    source is "stock", "top_discard" or "drawn" (a draw already made). `discard` is None when
+    source is "stock", "top_discard", "drawn" (a draw already made) or "hand" (the hand as given
+    goes LOBO: call it). `discard` is None when
     the card makes LOBO (no discard follows) and for the stock, whose discard waits for the card.
     `outs` are the cards that make LOBO on the next draw this option leads to."""
 
@@ -85,6 +86,8 @@ class Option:
     outs: tuple[Out, ...]
 
     def label(self) -> str:
+        if self.source == "hand":
+            return "call LOBO with the hand as given"
         if self.source == "stock":
             return "draw from the stock"
         take = f"take {self.card}" if self.source == "top_discard" else f"with {self.card}"
@@ -343,7 +346,7 @@ def advise(
         if mine.goes_lobo(exposed):
             notes.append(
                 "the hand as given already goes LOBO: if you have just drawn, call it (no discard follows); "
-                "the options below read it as the hand before a draw"
+                "the other options read it as the hand before a draw"
             )
         elif (len(hand) + 1) % 3:
             notes.append(
@@ -385,6 +388,8 @@ def advise(
             options.append(Option("stock", None, None, False, chances, _out_list(deck, engine, hand, (), method)))
         elif pos.stock == 0 or not engine.total:
             notes.append("the stock is empty: only the top discard can be drawn")
+        if mine.goes_lobo(exposed):  # first, so that `best` says it (found by a review: "draw from the stock")
+            options.insert(0, Option("hand", None, None, True, Chances(ONE, ONE, ONE), ()))
         best = max(options, key=lambda o: _key(o, ranking), default=None)
         if best is not None and best.source == "top_discard" and not best.lobo and pos.top_discard is not None:
             expose = _expose(pos, engine, (*hand, pos.top_discard), (), mine, with_top, method)

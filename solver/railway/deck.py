@@ -240,6 +240,8 @@ def _name(v: object, where: str) -> str:
         raise RailwayError(f"{where}: a name must be a string, not {type_name(v)}", "bad_type")
     if not v.strip():
         raise RailwayError(f"{where}: a name may not be empty", "empty_name")
+    if v != v.strip():  # "Chester " and "Chester" would be two cards shown alike (found by a review)
+        raise RailwayError(f"{where}: {v!r} begins or ends with a space: write the name without it", "bad_name")
     if v == SEASON_TICKET:
         raise RailwayError(f"{where}: {SEASON_TICKET!r} is reserved for the season tickets", "reserved_name")
     return v
