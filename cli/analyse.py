@@ -71,8 +71,9 @@ def analyse(
 
     For each play and reward: the chance to win the game with the choice made and with the best
     one (exact where the search is, else an estimate with its 95% interval), the loss in
-    percentage points, and a mark where it is large and beyond doubt (?! over 2, ? over 5, ?? over
-    10). For each deal and draw: how far the cards moved the chance to win from what was expected.
+    percentage points, and a mark by its size (?! over 2, ? over 5, ?? over 10; with ≈ where the
+    two chances' intervals overlap, so that the loss is not told apart from none). For each deal
+    and draw: how far the cards moved the chance to win from what was expected.
 
     With a state budget (--max-states, --samples) and no --time-limit the analysis is the same on
     every run and every machine.

@@ -625,6 +625,9 @@ def reward(
 
     began = command_began()
     positive(time_limit, "--time-limit")
+    if policy == "clairvoyant":  # (found by a review: refused without the reason)
+        fail("--policy: clairvoyant sees the pile, so its win rates are no player's chances: one of "
+             f"{', '.join((GAME_VALUES, *CONTINUED))}")  # fmt: skip
     _choice(policy, (GAME_VALUES, *CONTINUED), "--policy")
     _checks(None, jobs, budget, samples_flag="--budget")  # best's samples a move, in the continuations
     use_memory(max_memory)

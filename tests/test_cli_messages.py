@@ -539,3 +539,10 @@ def test_finish_check_and_reward_name_the_file_when_the_position_does_not_fit(mo
     short.write_text(json.dumps({"player": [5], "wolf": [5], "draw_pile": {"size": 3}, "final": False}))
     code, _out, err = lobo(monkeypatch, capsys, "finish", str(short))
     assert code == 2 and '"final": false: the round began with more cards in the pile' in err, err
+
+
+def test_reward_says_why_the_clairvoyant_is_refused(monkeypatch: Any, capsys: Any) -> None:
+    # Found by a review: "'clairvoyant' is not one of game, hint, …" without the reason docs give.
+    monkeypatch.chdir(ROOT)
+    code, _, err = lobo(monkeypatch, capsys, "reward", "puzzles/examples/midround.json", "--policy", "clairvoyant")
+    assert code == 2 and "clairvoyant sees the pile" in one_error_line(err)

@@ -22,7 +22,12 @@ def rules_summary(game: str, rules: Rules | None = None) -> list[tuple[str, list
     decks = ", ".join(f"{d} A..{t} ({g.deck_size(d)} cards)" for d, t in DIFFICULTIES.items())
     cards = [
         f"Only values count (A=1 .. 10); suits never matter. {g.copies} copies of each value: {decks}.",
-        f"Deal {r.hand_size} to you, then {r.hand_size} to the Wolf; a short pile deals one at a time, you first [ruling]; a Wolf dealt no card loses that round at once.",
+        f"Deal {r.hand_size} to you, then {r.hand_size} to the Wolf; "
+        + (
+            "a pile too short for both hands is first shuffled together with the discards [ruling]."
+            if g.reshuffles
+            else "a short pile deals one at a time, you first [ruling]; a Wolf dealt no card loses that round at once."
+        ),
         "The Wolf never acts. You win the round the moment the Wolf's hand is empty (after the play's draw).",
         "Every card played is discarded. Drawn cards go to your hand.",
     ]
