@@ -76,6 +76,9 @@ def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
     raise typer.Exit(code)
 
 
+BUDGET_CODES = ("time_limit", "memory", "timeout")  # railway searches stopped by a budget (exit 1)
+
+
 def input_errors(func: F) -> F:
     """Turn every input error into one line and exit 2; never a traceback for bad input."""
 
@@ -84,7 +87,8 @@ def input_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except (PositionError, PlayError, RailwayError) as e:
-            fail(str(e))
+            # A budget that ran out is the position's size against the budget, not bad input.
+            fail(str(e), code=1 if getattr(e, "code", None) in BUDGET_CODES else EXIT_INPUT)
         except RecursionError:
             fail("the input is nested too deeply")
         except KeyboardInterrupt:

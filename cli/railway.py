@@ -24,10 +24,11 @@ from solver.railway.partition import METHODS, Partition, partition
 from solver.railway.position import RailwayPosition, load_position, parse_position, typed_keys
 from solver.words.numbers import count_text
 
-from .common import emit_json, input_errors
+from .common import MemoryOpt, command_began, emit_json, input_errors, positive, use_memory
 
 if TYPE_CHECKING:  # the advice is imported by `railway hint`, the one command that uses it
     from solver.railway.advice import Advice, Option
+    from solver.railway.budget import RailwayBudget
 
 railway_app = typer.Typer(
     name="railway",
@@ -42,6 +43,23 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="print the answer as JSON 
 DeckOpt = Annotated[
     str | None, typer.Option("--deck", "-d", metavar="DECK.json", help="the deck (wins over the position's own)")
 ]
+TimeOpt = Annotated[
+    float,
+    typer.Option(
+        "--time-limit", "-t", help="seconds the answer may take, counted from the command's start (default 30)"
+    ),
+]
+
+
+def _budget(time_limit: float, max_memory: str | None) -> RailwayBudget:
+    """The answer's time limit, from the command's start, and its memory budget."""
+    from solver.railway.budget import RailwayBudget
+
+    positive(time_limit, "--time-limit")
+    use_memory(max_memory)
+    return RailwayBudget.of(time_limit, command_began())
+
+
 MethodOpt = Annotated[
     str, typer.Option("--method", "-m", help=f"how to find the largest set of journeys: {' or '.join(METHODS)}")
 ]
@@ -150,10 +168,13 @@ def lobo(
     ] = None,
     as_json: JsonOpt = False,
     method: MethodOpt = "auto",
+    time_limit: TimeOpt = 30.0,
+    max_memory: MemoryOpt = None,
 ) -> None:
     """Is this a LOBO hand? The largest set of journeys in it, or the fewest cards no partition can place."""
+    budget = _budget(time_limit, max_memory)
     pos = _position(path, deck, typed_keys(hand, exposed))
-    part = partition(pos.deck, pos.hand, _method(method))
+    part = partition(pos.deck, pos.hand, _method(method), budget)
     if as_json:
         emit_json(part.to_json(len(pos.exposed)))
         return
@@ -193,10 +214,13 @@ def hint(
     ] = "next",
     as_json: JsonOpt = False,
     method: MethodOpt = "auto",
+    time_limit: TimeOpt = 30.0,
+    max_memory: MemoryOpt = None,
 ) -> None:
     """Which source to draw from and which card to discard, by the exact chance of LOBO; outs; expose or not."""
     from solver.railway.advice import RANKINGS, advise
 
+    budget = _budget(time_limit, max_memory)
     if by not in RANKINGS:
         raise RailwayError(f"--by: {by!r} is not one of {', '.join(RANKINGS)}", "bad_option")
     if draw is not None and took_top:
@@ -209,7 +233,7 @@ def hint(
             raise RailwayError(f"--draw: {draw!r} is not a card of the deck{suggestion(draw, pos.deck.names())}")
         if pos.unseen().get(draw, 0) == 0:
             raise RailwayError(f"--draw: {draw!r} cannot come from the stock: every copy is already placed")
-    advice = advise(pos, draw, took_top, by, _method(method))
+    advice = advise(pos, draw, took_top, by, _method(method), budget)
     if as_json:
         emit_json(advice.to_json())
         return

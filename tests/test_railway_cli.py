@@ -4,6 +4,7 @@ answers' forms, the contract's worked examples and the shipped made-up examples.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from fractions import Fraction
@@ -390,3 +391,30 @@ def test_a_file_of_the_other_game_is_named_with_the_command_that_reads_it() -> N
     refused(run("validate", deck), "a railway LOBO deck", "`lobo-hint railway validate FILE`")
     for cmd in ("lobo", "hint", "validate"):
         refused(run("railway", cmd, vanguard), "a Lobo or Vanguard position", "`lobo-hint FILE`")
+
+
+def test_a_big_deck_meets_its_time_limit_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by a review: a hint on a 300-card deck ran 45 s, a 41-card hand's for minutes, with
+    no limit and no word. A budget that runs out is exit 1 (the position is fine, the budget small)."""
+    import random
+
+    rng = random.Random(1)
+    stations = [f"S{i}" for i in range(200)]
+    junctions = {f"J{i}": rng.sample(stations, rng.randint(2, 5)) for i in range(100)}
+    deck = write(tmp_path, {"name": "big", "season_tickets": 6, "junctions": junctions, "stations": stations}, "d.json")
+    hand = ["J1", *junctions["J1"][:1], "J2", *junctions["J2"][:1], "S199"]
+    pos = write(tmp_path, {"deck": deck, "hand": hand, "players": 4, "stock": 50}, "p.json")
+    r = run("railway", "hint", pos, "--time-limit", "0.3")
+    assert (
+        r.exit_code == 1 and "did not finish within the time limit (0.3 s)" in r.stderr and "--time-limit" in r.stderr
+    )
+    assert len(r.stderr.strip().splitlines()) == 1 and r.stdout == ""
+    from solver.search import memory
+
+    monkeypatch.delenv(memory.ENV, raising=False)
+    try:  # (this process is over 64 MiB already: the budget is spent at the first look)
+        r = run("railway", "hint", pos, "--max-memory", "64M")
+    finally:
+        memory.set_limit(None)
+        os.environ.pop(memory.ENV, None)  # (not monkeypatch: it would put the 64M back at teardown)
+    assert r.exit_code == 1 and "outgrew the memory budget (64 MiB)" in r.stderr, r.stderr

@@ -25,6 +25,7 @@ from itertools import combinations_with_replacement
 from math import comb
 from typing import Any
 
+from .budget import RailwayBudget
 from .deck import SEASON_TICKET, Deck, Journey, RailwayError
 from .partition import Partition, goes_lobo, partition
 from .position import RailwayPosition
@@ -185,9 +186,10 @@ class _Chance:
     journeys. Hands are sorted tuples so that caches hit; `removed` lists the cards drawn since
     the decision (out of the pool now)."""
 
-    def __init__(self, deck: Deck, exposed: int, pool: dict[str, int]) -> None:
+    def __init__(self, deck: Deck, exposed: int, pool: dict[str, int], budget: RailwayBudget | None = None) -> None:
         self.deck = deck
         self.exposed = exposed
+        self.budget = budget or RailwayBudget()
         self.pool = {c: n for c, n in pool.items() if n > 0}
         self.total = sum(self.pool.values())
         self._outs: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -200,6 +202,7 @@ class _Chance:
         """The pool's card names that make kept + card a LOBO hand (whatever is left of them)."""
         found = self._outs.get(kept)
         if found is None:
+            self.budget.check()
             found = self._outs[kept] = tuple(
                 c for c in self._candidates(kept) if goes_lobo(self.deck, (*kept, c), self.exposed)
             )
@@ -257,6 +260,7 @@ class _Chance:
             w = self.avail(c, removed)
             if w <= 0:
                 continue
+            self.budget.check()
             total += w * (ONE if c in outs else self.best(tuple(sorted((*kept, c))), n - 1, (*removed, c)))
         return total / left
 
@@ -278,6 +282,7 @@ class _Chance:
                 ways *= comb(self.avail(c, removed), draw.count(c))
             if not ways:
                 continue
+            self.budget.check()
             nine = tuple(sorted((*hand, *draw)))
             if goes_lobo(self.deck, nine, self.exposed):
                 total += ways
@@ -298,7 +303,7 @@ def _out_list(
         n = engine.avail(card, removed)
         if n <= 0:
             continue
-        full = partition(deck, (*kept, card), method)
+        full = partition(deck, (*kept, card), method, engine.budget)
         completes = next(j for j in full.journeys if card in j.cards)
         outs.append(Out(card, n, completes, full.journeys))
     order = {c: i for i, c in enumerate(deck.names())}
@@ -330,18 +335,21 @@ def advise(
     took_top: bool = False,
     ranking: str = "next",
     method: str = "auto",
+    budget: RailwayBudget | None = None,
 ) -> Advice:
     """The hint. Without a draw: whether the top discard makes LOBO, the stock's outs, and every
     (source, discard) ranked. With a draw (`drawn` from the stock, or `took_top`): every discard
-    ranked, and what to do with a completed journey."""
+    ranked, and what to do with a completed journey. `budget`: its time limit and memory (else
+    none: a library call)."""
     deck, hand, exposed = pos.deck, pos.hand, len(pos.exposed)
     unseen = pos.unseen()
-    engine = _Chance(deck, exposed, unseen)
+    engine = _Chance(deck, exposed, unseen, budget)
+    budget = engine.budget
     notes = []
     if pos.stock is not None and 0 < pos.stock < 3 * pos.players:
         cards = f"{pos.stock} card{'' if pos.stock == 1 else 's'}"
         notes.append(f"the stock has {cards}: it may run out within three rounds, which the model ignores")
-    mine = partition(deck, hand, method)  # the hand as given, read once
+    mine = partition(deck, hand, method, budget)  # the hand as given, read once
     if not (took_top or drawn is not None):
         if mine.goes_lobo(exposed):
             notes.append(
@@ -354,7 +362,7 @@ def advise(
                 "makes it LOBO (every card in a journey), and a discard keeps its size; if these are the cards "
                 "after your draw, give the hand before it with --draw CARD (or --took-top)"
             )
-    with_top = None if pos.top_discard is None else partition(deck, (*hand, pos.top_discard), method)
+    with_top = None if pos.top_discard is None else partition(deck, (*hand, pos.top_discard), method, budget)
     options: list[Option] = []
     drawn_from = None
     with_drawn = None
@@ -370,7 +378,7 @@ def advise(
         removed: tuple[str, ...] = () if took_top else (card,)
         drawn_from = "top_discard" if took_top else "stock"
         now = (*hand, card)
-        with_drawn = partition(deck, now, method)
+        with_drawn = partition(deck, now, method, budget)
         if with_drawn.goes_lobo(exposed):
             options.append(Option("drawn", card, None, True, Chances(ONE, ONE, ONE), ()))
         else:
@@ -470,7 +478,7 @@ def _expose(
         rest = list(now)
         for c in journey.cards:
             rest.remove(c)
-        engine_e = _Chance(deck, exposed + 1, {c: engine.avail(c, removed) for c in engine.pool})
+        engine_e = _Chance(deck, exposed + 1, {c: engine.avail(c, removed) for c in engine.pool}, engine.budget)
         if not rest:
             continue
         chances = _best_chances(_discards(deck, engine_e, tuple(rest), "drawn", card, (), method))

@@ -19,9 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .deck import SEASON_TICKET, Deck, Journey, RailwayError, make_journey
+
+if TYPE_CHECKING:
+    from .budget import RailwayBudget
 
 METHODS = ("auto", "search", "cpsat")
 # Nodes of the search before `auto` hands the hand to CP-SAT. Hands of the game take under 40;
@@ -48,19 +51,20 @@ class Partition:
         }
 
 
-def partition(deck: Deck, hand: Sequence[str], method: str = "auto") -> Partition:
+def partition(deck: Deck, hand: Sequence[str], method: str = "auto", budget: RailwayBudget | None = None) -> Partition:
     """A largest set of disjoint journeys in `hand` (a valid hand of `deck`). Every method is
     exact; `auto` runs the search (much the faster on hands of the game) and gives a hand that
-    would make it explode to CP-SAT."""
+    would make it explode to CP-SAT. `budget`: CP-SAT's time is what is left of its limit."""
+    most = CPSAT_SECONDS if budget is None else budget.left(CPSAT_SECONDS)
     if method == "auto":
         try:
             return partition_search(deck, hand, SEARCH_NODES)
         except SearchBudget:
-            return partition_cpsat(deck, hand)
+            return partition_cpsat(deck, hand, most)
     if method == "search":
         return partition_search(deck, hand)
     if method == "cpsat":
-        return partition_cpsat(deck, hand)
+        return partition_cpsat(deck, hand, most)
     raise RailwayError(f"--method: {method!r} is not one of {', '.join(METHODS)}", "bad_option")
 
 
@@ -172,7 +176,10 @@ def _build(
     return Partition(tuple(journeys), tuple(leftover))
 
 
-def partition_cpsat(deck: Deck, hand: Sequence[str], time_limit: float = 60.0) -> Partition:
+CPSAT_SECONDS = 60.0  # CP-SAT's time when no limit is given (a library call)
+
+
+def partition_cpsat(deck: Deck, hand: Sequence[str], time_limit: float = CPSAT_SECONDS) -> Partition:
     """Exact: the same problem as a CP-SAT model. Per junction j a 0/1 `use`, per station it
     lists a 0/1 `take`, and `wild` in 0..2 season tickets: take + wild = 2·use; each station
     taken at most once; at most t season tickets; maximise the junctions used."""
@@ -204,7 +211,10 @@ def partition_cpsat(deck: Deck, hand: Sequence[str], time_limit: float = 60.0) -
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.catch_sigint_signal = False  # Ctrl-C is Python's (finisher.FinishModel.solver says why)
     if solver.solve(m) != cp_model.OPTIMAL:
-        raise RailwayError(f"CP-SAT found no proven largest partition in {time_limit:g} s", "timeout")
+        raise RailwayError(
+            f"CP-SAT found no proven largest partition in {time_limit:g} s: a hand this big needs more (--time-limit)",
+            "timeout",
+        )
     chosen = [j for j in range(len(junctions)) if solver.boolean_value(use[j])]
     owner = {s: j for (j, s), x in take.items() if solver.boolean_value(x)}
     return _build(deck, hand, junctions, chosen, owner)
