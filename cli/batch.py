@@ -184,6 +184,8 @@ def batch(
     total = sum(1 for _ in iter_jobs(paths, out))
     client = None
     if cluster is not None:
+        if jobs is not None:  # (found by a review: ignored without a word)
+            typer.echo("lobo-hint: --jobs is not used with --cluster: the cluster's workers solve", err=True)
         try:
             client = connect(cluster)  # before --out is opened: a wrong address truncates nothing
         except ClusterError as e:

@@ -188,6 +188,8 @@ class LateOut:
         self.sink: IO[str] | None = None
         self.records = 0
         target = Path(path)
+        if path.strip() in ("", "-"):  # (found by a review: "-" made a file of that name)
+            fail(f"{option}: {path!r} names no file: give a file's name (the records are written there, not shown)")
         try:
             if target.is_dir():
                 raise IsADirectoryError(21, "Is a directory")

@@ -339,3 +339,14 @@ def test_check_with_nothing_to_check_says_so(tmp_path: Path) -> None:
     assert r.exit_code == 0 and "--check: no puzzle solved had an expect: nothing was checked" in r.stderr
     r = runner.invoke(app, ["batch", str(puzzle)])
     assert "nothing was checked" not in r.stderr
+
+
+def test_a_dash_for_out_is_refused_and_makes_no_file(tmp_path: Path, monkeypatch: Any) -> None:
+    # Found by a review: `--out -` wrote a file named "-".
+    monkeypatch.chdir(tmp_path)
+    puzzle = tmp_path / "p.json"
+    puzzle.write_text(json.dumps({"id": "p", "player": [1, 2], "wolf": [1], "final": True}))
+    for args in (["batch", str(puzzle), "--out", "-"], ["simulate", "--games", "1", "--games-out", "-"]):
+        r = runner.invoke(app, args)
+        assert r.exit_code == 2 and "'-' names no file" in r.stderr, r.output
+    assert not (tmp_path / "-").exists()
