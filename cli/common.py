@@ -9,6 +9,7 @@ import errno
 import json
 import math
 import os
+import stat
 import sys
 import tempfile
 import time
@@ -152,12 +153,24 @@ class OutputError(Exception):
 
 
 def write_out(sink: IO[str], text: str, option: str) -> None:
-    """A record written and flushed to an option's output file (a killed run loses nothing that
-    finished), or OutputError naming the option, the file and why."""
+    """A record written to an option's output file at once (a killed run loses nothing that
+    finished), whole or not at all: a disk that fills up mid-record is cut back to the record
+    before (found by a review: a torn last line, which no JSON reader takes, until --resume).
+    Else OutputError naming the option, the file and why."""
+    data = text.encode(getattr(sink, "encoding", None) or "utf-8", getattr(sink, "errors", None) or "strict")
+    start = None
     try:
-        sink.write(text)
-        sink.flush()
+        sink.flush()  # (nothing is pending: records are written here only)
+        fd = sink.fileno()
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            start = os.lseek(fd, 0, os.SEEK_END)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
     except OSError as e:
+        if start is not None:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, start)
         raise OutputError(f"{option}: cannot write {sink.name}: {e.strerror or e}") from None
 
 

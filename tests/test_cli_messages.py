@@ -4,6 +4,7 @@ an empty play, a misspelt key, a number too long to read, and usage errors as on
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 import tempfile
@@ -546,3 +547,30 @@ def test_reward_says_why_the_clairvoyant_is_refused(monkeypatch: Any, capsys: An
     monkeypatch.chdir(ROOT)
     code, _, err = lobo(monkeypatch, capsys, "reward", "puzzles/examples/midround.json", "--policy", "clairvoyant")
     assert code == 2 and "clairvoyant sees the pile" in one_error_line(err)
+
+
+def test_a_disk_that_fills_mid_record_leaves_no_torn_line(tmp_path: Path, monkeypatch: Any) -> None:
+    # Found by a review: a full disk left half a record as the file's last line (no JSON reader
+    # takes it) until a --resume cut it.
+    import errno
+
+    from cli import common
+
+    out = tmp_path / "r.jsonl"
+    sink = common.LateOut(str(out), "--out", what="result")
+    sink.write('{"a": 1}\n')
+    real = os.write
+    calls = []
+
+    def half_then_full(fd: int, data: Any) -> int:
+        calls.append(len(data))
+        if len(calls) == 1:
+            return real(fd, bytes(data[: len(data) // 2]))
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(common.os, "write", half_then_full)
+    with pytest.raises(common.OutputError, match="No space left on device"):
+        sink.write('{"b": 2, "padding": "' + "x" * 100 + '"}\n')
+    monkeypatch.setattr(common.os, "write", real)
+    sink.close()
+    assert len(calls) == 2 and out.read_text() == '{"a": 1}\n'
