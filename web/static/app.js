@@ -44,6 +44,10 @@ async function api(method, path, body) {
   }
   S.failures = 0;
   $("offline").hidden = true;
+  if (S.unsent) { // back: what was not made is said in the past (found by a review: "try again when it is back")
+    showError(`${S.unsent} while the server was out of reach: try again.`);
+    S.unsent = null;
+  }
   let data = null;
   try { data = await r.json(); } catch (e) { data = null; }
   if (!r.ok) {
@@ -60,6 +64,7 @@ function setTitle(long, short) {
 }
 
 function showError(message) {
+  if (!message) S.unsent = null; // (what was not made is no longer said)
   const box = $("error");
   box.textContent = message || "";
   box.hidden = !message;
@@ -213,7 +218,10 @@ async function act(path, extra) {
     // Out of reach: the "reconnecting" line says so, and this says what did not happen (found by
     // a review: a play tapped then was dropped without a word).
     if (e.status !== 0) showError(e.message);
-    else showError(`${unsent(path, extra)}: the server cannot be reached. Try again when it is back.`);
+    else {
+      S.unsent = unsent(path, extra);
+      showError(`${S.unsent}: the server cannot be reached. Try again when it is back.`);
+    }
     if (e.status === 409 || e.status === 0) refresh();
   } finally {
     setTimeout(() => {
@@ -241,9 +249,13 @@ function padCards() { return S.pad.player.length + S.pad.wolf.length; }
 function undo() {
   if (padCards()) {
     S.pad[S.pad.wolf.length ? "wolf" : "player"].pop();
+    // The last card gone, the button is a step's Undo again: a double tap's second tap must not
+    // take a step back (found by a review), so it is held a moment, as after an answer.
+    if (!padCards()) S.padQuietUntil = Date.now() + SETTLE;
     redraw();
     return;
   }
+  if (Date.now() < (S.padQuietUntil || 0)) { held(); return; }
   act("undo", { count: 1 });
 }
 
@@ -344,7 +356,7 @@ function drawTable(b) {
   const playing = b.phase === "play";
   const rows = [];
   if (b.over) rows.push(h("p", { class: "result " + b.result, id: "result" }, b.result_text));
-  rows.push(row("Wolf", b.wolf ? [cardsRow(b.wolf, playing ? "wolf" : null, "wolf"), total(b.wolf)] : h("span", { class: "none" }, "—")));
+  rows.push(row("Wolf", b.wolf && b.wolf.length ? [cardsRow(b.wolf, playing ? "wolf" : null, "wolf"), total(b.wolf)] : h("span", { class: "none" }, "—")));
   rows.push(row("You", b.hand.length ? [cardsRow(b.hand, playing ? "hand" : null, "hand"), total(b.hand, b.winning_hand ? "winning hand" : "")]
     : h("span", { class: "none" }, "—")));
   // The board has what the game has: a reserve and a party (vanguard), or points (lobo).
