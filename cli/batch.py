@@ -151,6 +151,12 @@ def batch(
                 f"--out: {out} is a puzzle file this batch reads (by its folder or a glob), not results: "
                 "write the results to another file"
             )
+    # One pass over the puzzles: how many, and for --resume each one's digest by its place.
+    total, current = 0, {}
+    for j in iter_jobs(paths, out):
+        total += 1
+        if resume:
+            current[place(j.source, j.line)] = digest(j.raw)
     skip: set[str] = set()
     held = None  # the lock on a file resumed: one run appends to it at a time
     if resume and out is not None:
@@ -166,7 +172,6 @@ def batch(
                 )
             try:
                 # Skipped: the puzzles answered under these budgets and not edited since.
-                current = {place(j.source, j.line): digest(j.raw) for j in iter_jobs(paths, out)}
                 answered = answered_records(read_records(out, fmt))
                 try:
                     skip = resumable(answered, current, budget_text(time_limit, max_states, samples))
@@ -181,7 +186,6 @@ def batch(
         except BaseException:
             close_out(held)
             raise
-    total = sum(1 for _ in iter_jobs(paths, out))
     client = None
     if cluster is not None:
         if jobs is not None:  # (found by a review: ignored without a word)

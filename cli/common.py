@@ -22,6 +22,7 @@ import typer
 
 from solver.core.plays import PlayError
 from solver.core.position import PositionError
+from solver.railway.budget import BUDGET_CODES
 from solver.railway.deck import RailwayError
 
 EXIT_INPUT = 2
@@ -77,9 +78,6 @@ def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
     raise typer.Exit(code)
 
 
-BUDGET_CODES = ("time_limit", "memory", "timeout")  # railway searches stopped by a budget (exit 1)
-
-
 def input_errors(func: F) -> F:
     """Turn every input error into one line and exit 2; never a traceback for bad input."""
 
@@ -89,7 +87,7 @@ def input_errors(func: F) -> F:
             return func(*args, **kwargs)
         except (PositionError, PlayError, RailwayError) as e:
             # A budget that ran out is the position's size against the budget, not bad input.
-            fail(str(e), code=1 if getattr(e, "code", None) in BUDGET_CODES else EXIT_INPUT)
+            fail(str(e), code=1 if isinstance(e, RailwayError) and e.code in BUDGET_CODES else EXIT_INPUT)
         except RecursionError:
             fail("the input is nested too deeply")
         except KeyboardInterrupt:

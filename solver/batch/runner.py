@@ -24,7 +24,7 @@ from typing import Any
 from solver.core.files import write_whole
 from solver.core.games import game
 from solver.core.jsonio import HugeNumber, Unreadable, json_error, loads, read_text, shown_path
-from solver.core.kinds import railway_position
+from solver.core.kinds import railway_deck, railway_position
 from solver.core.plays import PlayError, from_json, parse_plays
 from solver.core.position import PositionError, closest_key, json_type_name, parse_position, unwrap_puzzle
 from solver.core.rules import final_state, initial_state, legal_plays
@@ -32,7 +32,7 @@ from solver.core.status import Check, FinishStatus, HintStatus, RecordStatus
 from solver.finish.finisher import judge_finish, solve_finish
 from solver.finish.verify import coverable
 from solver.parallel import run_parallel
-from solver.railway.deck import RailwayError, is_deck, load_deck, read_json
+from solver.railway.deck import RailwayError, parse_deck, read_json
 from solver.search import memory
 from solver.search.hint import hint
 
@@ -132,7 +132,7 @@ def iter_jobs(args: Iterable[str], leave_out: str | None = None) -> Iterator[Job
                 yield from (_with_deck(job, Path(), decks) for job in _jsonl(f))
                 continue
             job = _with_deck(_one(f), f.parent, decks)
-            if job.error is None and is_deck(job.raw):
+            if job.error is None and railway_deck(job.raw):
                 if Path(arg).is_file():  # named as a puzzle: say what it is
                     yield replace(
                         job, raw=None, error=f"{job.source}: a railway deck, not a puzzle (a puzzle names its deck)"
@@ -149,13 +149,13 @@ def _with_deck(job: Job, base: Path, decks: dict[Path, Any]) -> Job:
     to say why, as a local run does."""
     raw = job.raw
     position: Any = raw.get("position") if isinstance(raw, dict) and "position" in raw else raw
-    if not (_railway(position) and isinstance(position.get("deck"), str) and position["deck"].strip()):
+    if not (railway_position(position) and isinstance(position.get("deck"), str) and position["deck"].strip()):
         return job
     path = (base / position["deck"]).absolute()
     if path not in decks:
         try:
-            load_deck(path)  # checked here, so that a bad deck's error still names its file
             decks[path] = read_json(path)
+            parse_deck(decks[path], str(path))  # checked here, so that a bad deck's error still names its file
         except RailwayError:
             decks[path] = None
     if decks[path] is None:
@@ -236,10 +236,6 @@ RAILWAY_EXPECT = ("lobo", "journeys_count", "leftover_count")
 # The hint's keys (puzzles/railway/README.md): read only when asked for, the hint being the slower part.
 RAILWAY_HINT_EXPECT = ("top_discard_lobo", "best", "options")
 RAILWAY_CHANCES = ("now_exact", "next_turn_exact", "within_three_exact")
-
-
-def _railway(position: Any) -> bool:
-    return railway_position(position)
 
 
 def _solve_railway(job: Job, puzzle: dict[str, Any], record: dict[str, Any]) -> None:
@@ -343,7 +339,7 @@ def solve_one(
         raw = job.raw
         puzzle = raw if isinstance(raw, dict) and "position" in raw and "player" not in raw else {"position": raw}
         _not_another_kind(raw, puzzle["position"])
-        if _railway(puzzle["position"]):
+        if railway_position(puzzle["position"]):
             _solve_railway(job, puzzle, record)
             record["seconds"] = round(time.perf_counter() - t0, 4)
             return record

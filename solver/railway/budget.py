@@ -13,6 +13,9 @@ from solver.search import memory
 from .deck import RailwayError
 
 EVERY = 1024  # steps between two looks at the clock and the memory
+# The codes of a RailwayError that a budget ran out (CP-SAT's "timeout" too): the position is
+# fine, the budget too small for it, and a command says so with exit status 1, not 2.
+BUDGET_CODES = ("time_limit", "memory", "timeout")
 
 
 @dataclass
@@ -52,4 +55,4 @@ class RailwayBudget:
             )
 
 
-__all__ = ["RailwayBudget"]
+__all__ = ["BUDGET_CODES", "RailwayBudget"]

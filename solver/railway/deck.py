@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from solver.core.files import write_whole
 from solver.core.jsonio import HugeNumber, Unreadable, json_error, read_text, shown_path
 from solver.core.jsonio import loads as json_loads
-from solver.core.kinds import NOT_RAILWAY, lobo_position, railway_deck
+from solver.core.kinds import NOT_RAILWAY, lobo_position
 
 if TYPE_CHECKING:  # networkx is imported only where a graph is built: it is slow to import
     import networkx as nx
@@ -245,11 +245,6 @@ def _name(v: object, where: str) -> str:
     if v == SEASON_TICKET:
         raise RailwayError(f"{where}: {SEASON_TICKET!r} is reserved for the season tickets", "reserved_name")
     return v
-
-
-def is_deck(raw: object) -> bool:
-    """Whether a decoded file is a deck (its junctions and stations), not a position or a puzzle."""
-    return railway_deck(raw)
 
 
 def parse_deck(raw: object, where: str = "deck") -> Deck:
