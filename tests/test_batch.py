@@ -660,3 +660,21 @@ def test_a_batch_never_writes_over_a_puzzle_and_checks_every_expected_key(tmp_pa
         f.write_text(json.dumps({**lost, key: value}))
         r = runner.invoke(app, ["validate", str(f)])
         assert r.exit_code == 2 and words in r.stderr, r.output
+
+
+def test_a_railway_puzzle_keeps_the_batch_s_time_limit(tmp_path: Path) -> None:
+    # Its hint had no limit in a batch (a review of the railway commands found none anywhere): a
+    # big made-up deck is an error record, said as the budget's, not an invalid puzzle.
+    import random
+
+    rng = random.Random(1)
+    stations = [f"S{i}" for i in range(200)]
+    junctions = {f"J{i}": rng.sample(stations, rng.randint(2, 5)) for i in range(100)}
+    deck = {"name": "big", "season_tickets": 6, "junctions": junctions, "stations": stations}
+    hand = ["J1", junctions["J1"][0], "J2", junctions["J2"][0], "S199"]
+    puzzle = {"position": {"deck": deck, "hand": hand, "players": 4, "stock": 50}, "expect": {"options": []}}
+    (tmp_path / "big.railway").write_text(json.dumps(puzzle))
+    out = tmp_path / "r.jsonl"
+    r = runner.invoke(app, ["batch", str(tmp_path / "big.railway"), "-t", "0.3", "--out", str(out)])
+    [rec] = map(json.loads, out.read_text().splitlines())
+    assert r.exit_code == 1 and rec["status"] == "error" and "time limit (0.3 s)" in rec["error"], rec

@@ -32,6 +32,7 @@ from solver.core.status import Check, FinishStatus, HintStatus, RecordStatus
 from solver.finish.finisher import judge_finish, solve_finish
 from solver.finish.verify import coverable
 from solver.parallel import run_parallel
+from solver.railway.budget import BUDGET_CODES, RailwayBudget
 from solver.railway.deck import RailwayError, parse_deck, read_json
 from solver.search import memory
 from solver.search.hint import hint
@@ -238,7 +239,7 @@ RAILWAY_HINT_EXPECT = ("top_discard_lobo", "best", "options")
 RAILWAY_CHANCES = ("now_exact", "next_turn_exact", "within_three_exact")
 
 
-def _solve_railway(job: Job, puzzle: dict[str, Any], record: dict[str, Any]) -> None:
+def _solve_railway(job: Job, puzzle: dict[str, Any], record: dict[str, Any], budget: RailwayBudget) -> None:
     """A railway LOBO position (RAILWAY.md): is the hand LOBO, and its largest set of journeys, as
     `lobo-hint railway lobo --json` answers; with an expect that asks for the hint's keys, the
     hint too, as `railway hint --json` answers (in the record's `hint`). Every key of the expect
@@ -248,7 +249,7 @@ def _solve_railway(job: Job, puzzle: dict[str, Any], record: dict[str, Any]) -> 
 
     base = None if job.line else Path(job.source).parent  # a deck named by path is read beside the file
     pos = parse_railway(puzzle["position"], base)
-    answer = partition(pos.deck, pos.hand).to_json(len(pos.exposed))
+    answer = partition(pos.deck, pos.hand, budget=budget).to_json(len(pos.exposed))
     goes = bool(answer["lobo"])
     record.update(kind="railway", status=RAILWAY_STATUS[goes], exact=True, answer=answer)
     expect = puzzle.get("expect")
@@ -263,7 +264,7 @@ def _solve_railway(job: Job, puzzle: dict[str, Any], record: dict[str, Any]) -> 
     if any(k in expect for k in RAILWAY_HINT_EXPECT):
         from solver.railway.advice import advise
 
-        hint = record["hint"] = advise(pos).to_json()
+        hint = record["hint"] = advise(pos, budget=budget).to_json()
         problems += _railway_hint_problems(hint, expect)
     record["check"] = Check.MISMATCH if problems else Check.MATCH
     if problems:
@@ -340,7 +341,7 @@ def solve_one(
         puzzle = raw if isinstance(raw, dict) and "position" in raw and "player" not in raw else {"position": raw}
         _not_another_kind(raw, puzzle["position"])
         if railway_position(puzzle["position"]):
-            _solve_railway(job, puzzle, record)
+            _solve_railway(job, puzzle, record, RailwayBudget.of(time_limit, t0))
             record["seconds"] = round(time.perf_counter() - t0, 4)
             return record
         pos = parse_position(unwrap_puzzle(puzzle))  # a puzzle file's own keys checked too
@@ -388,12 +389,15 @@ def solve_one(
             if problems:
                 record["mismatch"] = problems
     except (PositionError, PlayError, RailwayError) as e:
-        record.update(kind="invalid", status=RecordStatus.INVALID, error=str(e), exact=True)
-        expect = job.raw.get("expect") if isinstance(job.raw, dict) else None
-        if isinstance(expect, dict) and "invalid" in expect:
-            record["check"] = Check.MATCH
-        elif expect is not None:
-            record.update(check=Check.MISMATCH, mismatch=[f"invalid: {e}"])
+        if isinstance(e, RailwayError) and e.code in BUDGET_CODES:  # a fine puzzle, a small budget
+            record.update(kind="error", status=RecordStatus.ERROR, error=str(e), exact=False)
+        else:
+            record.update(kind="invalid", status=RecordStatus.INVALID, error=str(e), exact=True)
+            expect = job.raw.get("expect") if isinstance(job.raw, dict) else None
+            if isinstance(expect, dict) and "invalid" in expect:
+                record["check"] = Check.MATCH
+            elif expect is not None:
+                record.update(check=Check.MISMATCH, mismatch=[f"invalid: {e}"])
     except Exception as e:  # a bug must not stop the batch: it is reported on its own line
         record.update(kind="error", status=RecordStatus.ERROR, error=f"{type(e).__name__}: {e}", exact=False)
     record["seconds"] = round(time.perf_counter() - t0, 4)
