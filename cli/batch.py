@@ -158,6 +158,7 @@ def batch(
         if resume:
             current[place(j.source, j.line)] = digest(j.raw)
     skip: set[str] = set()
+    before: list[dict[str, Any]] = []  # the records a resume keeps: counted in the summary
     held = None  # the lock on a file resumed: one run appends to it at a time
     if resume and out is not None:
         held = resume_lock(out, "--out")  # (a device would be read forever, a pipe waited on)
@@ -177,7 +178,7 @@ def batch(
                     skip = resumable(answered, current, budget_text(time_limit, max_states, samples))
                 except ValueError as e:
                     fail(f"--out: {out}: {e}")
-                keep_answered(out, fmt, skip)  # one line a puzzle: those read again are written again
+                before = keep_answered(out, fmt, skip)  # one line a puzzle: those read again are written again
             except (OSError, UnicodeDecodeError) as e:
                 fail(f"--out: cannot read {out}: {getattr(e, 'strerror', None) or e}")
             except (RecursionError, ValueError, csv.Error) as e:
@@ -211,7 +212,7 @@ def batch(
         if client is not None:
             client.close()
         raise
-    mismatches: list[str] = []
+    mismatches = [_mismatch_line(r) for r in before if r.get("check") == Check.MISMATCH]
     problems: list[tuple[dict[str, Any], str]] = []
     try:
         with render.batch_progress(total - len(skip), enabled=not as_json) as advance:
@@ -225,9 +226,7 @@ def batch(
                     else:
                         sink.write(json.dumps(record, ensure_ascii=False) + "\n")
                 if record.get("check") == Check.MISMATCH:
-                    # An estimate off its exact expectation may be the budget, not the expectation.
-                    estimate = "" if record.get("exact", True) else " (an estimate: exact false; a longer -t may agree)"
-                    mismatches.append(f"{record['id']}: {'; '.join(record.get('mismatch', []))}{estimate}")
+                    mismatches.append(_mismatch_line(record))
                 line = problem(record)
                 if line is not None:
                     problems.append((record, line))
@@ -241,6 +240,7 @@ def batch(
                 max_states=max_states,
                 samples=samples,
                 skip=skip,
+                before=before,
                 on_result=on_result,
                 cluster=client,
                 on_wait=lambda note: typer.echo(f"lobo-hint: {note}", err=True),
@@ -276,6 +276,18 @@ def batch(
         raise typer.Exit(EXIT_INPUT)
     if len(problems) > len(invalid) or (check_expect and mismatches):
         raise typer.Exit(1)
+
+
+def _mismatch_line(record: dict[str, Any]) -> str:
+    """A mismatched puzzle in one line (a CSV record, resumed, has no `mismatch`: what differs)."""
+    # An estimate off its exact expectation may be the budget, not the expectation.
+    estimate = (
+        ""
+        if record.get("exact", True) not in (False, "False")
+        else " (an estimate: exact false; a longer -t may agree)"
+    )
+    differs = record.get("mismatch") or ["see its record"]
+    return f"{record.get('id')}: {'; '.join(differs)}{estimate}"
 
 
 def _list_problems(problems: list[tuple[dict[str, Any], str]], out: str | None) -> None:

@@ -274,18 +274,18 @@ def disk_code(e: OSError) -> int:
     return 1 if e.errno in (errno.ENOSPC, errno.EDQUOT) else 2
 
 
-def writable_folder(out: str, option: str) -> Path:
+def writable_folder(out: str, option: str, *, parents: bool = False) -> Path:
     """The folder an option names, made if need be (in a folder that exists: a mistyped parent is
-    said, not made, as a file's folder is) and checked writable before any work (a long run must
-    not find out at its end)."""
+    said, not made, as a file's folder is; `parents` makes them, for a default the user did not
+    type) and checked writable before any work (a long run must not find out at its end)."""
     if not out.strip():
         fail(f"{option}: an empty path names no folder")
     folder = Path(out)
     parent = folder.absolute().parent
-    if not folder.is_dir() and not parent.is_dir():
+    if not parents and not folder.is_dir() and not parent.is_dir():
         fail(f"{option}: cannot make {out}: no folder {parent}")
     try:
-        folder.mkdir(exist_ok=True)
+        folder.mkdir(exist_ok=True, parents=parents)
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".lobo-hint-", suffix=".probe"):
             pass
     except OSError as e:

@@ -51,7 +51,7 @@ def _unseen_json(pos: Position) -> dict[str, int]:
     return {str(v): n for v, n in enumerate(pos.unseen, start=1)}
 
 
-@app.command(epilog="Example: lobo-hint schema > position.schema.json")
+@app.command(epilog="Example: lobo-hint schema > position.schema.json   (the railway game: lobo-hint railway schema)")
 def schema() -> None:
     """Print a JSON Schema of the position format, for editors and other tools."""
     emit_json(position_schema())

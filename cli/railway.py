@@ -22,6 +22,7 @@ from solver.railway.deck import (
 )
 from solver.railway.partition import METHODS, Partition, partition
 from solver.railway.position import RailwayPosition, load_position, parse_position, typed_keys
+from solver.railway.schema import deck_schema, position_schema
 from solver.words.numbers import count_text
 
 from .common import MemoryOpt, command_began, emit_json, input_errors, positive, use_memory
@@ -127,6 +128,18 @@ def validate(
         typer.echo(
             f"wrote {graph}: {count_text(g.number_of_nodes(), 'node')}, {count_text(g.number_of_edges(), 'edge')}"
         )
+
+
+@railway_app.command(epilog="Example: lobo-hint railway schema deck > railway-deck.schema.json")
+@input_errors
+def schema(
+    of: Annotated[str, typer.Argument(metavar="[position|deck]", help="which file's schema")] = "position",
+) -> None:
+    """Print a JSON Schema of the railway position file (or of a deck file), for editors and tools."""
+    schemas = {"position": position_schema, "deck": deck_schema}
+    if of not in schemas:
+        raise RailwayError(f"schema: {of!r} is not position or deck{suggestion(of, schemas)}", "bad_option")
+    emit_json(schemas[of]())
 
 
 def _deck_lines(path: str, deck: Deck, s: dict[str, Any]) -> list[str]:

@@ -347,7 +347,7 @@ def batch_summary(summary: BatchSummary) -> Table:
         ("errors", "errors"),
         ("expected answer matched", "matched"),
         ("mismatched", "mismatched"),
-        ("skipped (--resume)", "skipped_by_resume"),
+        ("of them answered before (--resume)", "skipped_by_resume"),
     ):
         t.add_row(label, str(s[key]))
     t.add_row("time p50 / p95 / max", f"{s['seconds_p50']:.3f} / {s['seconds_p95']:.3f} / {s['seconds_max']:.3f} s")

@@ -76,7 +76,10 @@ def serve(
     port: Annotated[int, typer.Option("--port", "-p", help="the port (0: any free one)")] = 8000,
     games: Annotated[
         str | None,
-        typer.Option("--games", help="the folder games are kept in (default ~/.local/share/lobo-hint/games)"),
+        typer.Option(
+            "--games",
+            help="the folder games are kept in (default $XDG_DATA_HOME/lobo-hint/games, else ~/.local/share/lobo-hint/games)",
+        ),
     ] = None,
     token: Annotated[
         str | None,
@@ -109,7 +112,9 @@ def serve(
     if games is not None and not games.strip():
         fail("--games: an empty path names no folder")
     folder = Path(games).expanduser() if games else default_games_folder()
-    writable_folder(str(folder), "--games")  # a save that fails later loses a game
+    # A save that fails later loses a game. The default folder is made with its parents (found by a
+    # review: a first run on a new machine, with no ~/.local/share/lobo-hint, was refused).
+    writable_folder(str(folder), "--games", parents=games is None)
     try:
         store = Store(folder)
     except WebError as e:

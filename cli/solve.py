@@ -63,7 +63,8 @@ def hint(
 
     Plays are ranked by the chance to win the whole game (objective game) outside a vanguard
     final round; the answer comes within --time-limit (2 s by default), counted from the
-    command's start (a fresh process needs about half a second to answer at all)."""
+    command's start (a fresh process needs about half a second to answer at all, about a second
+    where the compiled search loads: 8 unknown cards or more)."""
     from solver.finish.verify import hint_claims, verify_hint
     from solver.search.engine import cores
     from solver.search.hint import hint as solve_hint

@@ -310,6 +310,32 @@ def test_resume_solves_an_edited_puzzle_again_and_refuses_other_budgets(tmp_path
         assert out.read_text() == before
 
 
+def test_a_resumed_batch_sums_up_the_whole_file_as_one_run_would(tmp_path: Path) -> None:
+    """Found by a review: after --resume the summary counted only this run's puzzles ("puzzles 1"
+    of 4), and a mismatch answered before went unsaid."""
+    names = ("finish-lost-08", "finish-won-01", "finish-lost-01")
+    rows = [json.loads((PUZZLES / "collection" / f"{n}.json").read_text()) for n in names]
+    rows[2]["expect"] = {"status": "win"}  # a wrong expectation: a mismatch
+    rows.append({"id": "estimated", **json.loads((PUZZLES / "examples" / "midround.json").read_text())})
+    puzzles = tmp_path / "p.jsonl"
+    puzzles.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    for fmt in ("jsonl", "csv"):
+        out = tmp_path / f"r.{fmt}"
+        args = ["batch", str(puzzles), "--out", str(out), "--format", fmt, "-j", "1", "--max-states", "30", "--check"]
+        whole = runner.invoke(app, [*args, "--json"])
+        assert whole.exit_code == 1, whole.output
+        lines = out.read_text().splitlines(keepends=True)
+        out.write_text("".join(lines[: len(lines) - 2]))  # the last two lost: cut short
+        resumed = runner.invoke(app, [*args, "--json", "--resume"])
+        assert resumed.exit_code == 1, resumed.output  # the mismatch is still the batch's
+        a, b = json.loads(whole.stdout), json.loads(resumed.stdout)
+        assert b["skipped_by_resume"] == 2 and a["skipped_by_resume"] == 0
+        same = ("total", "solved", "proven_won_or_won", "proven_lost_or_lost", "not_exact", "matched", "mismatched")
+        assert {k: a[k] for k in same} == {k: b[k] for k in same}, (a, b)
+        assert a["total"] == 4 and a["mismatched"] == 1 and a["not_exact"] == 1
+        assert len(b["mismatches"]) == 1 and b["mismatches"][0].startswith("finish-lost-01:"), b
+
+
 def test_resume_refuses_to_append_one_format_to_a_file_of_the_other(tmp_path: Path) -> None:
     for first, then in (("jsonl", "csv"), ("csv", "jsonl")):
         out = tmp_path / f"r-{first}"

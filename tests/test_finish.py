@@ -142,6 +142,25 @@ def test_alternatives_are_counted() -> None:
     s = final(player=[3, 9, 6, 1, 5, 4], reserve=[7, 2], wolf=[6, 5, 3, 7], party=["J"])
     f = solve_finish(s, count_alternatives=True)
     assert f.score == 26 and f.alternatives == 1  # 1+2r=3 or 4+2r=6 beside 7r=7, 5=5 and 6=6 or 3=3
+    assert not f.alternatives_capped  # every one counted
+
+
+def test_a_count_of_finishes_the_clock_cuts_short_says_at_least_one_and_capped() -> None:
+    """Found by a review: a count stopped before its first solution said "-1 other finish(es)"."""
+    from solver.finish.finisher import FinishModel, _count_optimal
+
+    s = final(
+        difficulty="hard",
+        player=[6, 7, 2, 5, 10, 6, 9, 8, 6, 3, 4, 9, 10, 8, 1, 7, 2, 3],
+        wolf=[4, 2, 1, 7, 5, 8, 5, 4, 2, 7, 10, 3, 9, 3, 1, 4],
+        reserve=[8, 1, 9, 6, 5, 10],
+    )
+    fm = FinishModel(s)
+    solver = fm.solver(30.0, 1)
+    solver.solve(fm.model)
+    cost = round(solver.objective_value)
+    assert _count_optimal(s, fm, cost, 50, 1e-9) == (1, True)  # nothing counted: the best one found
+    assert _count_optimal(s, fm, cost, 50, 30.0) == (1, False)  # the one there is, all counted
 
 
 def test_time_limit_unknown_is_not_exact() -> None:

@@ -30,6 +30,23 @@ def test_the_limit_counts_from_the_given_start() -> None:
     assert not r.exact
 
 
+def test_big_rounds_keep_the_limit_itself_not_just_their_plan() -> None:
+    """Found by a review: with hand_size 20 one chunk of final-deal covers, counted far below its
+    time, took -t 2 to 4-6 s; a 14-card hand with 174 plays took -t 3 to 3.8 s, the lookahead
+    running a quarter of the limit past the plan. The answer's own assembly is the margin."""
+    big_hands = {"player": [3, 5, 7, 9], "wolf": [2, 4, 6, 8], "rules": {"hand_size": 20}}
+    many_plays = {
+        "difficulty": "hard",
+        "player": [5, 2, 6, 5, 6, 6, 2, 3, 7, 7, 9, 4, 10, 3],
+        "wolf": [4, 1, 7, 10, 9, 1, 8, 5, 1, 2, 3, 4, 1, 2],
+        "reserve": [7, 5, 6],
+    }
+    hint(parse_position(ROUND_START), max_states=50)  # the compiled search loaded
+    for raw in (big_hands, many_plays):
+        r = hint(parse_position(raw), time_limit=2.0)
+        assert not r.exact and r.stats["seconds"] <= 2.0 + 0.15, (raw, r.stats)
+
+
 def test_a_start_already_past_the_limit_still_answers_every_play() -> None:
     pos = parse_position(ROUND_START)
     r = hint(pos, time_limit=0.5, started=time.perf_counter() - 1.0)

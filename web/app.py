@@ -69,7 +69,10 @@ class ServerSettings:
 
 
 def error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+    # A lone surrogate (a key "\ud800" of a request, quoted back) cannot be UTF-8: escaped, never a 500
+    # (found by a review).
+    shown = message.encode("utf-8", "backslashreplace").decode("utf-8")
+    return JSONResponse({"error": shown}, status_code=status)
 
 
 class Guard(BaseHTTPMiddleware):
@@ -337,7 +340,13 @@ def create_app(
         return error(404, f"nothing at {request.url.path}")
 
     async def not_allowed(request: Request, exc: Exception) -> Response:
-        return error(405, f"{request.method} is not how {request.url.path} is used")
+        # The methods the route takes, said and in Allow (RFC 9110; found by a review).
+        allow = (getattr(exc, "headers", None) or {}).get("Allow", "")
+        said = f" (it takes {allow})" if allow else ""
+        answer = error(405, f"{request.method} is not how {request.url.path} is used{said}")
+        if allow:
+            answer.headers["Allow"] = allow
+        return answer
 
     async def failed(request: Request, exc: Exception) -> Response:
         # A fault of the server's own: said as JSON like every other answer (the log has the rest).

@@ -535,10 +535,11 @@ class BatchSummary:
     errors: int = 0
     matched: int = 0
     mismatched: int = 0
-    skipped: int = 0
+    skipped: int = 0  # of those counted, the answered before that a resumed batch kept
     times: list[float] = field(default_factory=list)
 
     def add(self, r: dict[str, Any]) -> None:
+        """Count one record (a CSV file's, read by --resume, holds its values as text)."""
         self.total += 1
         status = r.get("status")
         if status == RecordStatus.INVALID:
@@ -549,10 +550,10 @@ class BatchSummary:
             self.solved += 1
             self.won += status in (FinishStatus.WIN, HintStatus.PROVEN_WON)
             self.lost += status in (FinishStatus.LOST, HintStatus.PROVEN_LOST)
-            self.not_exact += not r.get("exact", True)
+            self.not_exact += r.get("exact", True) in (False, "False")
         self.matched += r.get("check") == Check.MATCH
         self.mismatched += r.get("check") == Check.MISMATCH
-        self.times.append(float(r.get("seconds", 0.0)))
+        self.times.append(float(r.get("seconds") or 0.0))
 
     def quantile(self, q: float) -> float:
         if not self.times:
@@ -659,6 +660,7 @@ def run_batch(
     workers: int | None = None,
     time_limit: float | None = None,
     skip: set[str] | None = None,  # places (place()) already answered
+    before: Iterable[dict[str, Any]] = (),  # their records (keep_answered's), counted in the summary
     on_result: Callable[[dict[str, Any]], None] | None = None,
     cluster: Any = None,
     on_wait: Callable[[str], None] | None = None,
@@ -672,6 +674,10 @@ def run_batch(
     every few seconds while it has no worker. max_memory: each worker's memory budget (memory.py)."""
     summary = BatchSummary()
     skip = skip or set()
+    # A resumed batch's summary is the whole file's (found by a review: "puzzles 5" of 100).
+    for r in before:
+        summary.add(r)
+        summary.skipped += 1
 
     def emit(r: dict[str, Any]) -> None:
         summary.add(r)
@@ -681,7 +687,6 @@ def run_batch(
     def todo() -> Iterator[Job]:
         for j in jobs:
             if place(j.source, j.line) in skip:
-                summary.skipped += 1
                 continue
             yield j
 
@@ -712,13 +717,13 @@ def crashed(task: tuple[Any, ...]) -> dict[str, Any]:
     }
 
 
-def keep_answered(out: str | Path, fmt: str, keep: set[str] | None = None) -> None:
+def keep_answered(out: str | Path, fmt: str, keep: set[str] | None = None) -> list[dict[str, Any]]:
     """Before a resumed batch appends: drop the records of the puzzles it reads again (invalid, or
     the solver failed on them, or not among the places `keep`: edited since), so that the file
-    keeps one line a puzzle; and a torn last line."""
+    keeps one line a puzzle; and a torn last line. The records kept, for the batch's summary."""
     p = Path(out)
     if not p.exists() or p.stat().st_size == 0:
-        return
+        return []
     text = p.read_text(encoding="utf-8", errors="surrogateescape")
     lines = text.splitlines(keepends=True)
     if lines and not lines[-1].endswith("\n"):
@@ -733,11 +738,14 @@ def keep_answered(out: str | Path, fmt: str, keep: set[str] | None = None) -> No
         table = io.StringIO()
         csv.writer(table).writerows(rows[:1] + kept)
         lines = [table.getvalue()]
+        records = [dict(zip(names, r, strict=False)) for r in kept]
     else:
         lines = [line for line in lines if _kept(_record(line), keep)]
+        records = [_record(line) for line in lines]
     new = "".join(lines)
     if new != text:
         write_whole(p, new.encode("utf-8", errors="surrogateescape"))
+    return records
 
 
 def _record(line: str) -> Any:

@@ -244,7 +244,8 @@ def solve_finish(
 
 
 def _count_optimal(state: State, fm: FinishModel, cost: int, cap: int, time_limit: float) -> tuple[int, bool]:
-    """Distinct optimal finishes (as sets of plays), up to `cap`: every solution of cost == optimum."""
+    """Distinct optimal finishes (as sets of plays), up to `cap`: every solution of cost == optimum;
+    and whether the count stopped before the last (at the cap, or the time limit)."""
     from ortools.sat.python import cp_model
 
     # Made here, not at import: its base class is ortools'.
@@ -264,8 +265,10 @@ def _count_optimal(state: State, fm: FinishModel, cost: int, cap: int, time_limi
     solver = again.solver(time_limit, 1)
     solver.parameters.enumerate_all_solutions = True
     collector = _Collector(again, cap)
-    solver.solve(again.model, collector)
-    return len(collector.seen), len(collector.seen) >= cap
+    finished = solver.solve(again.model, collector) == cp_model.OPTIMAL  # every solution enumerated
+    # Stopped by the cap or the clock, the count is a least one; the first solve's finish is one
+    # (found by a review: a count cut off before its first solution said "-1 other finishes").
+    return max(len(collector.seen), 1), not finished or len(collector.seen) >= cap
 
 
 def find_core(state: State, *, time_limit: float = 10.0) -> Proof:
