@@ -240,6 +240,42 @@ def test_a_fully_known_pile_gives_the_whole_line() -> None:
     assert lines > 10
 
 
+def test_of_plays_as_good_for_the_game_the_round_kept_goes_first_and_the_line_keeps_it() -> None:
+    """Found by a review: a round surely won (the pile known) had a top play that gave it up, and a
+    line that folded it, "as good for the game" by listing order."""
+    from solver.core.rules import apply
+
+    rng = random.Random(43)
+    checked = 0
+    raws: list[dict[str, Any]] = [
+        {"player": [3, 5, 7, 9], "wolf": [2, 4, 6, 8], "draw_pile": [1, 1, 2, 9, 9, 9, 8, 8, 7, 7]}
+    ]
+    while len(raws) < 40:
+        raw = random_position(rng, max_hand=4, max_wolf=4, max_pile=6)
+        p = parse_position(raw)
+        if p.final or p.pile_size == 0 or p.game != "vanguard":
+            continue
+        raw["objective"] = "game"
+        unseen = [v for v, n in enumerate(p.unseen, start=1) for _ in range(n)]
+        rng.shuffle(unseen)
+        raw["draw_pile"] = list(p.pile_top) + unseen[: p.unknown_in_pile]
+        raw.get("rules", {}).pop("top_card_visible", None)
+        raws.append(raw)
+    for raw in raws:
+        h = hint(parse_position(raw))
+        assert h.exact and h.best is not None
+        top = h.moves[0]
+        equal = [m for m in h.moves if m.value is not None and abs(m.value - top.value) <= 1e-9]  # type: ignore[operator]
+        assert top.win_probability == max(m.win_probability for m in equal), raw  # type: ignore[type-var]
+        if top.win_probability == 1.0 and h.line is not None:
+            s = initial_state(parse_position(raw))
+            for play in h.line:
+                s = apply(s, play)
+            assert s.outcome == "won" and all(p.kind != "fold" for p in h.line), (raw, [str(p) for p in h.line])
+            checked += 1
+    assert checked >= 5
+
+
 def test_round_start_hint_is_honest() -> None:
     p = pos(player=[2, 3, 4, 6], wolf=[3, 4, 5, 8], final=False)  # a full 28-card pile: hopeless exactly
     h = hint(p, time_limit=2)

@@ -1022,18 +1022,22 @@ def _evaluate(
 __all__ = ["LOST", "WON", "Budget", "MoveValue", "Search", "evaluate_moves", "sure_cover", "value_range"]
 
 
-def principal_line(search: Search, root: State, first: Play, limit: int = 200) -> list[Play] | None:
+def principal_line(
+    search: Search, root: State, first: Play, limit: int = 200, tiebreak: Search | None = None
+) -> list[Play] | None:
     """The line of best plays from `first` on, while nothing is left to chance (a fully known
     pile); None as soon as a chance node is met. Stops where a vanguard round turns final: the
-    rest is the finisher's. None too when the budget runs out on the way (the line is a bonus: a
-    search already at its time limit may not revalue a child it only bounded)."""
+    rest is the finisher's. Of plays worth the same, the one `tiebreak` values most (the round's
+    win under `game`: a line that keeps the round, not one that folds it as good for the game).
+    None too when the budget runs out on the way (the line is a bonus: a search already at its
+    time limit may not revalue a child it only bounded)."""
     try:
-        return _line(search, root, first, limit)
+        return _line(search, root, first, limit, tiebreak)
     except Budget:
         return None
 
 
-def _line(search: Search, root: State, first: Play, limit: int) -> list[Play] | None:
+def _line(search: Search, root: State, first: Play, limit: int, tiebreak: Search | None) -> list[Play] | None:
     line = [first]
     s = apply(root, first)
     while len(line) < limit:
@@ -1042,14 +1046,19 @@ def _line(search: Search, root: State, first: Play, limit: int) -> list[Play] | 
         if s.is_terminal or (game(s.game).has_final_round and s.final):
             return line
         target = search.value(s)
+        best: tuple[float, Play, State] | None = None
         for play in ordered(legal_plays(s)):
             child = apply(s, play, check=False)
             if abs(search.value(child) - target) <= EPS:
-                line.append(play)
-                s = child
-                break
-        else:  # pragma: no cover - the best value always comes from some play
+                second = 0.0 if tiebreak is None else tiebreak.value(child)
+                if best is None or second > best[0] + EPS:
+                    best = (second, play, child)
+                if tiebreak is None:
+                    break
+        if best is None:  # pragma: no cover - the best value always comes from some play
             return None
+        line.append(best[1])
+        s = best[2]
     return line
 
 

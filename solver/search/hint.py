@@ -172,8 +172,22 @@ class HintResult:
 
 
 def _sorted(moves: list[MoveResult]) -> tuple[MoveResult, ...]:
-    """Best first; lost lines (None) last; ties keep the listing order."""
-    return tuple(sorted(moves, key=lambda m: (m.value is None, -(m.value if m.value is not None else 0.0))))
+    """Best first; lost lines (None) last. Of plays worth the same (within EPS), the likelier to win
+    the round first (found by a review: under `game` a round surely won was folded "as good for
+    the game", the top play and its line giving up the round); then the listing order."""
+    by_value = sorted(moves, key=lambda m: (m.value is None, -(m.value if m.value is not None else 0.0)))
+    out: list[MoveResult] = []
+    while by_value:
+        top = by_value[0].value
+        n = 1
+        while n < len(by_value) and (
+            (top is None and by_value[n].value is None)
+            or (top is not None and by_value[n].value is not None and by_value[n].value >= top - EPS)
+        ):
+            n += 1
+        out += sorted(by_value[:n], key=lambda m: -(m.win_probability if m.win_probability is not None else -1.0))
+        by_value = by_value[n:]
+    return tuple(out)
 
 
 def _mark_ties(moves: tuple[MoveResult, ...], best: Play | None) -> tuple[MoveResult, ...]:
@@ -676,7 +690,9 @@ class _Rows:
 def _known_line(search: Search, state: State, first: Play) -> tuple[Play, ...] | None:
     """With nothing left to chance, the whole best line: the search's plays until the round ends or
     turns final, then the finisher's best finish."""
-    line = principal_line(search, state, first)
+    # Of plays as good for the game, the line keeps the round where it can.
+    tiebreak = Search(state, "win", deadline=search.deadline) if search.objective not in ("win", "score") else None
+    line = principal_line(search, state, first, tiebreak=tiebreak)
     if line is None:
         return None
     end = state
