@@ -176,14 +176,14 @@ def _sorted(moves: list[MoveResult]) -> tuple[MoveResult, ...]:
     the round first (found by a review: under `game` a round surely won was folded "as good for
     the game", the top play and its line giving up the round); then the listing order."""
     by_value = sorted(moves, key=lambda m: (m.value is None, -(m.value if m.value is not None else 0.0)))
+
+    def worth_as_much(m: MoveResult, top: float | None) -> bool:
+        return m.value is None if top is None else m.value is not None and m.value >= top - EPS
+
     out: list[MoveResult] = []
     while by_value:
-        top = by_value[0].value
         n = 1
-        while n < len(by_value) and (
-            (top is None and by_value[n].value is None)
-            or (top is not None and by_value[n].value is not None and by_value[n].value >= top - EPS)
-        ):
+        while n < len(by_value) and worth_as_much(by_value[n], by_value[0].value):
             n += 1
         out += sorted(by_value[:n], key=lambda m: -(m.win_probability if m.win_probability is not None else -1.0))
         by_value = by_value[n:]
