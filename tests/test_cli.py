@@ -348,6 +348,7 @@ def test_an_inexact_answer_names_the_budget_that_ran_out(tmp_path: Path) -> None
     cmd = [sys.executable, "-c", "from cli.main import main; main()", pos, "--max-memory", "64M"]
     text = " ".join(subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=120).stdout.split())
     assert "(not exact: the memory budget ran out)" in text, text
+    assert "what this process itself holds" in text and "give --max-memory" in text, text  # and what to give
 
 
 def test_hint_json_contract_on_the_examples(tmp_path: Path) -> None:

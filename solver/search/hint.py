@@ -18,7 +18,7 @@ from solver.core.position import Position, Rules
 from solver.core.rules import WON, State, apply, final_score, initial_state, legal_plays
 from solver.core.status import FinishStatus, HintStatus
 from solver.finish.finisher import Finish, solve_finish
-from solver.search import bias, value_net
+from solver.search import bias, memory, value_net
 from solver.search.engine import (
     Budget,
     MoveValue,
@@ -570,6 +570,15 @@ def _search(
             "the game after this round is valued by tables made for the default rules; under these "
             f"rulings ({', '.join(f'{k} {v}' for k, v in pos.rules.to_json().items())}) they are a rough "
             "guide, and an estimate's interval is its sound bounds"
+        )
+    if stats.get("stopped") == "memory" and memory.resident() >= memory.limit() // 2:
+        # Found by a review: a budget below what the process itself holds (the interpreter, numpy
+        # and the compiled search: some 190 MiB) stopped every search before its first state.
+        held = memory.resident()
+        note = (f"{note}; " if note else "") + (
+            f"the memory budget ({memory.describe(memory.limit())}) leaves the search little or no room beside "
+            f"what this process itself holds ({memory.describe(held)}): give --max-memory "
+            f"{-(-(held + 128 * 1024**2) // 1024**2)}M or more"
         )
     return HintResult(
         status,
