@@ -101,8 +101,10 @@ def summary_view(a: Analysis) -> Table:
 def _budget(a: Analysis) -> str:
     b = a.budget
     said = _budget_parts(b.time_limit, b.max_states, b.samples) + " a decision"
-    if game_of(a.game.table.setup.game).has_final_round:
-        end = b.near_the_end()
+    end = b.near_the_end() if game_of(a.game.table.setup.game).has_final_round else None
+    # Said only where it raises the budget (found by a review: "2 s a decision; at least 2 s near
+    # the end" said nothing).
+    if end is not None and (end["time_limit"], end["max_states"]) != (b.time_limit, b.max_states):
         said += (
             f"; at least {_budget_parts(end['time_limit'], end['max_states'], None)} near the end of a round "
             f"({end['unknown_cards_at_most']} unknown cards or fewer), as the hint policy"

@@ -234,6 +234,16 @@ def test_json_form_and_summary() -> None:
     assert s["total_loss"] == pytest.approx(sum(d["loss"] for d in j["decisions"]), abs=1e-3)
     assert s["total_luck"] == pytest.approx(sum(x["swing"] for x in j["luck"]), abs=1e-3)
     assert sum(s["marks"].values()) == sum(d["mark"] is not None for d in j["decisions"])
+    # The error rate is over the decisions that could matter (found by a review: forced ones too).
+    unforced = [
+        d for d in j["decisions"]
+        if d["options"] > 1 and not (
+            all(c["exact"] for c in d["choices"])
+            and max(c["chance"] for c in d["choices"]) - min(c["chance"] for c in d["choices"]) < 1e-9
+        )
+    ]  # fmt: skip
+    assert s["unforced_decisions"] == len(unforced) < s["decisions"], s
+    assert s["error_rate"] == pytest.approx(s["total_loss"] / len(unforced), abs=1e-3)
     json.dumps(j)
 
 

@@ -376,6 +376,25 @@ def test_hint_budget_is_honest(tmp_path: Path) -> None:
     assert run(path, "--max-states", "0").exit_code == 2
 
 
+def test_hint_under_a_state_budget_has_no_default_clock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by a review: `hint --max-states N --samples M` stopped by the default 2 s clock, so
+    the same budgets did not give the analysis's values; as batch, a state budget drops it."""
+    from solver.search import hint as hint_module
+
+    asked: list[float | None] = []
+    real = hint_module.hint
+
+    def spy(*args: Any, **kw: Any) -> Any:
+        asked.append(kw.get("time_limit"))
+        return real(*args, **{**kw, "time_limit": kw.get("time_limit") or 5.0})  # (quick all the same)
+
+    monkeypatch.setattr(hint_module, "hint", spy)
+    path = write(tmp_path, {"player": [2, 5, 7, 9], "wolf": [3, 4, 6, 8], "draw_pile": {"size": 25}})
+    for args in (["--max-states", "50", "--samples", "4"], [], ["--max-states", "50", "-t", "3"]):
+        assert run(path, "--json", *args).exit_code == 0
+    assert asked == [None, 2.0, 3.0]
+
+
 def test_hint_objective_option(tmp_path: Path) -> None:
     path = write(tmp_path, json.loads(examples("win")[0].read_text())["position"])
     js = json.loads(run(path, "--json", "--objective", "party").stdout)

@@ -162,6 +162,17 @@ class Decision:
         return step_number(self.step)
 
     @property
+    def unforced(self) -> bool:
+        """Whether the choice could matter: more than one option, not every one worth exactly as
+        much (a forced Fold, a final round won whatever is played, are not)."""
+        if self.options < 2:
+            return False
+        if len(self.choices) < self.options:
+            return True  # not every option's value is known here
+        values = [c for _, c in self.choices]
+        return not (all(c.exact for c in values) and max(c.value for c in values) - min(c.value for c in values) <= EPS)
+
+    @property
     def loss(self) -> float:
         """Best minus made, in percentage points."""
         return 100.0 * (self.chance_best.value - self.chance_played.value)
@@ -298,6 +309,7 @@ class Analysis:
     def summary(self) -> dict[str, Any]:
         end = self.game.table
         n = len(self.decisions)
+        unforced = sum(d.unforced for d in self.decisions)
         start = self.chances[0] if self.chances else None
         return {
             "start_chance": None if start is None else round(start, 6),
@@ -308,8 +320,11 @@ class Analysis:
             "marks_not_told_apart": self.marks_not_told_apart(),
             "decisions": n,
             "exact_decisions": sum(d.chance_played.exact and d.chance_best.exact for d in self.decisions),
-            # Points lost per decision: comparable from game to game, as GNU Backgammon's error rate.
-            "error_rate": round(self.total_loss / n, 4) if n else 0.0,
+            "unforced_decisions": unforced,
+            # Points lost per decision that could matter, as GNU Backgammon's error rate counts
+            # unforced moves only (found by a review: forced folds and rounds won whatever was
+            # played diluted it, so it measured how many such a game had).
+            "error_rate": round(self.total_loss / unforced, 4) if unforced else 0.0,
             "decisive": self.decisive(),
         }
 
