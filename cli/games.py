@@ -666,8 +666,7 @@ def reward(
 def advice_view(a: RewardAdvice) -> Group:
     from solver.words.hint import reward_texts  # loads the search: only for advice
 
-    how = ("the game values of the hint" + (f", the next round played out {a.samples} times" if a.samples else "")
-           if a.policy == "game" else f"{a.samples} continuations each, policy {a.policy}")  # fmt: skip
+    how = f"the game values of the hint, {a.how()}" if a.policy == "game" else a.how()
     t = RichTable(title=f"Rewards by chance to win the game ({how})", title_justify="left")
     t.add_column("Reward", style="bold")
     t.add_column("Win", justify="right")

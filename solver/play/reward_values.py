@@ -71,19 +71,28 @@ class RewardAdvice:
         """The best reward is significantly better than every other one."""
         return all(v.significant for v in self.ranked[1:])
 
+    def how(self) -> str:
+        """How the values were made, in a few words (the game values: exact, sampled final deals,
+        or the next round played out)."""
+        if self.policy != GAME_VALUES:
+            return f"{self.samples} continuations each, policy {self.policy}"
+        if all(v.exact for v in self.ranked):
+            return "exact"
+        if self.best.method is not None and SAMPLED in self.best.method:
+            return self.best.method
+        if self.samples:
+            return f"the next round played out {self.samples} times"
+        return self.best.method or "estimated"
+
     def verdict(self) -> str:
         if len(self.ranked) == 1:
             return f"{self.best.reward} is the only reward"
         ties = [str(v.reward) for v in self.ranked[1:] if not v.significant]
         if self.policy == GAME_VALUES:
             exact = all(v.exact for v in self.ranked)
-            sampled = self.best.method is not None and SAMPLED in self.best.method
-            how = (
-                "exact" if exact
-                else self.best.method if sampled
-                else f"the next round played out {self.samples} times" if self.samples
-                else self.best.method or "estimated"
-            )  # fmt: skip
+            how = self.how()
+            if not exact and self.best.samples == 0:  # (found by a review: a best named on no deal)
+                return "no deal could be valued within the time limit: give a longer --time-limit"
             if not ties:
                 return f"take {self.best.reward}: the best chance to win the game ({how})"
             return f"{self.best.reward} is best by the game values, but {', '.join(ties)} " + (

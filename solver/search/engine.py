@@ -168,6 +168,15 @@ def _compiled_module(notice: bool = True) -> Any:
         return None
 
 
+def compiled_kernel() -> Any:
+    """The rules kernel compiled (its cover some thousand times quicker at 16 cards a side than
+    the plain one), or None where the plain search is asked for or numba cannot load."""
+    if _engine_choice() == "python":
+        return None
+    module = _compiled_module()
+    return None if module is None else module.kernel
+
+
 def compiled_for(root: State) -> bool:
     """Whether a search from this root runs compiled (the compiled search loaded if so)."""
     return _wants_compiled(root) and _compiled_module() is not None

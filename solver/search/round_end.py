@@ -11,10 +11,12 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from solver.core import kernel
+from solver.core.cover import counts, min_sacrifices
 from solver.core.games import game
 from solver.core.rounds import Reward, apply_reward, deal, next_deal_final, rewards
 from solver.core.rules import WON, State, vector
@@ -119,34 +121,44 @@ def _sampled_finals(
 ) -> tuple[list[int], int]:
     """Seeded random deals of the next round, surely the final one, from s's pile, until the
     deadline or `deals` of them: for each (reserve, party), how many of the deals are won (every
-    Wolf card covered: the finisher, CP-SAT, §4), and how many deals counted."""
-    from solver.core.status import FinishStatus
-    from solver.finish.finisher import solve_finish
-
+    Wolf card covered, at most all members but one sacrificed: §4, the cover the exact next deal
+    counts with), and how many deals counted. (The cover, not CP-SAT's finish: found by a review,
+    16-card deals went at a dozen a second, and 2 s named a best reward on none.)"""
+    covered = _cover_test()
     pool = [v for v, c in enumerate(s.unseen, start=1) for _ in range(c)]
     rng = random.Random(seed)
     won = [0] * len(sides)
     n = 0
     while (deadline is None or time.perf_counter() < deadline) and (deals is None or n < deals):
         order = list(s.pile_top) + rng.sample(pool, s.pile_size - len(s.pile_top))
-        player, wolf, rest = deal(order, s.rules.hand_size)
-        outcomes = []
-        for reserve, party in sides:
-            if not wolf:
-                outcomes.append(True)
-                continue
-            final = s._replace(hand=player, wolf=wolf, reserve=reserve, party=party, pile_size=len(rest),
-                               pile_top=(), final=True, outcome=None)  # fmt: skip
-            left = FINISH_LIMIT if deadline is None else max(0.01, deadline - time.perf_counter())
-            f = solve_finish(final, time_limit=left)
-            if not f.exact:
-                break  # out of time inside this deal: it does not count
-            outcomes.append(f.status == FinishStatus.WIN)
-        if len(outcomes) < len(sides):
-            break
+        player, wolf, _ = deal(order, s.rules.hand_size)
+        outcomes = [not wolf or covered(wolf, (*player, *reserve), max(0, len(party) - 1)) for reserve, party in sides]
         n += 1
         won = [w + o for w, o in zip(won, outcomes, strict=True)]
     return won, n
+
+
+def _cover_test() -> Callable[[tuple[int, ...], tuple[int, ...], int], bool]:
+    """covered(wolf, player's cards, sacrifices allowed): whether every Wolf card can be covered,
+    by the compiled kernel where it loads (27 us at 16 cards a side, against 44 ms plain)."""
+    from solver.search.engine import compiled_kernel
+
+    k = compiled_kernel()
+    if k is None:
+        return lambda wolf, mine, allowed: min_sacrifices(wolf, counts(mine), allowed) is not None
+    import numpy as np
+
+    st = np.zeros(x.STATE, np.int64)
+
+    def covered(wolf: tuple[int, ...], mine: tuple[int, ...], allowed: int) -> bool:
+        st[:] = 0
+        for v in mine:
+            st[kernel.HAND + v - 1] += 1
+        for v in wolf:
+            st[kernel.WOLF + v - 1] += 1
+        return bool(k.min_sacrifices(st, allowed) >= 0)
+
+    return covered
 
 
 def round_end_value(s: State, scores: tuple[int, int] = (0, 0), target: int = 100) -> RoundEndValue:
