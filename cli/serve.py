@@ -16,11 +16,14 @@ from typing import Annotated, Any
 
 import typer
 
+from solver.core.files import append_locked
+
 from .common import MemoryOpt, fail, input_errors, use_memory, writable_folder
 
 app = typer.Typer()
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
+LOCK_NAME = ".lobo-hint-serve.lock"  # in the games folder: one server a folder
 
 
 def default_games_folder() -> Path:
@@ -115,6 +118,14 @@ def serve(
     # A save that fails later loses a game. The default folder is made with its parents (found by a
     # review: a first run on a new machine, with no ~/.local/share/lobo-hint, was refused).
     writable_folder(str(folder), "--games", parents=games is None)
+    # One server a folder (found by a review: two on one folder wrote over each other's games).
+    lock = folder / LOCK_NAME
+    try:
+        held = append_locked(str(lock))  # held, open, until the process ends
+    except BlockingIOError:
+        fail(f"--games: another lobo-hint serve keeps its games in {folder}: stop it, or give another --games")
+    except (OSError, ValueError) as e:
+        fail(f"--games: cannot lock {lock}: {getattr(e, 'strerror', None) or e}")
     try:
         store = Store(folder)
     except WebError as e:
@@ -136,7 +147,10 @@ def serve(
         import webbrowser
 
         webbrowser.open(urls[-1])
-    run(app, sock)
+    try:
+        run(app, sock)
+    finally:
+        held.close()
 
 
 def run(app: Any, sock: socket.socket) -> None:

@@ -1007,6 +1007,10 @@ def test_serve_on_every_interface_prints_a_token_address_and_needs_it(tmp_path: 
         assert r.status_code == 200 and r.json()["games_folder"] == str(tmp_path / "g")
         r = httpx2.get(local)
         assert r.status_code == 200 and "lobo-hint" in r.text
+        # A second server on the same folder is refused (found by a review: they wrote over each
+        # other's games).
+        second = CliRunner().invoke(cli_app, ["serve", "--port", "0", "--games", str(tmp_path / "g")])
+        assert second.exit_code == 2 and "another lobo-hint serve keeps its games in" in second.output
     finally:
         _stop(proc)
     assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
@@ -1045,6 +1049,67 @@ def test_a_request_the_server_cannot_read_is_refused_as_json(tmp_path: Path) -> 
     log = proc.stderr.read() if proc.stderr else ""
     assert proc.returncode == 0, log
     assert "Traceback" not in log and "Exception in ASGI" not in log, log  # a bad body: no app fault logged
+
+
+def test_a_request_that_never_arrives_whole_is_cut_off_and_connections_are_capped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by a review: half a request head (or a body short of its length) held a connection
+    for ever, without the token; a few hundred such ran the server out of files."""
+    import socket
+    import threading
+
+    import uvicorn
+
+    import web.app as web_app
+    from web import protocol
+
+    monkeypatch.setattr(protocol, "HEAD_SECONDS", 0.5)
+    monkeypatch.setattr(web_app, "HEAD_SECONDS", 0.5)
+    monkeypatch.setattr(protocol, "MAX_CONNECTIONS", 4)
+    app = create_app(Store(tmp_path / "g"), HintService(warm=False), token="a-token-of-ours", local_only=False)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, http=protocol.JsonErrorsProtocol, log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.02)
+
+        def answer(raw: bytes) -> tuple[bytes, dict[str, Any]]:
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+                s.sendall(raw)
+                got = b""
+                while chunk := s.recv(65536):  # closed by the server, within its time
+                    got += chunk
+            head, _, body = got.partition(b"\r\n\r\n")
+            return head, json.loads(body)
+
+        began = time.perf_counter()
+        head, body = answer(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # no end of the head
+        assert head.startswith(b"HTTP/1.1 408 ") and "did not arrive whole within 0.5 s" in body["error"]
+        assert time.perf_counter() - began < 4
+        short = b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Lobo-Token: a-token-of-ours\r\n"
+        short += b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{}"
+        head, body = answer(short)  # a body short of its length
+        assert head.startswith(b"HTTP/1.1 408 ") and "body did not arrive whole" in body["error"], (head, body)
+        # Past the cap a new connection is closed at once; the server answers again when they go.
+        held = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(4)]
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as extra:
+                assert extra.recv(1) == b""
+        finally:
+            for s in held:
+                s.close()
+        head, body = answer(
+            b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Lobo-Token: a-token-of-ours\r\nConnection: close\r\n\r\n"
+        )
+        assert head.startswith(b"HTTP/1.1 200 "), (head, body)
+    finally:
+        server.should_exit = True
+        thread.join(10)
 
 
 def test_serve_refuses_bad_options_in_one_line(tmp_path: Path) -> None:
