@@ -22,6 +22,7 @@ from .common import (
     emit_json,
     fail,
     interrupted,
+    numbers_held,
     one_line,
     positive,
     resume_lock,
@@ -116,10 +117,11 @@ def analyse(
     bad = [e for e in found if isinstance(e, GameFileError)]
     games = [g for g in found if isinstance(g, PlayedGame)]
     if game is not None:
+        numbers = sorted(g.index for g in games if g.index is not None)
         games = [g for g in games if g.index == game]
         if not games:
             unread = f" ({len(bad)} line(s) could not be read; the first: {bad[0]})" if bad else ""
-            fail(f"{path}: no game {game} in this file{unread}")
+            fail(f"{path}: no game {game} in this file{numbers_held(numbers)}{unread}")
         bad = []
     if out is None:
         if len(games) > 1 and game is not None:

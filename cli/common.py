@@ -333,3 +333,12 @@ def positive(value: float | None, name: str) -> None:
     if value is not None and not (0 < value < math.inf):
         what = "a whole number" if isinstance(value, int) else "a finite number"
         fail(f"{name}: must be {what} more than 0, not {value}")
+
+
+def numbers_held(held: list[int]) -> str:
+    """The game numbers a file holds, for a --game it does not (found by a review)."""
+    if not held:
+        return ""
+    if held == list(range(held[0], held[-1] + 1)):
+        return f": it holds games {held[0]} to {held[-1]}" if len(held) > 1 else f": it holds game {held[0]}"
+    return f": it holds games {', '.join(map(str, held[:8]))}{', …' if len(held) > 8 else ''}"

@@ -55,6 +55,7 @@ from .common import (
     fail,
     input_errors,
     interrupted,
+    numbers_held,
     positive,
     resume_lock,
     use_memory,
@@ -394,12 +395,15 @@ def _pick(path: str, found: Iterator[Any], game: int | None) -> tuple[str, Any]:
     from solver.play.game_files import GameFileError
 
     count, first, match, unread = 0, None, None, []
+    held: list[int] = []
     for entry in found:
         count += 1
         if isinstance(entry, GameFileError):
             unread.append(entry)
         elif count == 1:
             first = entry
+        if not isinstance(entry, GameFileError) and (number := _number(entry[1])) is not None:
+            held.append(number)
         if match is None and not isinstance(entry, GameFileError) and game is not None and _number(entry[1]) == game:
             match = entry
     if count == 0:
@@ -419,7 +423,7 @@ def _pick(path: str, found: Iterator[Any], game: int | None) -> tuple[str, Any]:
         where, raw = match
         return where, raw
     said = f" ({len(unread)} line(s) could not be read; the first: {unread[0]})" if unread else ""
-    fail(f"{path}: no game {game} in this file{said}")
+    fail(f"{path}: no game {game} in this file{numbers_held(sorted(held))}{said}")
 
 
 def game_view(g: Playthrough, title: str, seeded: bool = True) -> Group:

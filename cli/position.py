@@ -60,7 +60,9 @@ def schema() -> None:
 @app.command(epilog="Example: lobo-hint rules --game lobo")
 @input_errors
 def rules(
-    game: Annotated[str, typer.Option("--game", "-g", help="vanguard or lobo")] = "vanguard",
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="vanguard or lobo (default vanguard, or the position's)")
+    ] = None,
     position: Annotated[
         str | None, typer.Option("--position", "-p", help="show the rulings in force for this position file")
     ] = None,
@@ -69,7 +71,10 @@ def rules(
     in_force = Rules()
     if position is not None:
         pos = load_position(position, allow_reward=True)  # a reward position has rulings too
+        if game is not None and game != pos.game:  # (found by a review: --game was ignored without a word)
+            fail(f"--game {game}: {position} is a {pos.game} position; leave --game out, or give another position")
         game, in_force = pos.game, pos.rules
+    game = game or "vanguard"
     if game not in GAMES:
         fail(f"--game: {game!r} is not one of {', '.join(GAMES)}")
     render.console().print(render.rules_group(game, rules_summary(game, in_force)))

@@ -238,6 +238,10 @@ def test_rules_command(tmp_path: Path) -> None:
     # A reward position has rulings too (a review found it refused here).
     won = write(tmp_path, {"phase": "reward", "player": [1, 8], "wolf": [], "rules": {"final_threshold": 6}})
     assert "final_threshold = 6" in run("rules", "--position", won).stdout
+    # --game against a position of the other game is refused (found by a review: ignored).
+    r = run("rules", "--game", "lobo", "--position", won)
+    assert r.exit_code == 2 and "is a vanguard position" in r.output
+    assert "final_threshold = 6" in run("rules", "--game", "vanguard", "--position", won).stdout
 
 
 def test_installed_entry_point_runs_as_a_process(tmp_path: Path) -> None:

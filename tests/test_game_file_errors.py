@@ -140,7 +140,7 @@ def test_a_file_of_many_games_still_needs_game(tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     path.write_text("\n".join(_records()) + "\n")
     _refused(["replay", str(path)], "3 games in this file", "--game N")
-    _refused(["replay", str(path), "--game", "7"], "no game 7")
+    _refused(["replay", str(path), "--game", "7"], "no game 7 in this file: it holds games 0 to 2")
     assert runner.invoke(app, ["replay", str(path), "--game", "2"]).exit_code == 0
 
 
