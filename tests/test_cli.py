@@ -399,6 +399,31 @@ def test_hint_under_a_state_budget_has_no_default_clock(tmp_path: Path, monkeypa
     assert asked == [None, 2.0, 3.0]
 
 
+def test_the_one_line_reason_names_each_overs_draw_and_no_average_of_a_known_pile() -> None:
+    """Found by a review: "6r>2 wins …; 7>2 wins … (the Over gives the Wolf 5 card(s))" read as
+    either Over's, and a known pile's exact score was "+9.00 on average"."""
+    from solver.core.position import parse_position
+    from solver.search.hint import hint
+    from solver.words.hint import explain
+
+    overs = parse_position({
+        "difficulty": "easy", "player": [7], "wolf": [2, 4], "reserve": [3, 6], "party": ["J", "Q", "K"],
+        "discard": [1, 2, 2, 2, 3, 3, 4, 5, 5, 6, 6, 7, 7, 8, 8, 8], "draw_pile": {"size": 8, "top": [1, 6, 3, 8]}, "final": False,
+    })  # fmt: skip
+    line = explain(hint(overs, max_states=20_000, samples=16))
+    assert line.startswith("6r>2 (the Wolf draws 4 cards) ") and "; 7>2 (the Wolf draws 5 cards) " in line, line
+    known = parse_position(
+        {
+            "game": "lobo",
+            "player": [3, 5, 7, 9],
+            "wolf": [1, 4, 7, 8],
+            "draw_pile": [2, 6, 3, 4, 8],
+            "objective": "points",
+        }
+    )
+    assert explain(hint(known)) == "9=1+8 scores +9; 7=7 scores +8"
+
+
 def test_hint_objective_option(tmp_path: Path) -> None:
     path = write(tmp_path, json.loads(examples("win")[0].read_text())["position"])
     js = json.loads(run(path, "--json", "--objective", "party").stdout)

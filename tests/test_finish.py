@@ -138,6 +138,19 @@ def test_core_names_the_cards_that_cannot_be_made() -> None:
     assert f.proof.reason == "nothing you hold adds up to 8, and only one sacrifice is allowed"
 
 
+def test_a_proof_names_the_total_only_when_it_is_the_reason() -> None:
+    """Found by a review: "your cards (total 28) cannot make 5, 5, 4, 4" named a total that was no
+    reason (18 is less than 28): 6, 6 and 7 make neither 4 nor 5."""
+    s = final(player=[6, 7, 4, 6], reserve=[5], wolf=[4, 5, 4, 5], party=["J", "Q"], difficulty="easy")
+    f = solve_finish(s)
+    assert f.proof is not None and "total" not in f.proof.reason
+    assert f.proof.reason.startswith("your cards cannot be split into groups adding up to 5, 5, 4, 4 all at once")
+    s = final(player=[1, 4], wolf=[5, 4], party=["J"], difficulty="easy")
+    f = solve_finish(s)
+    assert f.proof is not None
+    assert f.proof.reason == "your cards total 5, less than the 9 that 5, 4 need, and no sacrifice is allowed"
+
+
 def test_alternatives_are_counted() -> None:
     s = final(player=[3, 9, 6, 1, 5, 4], reserve=[7, 2], wolf=[6, 5, 3, 7], party=["J"])
     f = solve_finish(s, count_alternatives=True)

@@ -395,7 +395,10 @@ def loss_reason(state: State, core: tuple[int, ...]) -> str:
     total = sum(state.hand) + sum(state.reserve)
     if cannot:
         return f"nothing you hold adds up to {names}, and the rest of {listed} cannot be made from your cards at once ({sac})"
-    return f"your cards (total {total}) cannot make {listed} all at once, and {sac}"
+    if total < sum(core):
+        return f"your cards total {total}, less than the {sum(core)} that {listed} need, and {sac}"
+    # (Found by a review: "your cards (total 28) cannot make 5, 5, 4, 4" named a total that is no reason.)
+    return f"your cards cannot be split into groups adding up to {listed} all at once, and {sac}"
 
 
 @dataclass(frozen=True)

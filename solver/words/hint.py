@@ -227,6 +227,9 @@ def explain(result: HintResult) -> str:
             "; this play loses least" if result.objective not in ("win", "score") else ""
         )
 
+    # Nothing left to chance (the pile known: a whole line), a value is no average (found by a review).
+    average = "" if result.line is not None else " on average"
+
     def said(m: MoveResult) -> str:
         if m.value is None:
             return "loses"
@@ -235,10 +238,18 @@ def explain(result: HintResult) -> str:
         if result.objective == "game":
             return f"wins the game {number_text(100 * m.value, '.1f')}%"
         if result.objective == "party":
-            return f"costs {number_text(-m.value, '.2f')} party members on average"
-        return f"scores {number_text(m.value, '+.2f')} on average"
+            return f"costs {number_text(-m.value, '.2f')} party members{average}"
+        return f"scores {number_text(m.value, '+.2f' if average else '+g')}{average}"
 
-    line = f"{best.play} {said(best)}"
+    def named(m: MoveResult) -> str:
+        # An Over says how many cards the Wolf draws, on each play it is said of (found by a
+        # review: said once, after two Overs, it read as either's).
+        if m.play.kind != "over":
+            return str(m.play)
+        n = m.play.mine[0] - m.play.wolf[0]
+        return f"{m.play} (the Wolf draws {n} card{'' if n == 1 else 's'})"
+
+    line = f"{named(best)} {said(best)}"
     if not result.exact:
         line += (
             " (estimate: the search was cut short)"
@@ -249,9 +260,7 @@ def explain(result: HintResult) -> str:
     if rival is not None:
         tie = rival.tied
         alike = "is as good" if result.exact else "cannot be told apart from it"
-        line += f"; {rival.play} {alike if tie else said(rival)}"
-        if rival.play.kind == "over" and not tie:
-            line += f" (the Over gives the Wolf {rival.play.mine[0] - rival.play.wolf[0]} card(s))"
+        line += f"; {rival.play if tie else named(rival)} {alike if tie else said(rival)}"
     return line
 
 
