@@ -424,6 +424,16 @@ def test_the_one_line_reason_names_each_overs_draw_and_no_average_of_a_known_pil
     assert explain(hint(known)) == "9=1+8 scores +9; 7=7 scores +8"
 
 
+def test_a_position_piped_in_as_dash() -> None:
+    """Found by a review: `lobo-hint -` said "-: cannot read: No such file or directory"."""
+    text = (ROOT / "puzzles" / "examples" / "midround.json").read_text()
+    cmd = [sys.executable, "-c", "from cli.main import main; main()"]
+    done = subprocess.run([*cmd, "-", "--json"], input=text, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0 and json.loads(done.stdout)["best"], done.stderr
+    done = subprocess.run([*cmd, "moves", "-"], input='{"player":', capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 2 and done.stderr.startswith("lobo-hint: error: -: not valid JSON"), done.stderr
+
+
 def test_hint_objective_option(tmp_path: Path) -> None:
     path = write(tmp_path, json.loads(examples("win")[0].read_text())["position"])
     js = json.loads(run(path, "--json", "--objective", "party").stdout)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,7 @@ def shown(value: object) -> str:
 
 
 MAX_FILE = 20 * 1024**2  # bytes: a position, a deck or a saved game is kilobytes
+STDIN = "-"  # a file named so is the standard input
 
 
 class Unreadable(Exception):
@@ -89,6 +91,8 @@ def read_text(path: str | Path, limit: int = MAX_FILE) -> str:
     byte-order mark at the start is dropped."""
     if not os.fspath(path):  # Path("") is ".": refused before it becomes the current folder
         raise Unreadable("the file name is empty")
+    if os.fspath(path) == STDIN:
+        return _stdin_text(limit)
     try:
         # Opened without blocking, so a FIFO with no writer is refused instead of waited on.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -108,6 +112,22 @@ def read_text(path: str | Path, limit: int = MAX_FILE) -> str:
         raise Unreadable(f"larger than {limit // 1024**2} MB")
     try:
         return data.decode("utf-8-sig")  # a byte-order mark (Notepad writes one) is no content
+    except UnicodeDecodeError as e:
+        raise Unreadable(f"not UTF-8 text (byte {e.start})") from None
+
+
+def _stdin_text(limit: int) -> str:
+    """`-` for a file: the standard input's text (found by a review: `lobo-hint -` was "no such
+    file"); not a terminal's, which would wait for typing without a word."""
+    if sys.stdin is None or sys.stdin.isatty():
+        raise Unreadable(
+            "- reads the position from the standard input: pipe or redirect one in (lobo-hint - < pos.json)"
+        )
+    data = sys.stdin.buffer.read(limit + 1)
+    if len(data) > limit:
+        raise Unreadable(f"larger than {limit // 1024**2} MB")
+    try:
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise Unreadable(f"not UTF-8 text (byte {e.start})") from None
 
