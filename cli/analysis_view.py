@@ -80,7 +80,7 @@ def summary_view(a: Analysis) -> Table:
     t.add_row("chance to win at the start", "—" if start is None else f"{100 * start:.1f}%")
     t.add_row("lost by decisions", f"{s['total_loss']:.1f} points over {s['decisions']} decisions "
               f"({s['exact_decisions']} valued exactly)")  # fmt: skip
-    t.add_row("error rate", f"{s['error_rate']:.2f} points a decision")
+    t.add_row("error rate", f"{s['error_rate']:.2f} points an unforced decision ({s['unforced_decisions']} of them)")
     t.add_row("luck", f"{s['total_luck']:+.1f} points")
     marks = s["marks"]
     uncertain = s["marks_not_told_apart"]

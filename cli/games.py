@@ -286,14 +286,14 @@ def simulate_cmd(
     if as_json:
         emit_json({**summary.to_json(), "seed": seed, **budget})
     else:
-        render.console().print(summary_view(summary, seed))
+        render.console().print(summary_view(summary, seed, budget))
         if before:
             render.console().print(
                 f"{len(before)} of the {len(records)} games read from {games_out} (--resume)", soft_wrap=True
             )
 
 
-def summary_view(s: SimulationSummary, seed: int) -> Group:
+def summary_view(s: SimulationSummary, seed: int, budget: dict[str, Any] | None = None) -> Group:
     js = s.to_json()
     t = RichTable(title=f"{s.setup.game}, {s.setup.difficulty}, policy {s.policy}: {s.games} games, seed {seed}")
     t.add_column("")
@@ -321,6 +321,11 @@ def summary_view(s: SimulationSummary, seed: int) -> Group:
         t.add_row("rewards taken", f"{total}: {taken}" if total else "—")
     if js["games_per_second"]:
         t.add_row("speed", f"{js['games_per_second']:.1f} games/s ({js['seconds']:.1f} s)")
+    said = [
+        f"{k.replace('_', ' ')} {v:g}{' s' if k == 'think' else ''}" for k, v in (budget or {}).items() if v is not None
+    ]
+    if said:  # (found by a review: only --json said the budget the games were played with)
+        t.add_row("budget", ", ".join(said) + (" a decision" if "think" in (budget or {}) else ""))
     return Group(t)
 
 

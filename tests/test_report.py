@@ -52,13 +52,23 @@ def test_report_runs_end_to_end_and_writes_its_plots(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     numbers = json.loads(r.stdout)
     assert len(numbers["results"]) == 2 * 3 * len(POLICIES)  # games × difficulties × policies
+    # How it was made (found by a review: the budgets were missing from --json).
+    assert numbers["budgets"]["hint"]["max_states"] == 200 and numbers["budgets"]["best"]["samples"] == 2
+    assert numbers["version"]
     assert (
         {x["policy"] for x in numbers["results"]}
         == set(POLICIES)
         >= {"hint", "best", "greedy", "random", "clairvoyant"}
     )
     md = (out / "report.md").read_text()
-    for words in ("## vanguard", "## lobo", "| standard | best |", "Wilson", "*Share of games won"):
+    for words in (
+        "## vanguard",
+        "## lobo",
+        "| standard | best |",
+        "Wilson",
+        "*Share of games won",
+        "Made by lobo-hint",
+    ):
         assert words in md
     pngs = sorted(out.glob("*.png"))
     assert {p.name for p in pngs} == PLOTS

@@ -187,7 +187,10 @@ def test_simulate_writes_games_that_replay(tmp_path: Path) -> None:
     js = runner.invoke(app, ["replay", str(out), "--game", "5", "--json"])
     assert json.loads(js.stdout)["replayed"] is True
     text = runner.invoke(app, ["simulate", "--games", "5", "--policy", "random", "-j", "1"])
-    assert text.exit_code == 0 and "won" in text.stdout
+    assert text.exit_code == 0 and "won" in text.stdout and "budget" not in text.stdout  # random has none
+    # The budget the games were played with, in the text too (found by a review: --json only).
+    text = runner.invoke(app, ["simulate", "--games", "2", "--policy", "best", "--samples", "3", "-j", "1"])
+    assert text.exit_code == 0 and "samples 3" in " ".join(text.stdout.replace("│", " ").split()), text.stdout
     # A file of one game needs no --game; a file of many names how many.
     many = runner.invoke(app, ["replay", str(out)])
     assert many.exit_code == 2 and "12 games in this file: name one with --game" in many.stderr

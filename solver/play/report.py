@@ -7,10 +7,11 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from solver import __version__
 from solver.core.cards import DIFFICULTIES
 from solver.core.files import append_locked, repair_tail, write_whole
 from solver.core.games import GAMES, VANGUARD
@@ -39,11 +40,15 @@ class Report:
     seed: int
     games: int
     games_folder: Path
+    budgets: dict[str, dict[str, Any]] = field(default_factory=dict)  # each policy's, as its games record them
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "version": __version__,
             "games": self.games,
             "seed": self.seed,
+            # How it was made (found by a review: simulate --json said its budgets, report's did not).
+            "budgets": self.budgets,
             "files": [str(f) for f in self.files],
             "games_folder": str(self.games_folder),
             "results": [s.to_json() for s in self.summaries],
@@ -127,7 +132,7 @@ def build_report(
         write_whole(md, _markdown(summaries, files, games, seed, samples, _hint_budget(think, max_states, samples)))
     except OSError as e:  # named with its file (a write's own error names none)
         raise OSError(e.errno, e.strerror, str(md)) from None
-    return Report(tuple(summaries), (md, *files), seed, games, out / GAMES_FOLDER)
+    return Report(tuple(summaries), (md, *files), seed, games, out / GAMES_FOLDER, budgets)
 
 
 GAMES_FOLDER = "games"
@@ -360,6 +365,7 @@ def _markdown(
         "",
         f"{games} games per row, seed {seed}: game i of every row is dealt the same cards (common random",
         "numbers), so the policies are compared on identical deals. Win rates with 95% Wilson intervals.",
+        f"Made by lobo-hint {__version__} (`lobo-hint report --games {games} --seed {seed}`, with the budgets below).",
         "",
     ]
     for game in dict.fromkeys(s.setup.game for s in summaries):
