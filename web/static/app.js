@@ -233,6 +233,7 @@ async function act(path, extra) {
 }
 
 const step = (line) => act("step", { line });
+const cards = (n) => `${n} card${n === 1 ? "" : "s"}`;
 
 function unsent(path, extra) {
   if (path === "step") return `${extra.line} was not made`;
@@ -463,9 +464,13 @@ function playChoices(b) {
   tapped.hidden = made.length !== 1;
   if (made.length === 1) {
     tapped.textContent = `Play ${made[0].text}`;
-    tapped.onclick = () => step(made[0].text);
+    tapped.onclick = () => { if (Date.now() < (S.dockQuietUntil || 0)) held(); else step(made[0].text); };
   }
-  const shown = any || S.allPlays || fitting.length <= FEW + 1 ? fitting : fitting.slice(0, FEW);
+  let shown = any || S.allPlays || fitting.length <= FEW + 1 ? fitting : fitting.slice(0, FEW);
+  // Fold is always listed: saving the party is a choice of its own (found by a review: it was
+  // behind "show all" in an ordinary round).
+  const fold = fitting.find((p) => p.text === "fold");
+  if (fold && !shown.includes(fold)) shown = [...shown, fold];
   const parts = [h("h2", {}, any ? "Plays with the cards you tapped" : `Your play (${b.plays.length} legal)`)];
   parts.push(h("p", { class: "quiet" }, any ? "Tap a play to make it, or tap more cards."
     : "Tap your cards and the Wolf's to find a play, or tap one below."));
@@ -488,19 +493,28 @@ function playChoices(b) {
 
 // A play in a list: made at once, but a fold (it gives the round up) only on a second tap, unless
 // it is the only play: a stray tap on a list that moved under the finger must not fold.
-function tapPlay(ev, line) {
+const ARM_WAIT = 400; // ms before a fold's second tap counts (found by a review: a double tap folded)
+
+function tapPlay(ev, line, shown) {
   const btn = ev.currentTarget;
   const alone = S.game && S.game.board.plays && S.game.board.plays.length <= 1;
-  if (line !== "fold" || alone || btn.dataset.armed) { step(line); return; }
+  if (line !== "fold" || alone) { step(line); return; }
+  if (btn.dataset.armed) {
+    if (Date.now() - Number(btn.dataset.armed) < ARM_WAIT) { held(); return; }
+    step(line);
+    return;
+  }
   if (S.busy) { held(); return; }
   const label = btn.querySelector("strong") || btn;
-  btn.dataset.armed = "1";
+  btn.dataset.armed = String(Date.now());
   btn.classList.add("armed");
   label.textContent = "Tap again to fold";
+  btn.setAttribute("aria-label", "Tap again to fold: the round is given up");
   setTimeout(() => { // not tapped again: back as it was
     delete btn.dataset.armed;
     btn.classList.remove("armed");
-    label.textContent = line;
+    btn.removeAttribute("aria-label");
+    label.textContent = shown || line;
   }, 4000);
 }
 
@@ -512,9 +526,9 @@ function keypad(b) {
   const side = deal ? (S.pad.player.length < need.player ? "player" : "wolf") : "player";
   const chosen = [...S.pad.player, ...S.pad.wolf];
   let title;
-  if (deal) title = `Deal round ${b.round}: ${need.player} card(s) to you, ${need.wolf} to the Wolf`;
+  if (deal) title = `Deal round ${b.round}: ${cards(need.player)} to you, ${need.wolf} to the Wolf`;
   else if (owed.who === "reveal") title = "The new top card of the pile";
-  else title = `${owed.who === "player" ? "You draw" : "The Wolf draws"} ${owed.count} card(s)`;
+  else title = `${owed.who === "player" ? "You draw" : "The Wolf draws"} ${cards(owed.count)}`;
   parts.push(h("h2", {}, title));
   const slots = (who, label) => h("div", { class: "slots" + (side === who ? " current" : "") },
     h("span", { class: "label" }, label),
@@ -534,7 +548,7 @@ function keypad(b) {
   }
   const full = S.pad.player.length === need.player && S.pad.wolf.length === need.wolf;
   const target = full ? "All the cards are in: confirm them."
-    : !deal ? (owed.who === "reveal" ? "Tap the top card." : owed.who === "wolf" ? "Tap the Wolf's card(s)." : "Tap your card(s).")
+    : !deal ? (owed.who === "reveal" ? "Tap the top card." : owed.who === "wolf" ? `Tap the Wolf's card${owed.count === 1 ? "" : "s"}.` : `Tap your card${owed.count === 1 ? "" : "s"}.`)
       : side === "player" ? `Next tap: your card ${S.pad.player.length + 1} of ${need.player}.`
         : `Next tap: the Wolf's card ${S.pad.wolf.length + 1} of ${need.wolf}.`;
   parts.push(h("p", { class: "target", id: "pad-target", "aria-live": "polite" }, target));
@@ -601,11 +615,18 @@ function drawBest(x, b) {
   const btn = $("play-best");
   const line = !x || b.over ? null : x.kind === "advice" ? (b.phase === "reward" && x.rewards.length ? x.rewards[0].reward : null)
     : b.phase === "play" ? (x.best || "fold") : null;
+  const text = line === null ? "" : `${x.kind === "advice" ? "Take the hint" : "Play the hint"}: ${line}`;
+  // A button that appears under the finger (in Stop's place as the answer lands, or pushing a
+  // tapped play up) takes no tap for a moment (found by a review: a tap meant for Stop played it).
+  if (line !== null && (btn.hidden || btn.dataset.line !== line)) S.dockQuietUntil = Date.now() + SETTLE;
   btn.hidden = line === null;
   if (line === null) return;
-  btn.textContent = `${x.kind === "advice" ? "Take the hint" : "Play the hint"}: ${line}`;
+  btn.textContent = text;
   btn.dataset.line = line;
-  btn.onclick = () => step(line);
+  btn.onclick = (ev) => {
+    if (Date.now() < (S.dockQuietUntil || 0)) { held(); return; }
+    if (line === "fold") tapPlay(ev, line, text); else step(line); // a fold only on a second tap
+  };
 }
 
 // Cells past the first value column: hidden on a phone until asked for (the table then fits).
@@ -629,6 +650,9 @@ function drawHint(g) {
     parts.push(moreColumns());
     if (x.samples > 0) parts.push(h("p", { class: "quiet" }, `${x.samples} continuations each, policy ${x.policy}`));
   } else if (x) {
+    const b = g.board;
+    const said = [["Wolf", b.wolf], ["You", b.hand], ["Reserve", b.reserve]].filter(([, c]) => c && c.length);
+    parts.push(h("p", { class: "quiet hint-cards", id: "hint-cards" }, said.map(([who, c]) => `${who} ${c.join(" ")}`).join(" · ")));
     parts.push(h("p", { class: "best", id: "hint-best" }, `Best play: ${x.best || "fold"}`, h("span", { class: "status " + x.status }, ` · status: ${x.status_text}`),
       x.exact ? null : h("span", { class: "warn", id: "not-exact" }, ` (not exact: ${x.not_exact})`)));
     if (x.reason) parts.push(h("p", {}, x.reason));
@@ -660,6 +684,7 @@ function drawHint(g) {
   // phone it was a scroll away, and the chances are what the player asked for.
   if (S.asked && x && !(job && job.state === "running")) {
     S.asked = false;
+    // (On a phone the hands are said again at the panel's top: .hint-cards.)
     $("hint-panel").scrollIntoView({ block: "start", behavior: "smooth" });
   }
 }
@@ -752,7 +777,13 @@ document.addEventListener("DOMContentLoaded", () => {
   $("upload").addEventListener("change", upload);
   $("seconds").addEventListener("change", () => localStorage.setItem("lobo-seconds", $("seconds").value));
   $("hint").addEventListener("click", () => { if (!S.busy) S.asked = true; act("hint", { seconds: Number($("seconds").value) }); });
-  $("stop").addEventListener("click", () => api("POST", `/api/games/${S.id}/hint/cancel`, {}).then(show).catch((e) => { if (e.status !== 0) showError(e.message); }));
+  $("stop").addEventListener("click", () => api("POST", `/api/games/${S.id}/hint/cancel`, {}).then(show).catch((e) => {
+    if (e.status !== 0) { showError(e.message); return; }
+    // Out of reach (found by a review: dropped without a word, and the hint asked again once back):
+    // the job went with the server; it is not asked again.
+    S.reasked = true;
+    showError("Stop was not sent: the server cannot be reached. The hint is not asked again when it is back.");
+  }));
   new ResizeObserver(roomForDock).observe($("dock"));
   SIDE_DOCK.addEventListener("change", roomForDock);
   $("undo").addEventListener("click", undo);
