@@ -15,7 +15,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -1074,9 +1074,15 @@ def test_a_request_that_never_arrives_whole_is_cut_off_and_connections_are_cappe
     server = uvicorn.Server(uvicorn.Config(app, http=protocol.JsonErrorsProtocol, log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    try:
-        while not server.started:
+
+    def wait_until(ok: Callable[[], bool]) -> None:
+        deadline = time.monotonic() + 10
+        while not ok():
+            assert time.monotonic() < deadline
             time.sleep(0.02)
+
+    try:
+        wait_until(lambda: server.started)
 
         def answer(raw: bytes) -> tuple[bytes, dict[str, Any]]:
             with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
@@ -1095,9 +1101,18 @@ def test_a_request_that_never_arrives_whole_is_cut_off_and_connections_are_cappe
         short += b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{}"
         head, body = answer(short)  # a body short of its length
         assert head.startswith(b"HTTP/1.1 408 ") and "body did not arrive whole" in body["error"], (head, body)
+        # A connection that sends nothing is closed too (unanswered, as a keep-alive's end).
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as idle:
+            assert idle.recv(65536) == b""
+
+        def open_now(n: int) -> None:
+            wait_until(lambda: len(server.server_state.connections) == n)
+
         # Past the cap a new connection is closed at once; the server answers again when they go.
+        open_now(0)
         held = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(4)]
         try:
+            open_now(4)
             with socket.create_connection(("127.0.0.1", port), timeout=5) as extra:
                 assert extra.recv(1) == b""
         finally:

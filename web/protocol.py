@@ -4,8 +4,8 @@ a JSON object {"error": ...} like every other refusal of the server, not plain t
 
 It also keeps a connection from holding the server without a whole request (found by a review:
 a few hundred sockets each sending half a request head, no token needed, ran the server out of
-files): a request head must arrive within HEAD_SECONDS of its first byte (else a JSON 408, and
-the connection is closed), and past MAX_CONNECTIONS open at once a new one is closed at once.
+files): a request head must arrive within HEAD_SECONDS of the connection or of its first byte
+(else a JSON 408, and the connection is closed), and past MAX_CONNECTIONS open at once a new one is closed at once.
 (The app gives a request's body the same time: web/app.py.)
 
 Named to uvicorn as `http=`, so the server runs on h11 whether or not httptools is installed."""
@@ -28,13 +28,18 @@ MAX_CONNECTIONS = 200  # a table has a phone or two; a file descriptor each
 
 class JsonErrorsProtocol(H11Protocol):
     _head_timer: asyncio.TimerHandle | None = None
+    _heard = False  # any byte yet: one that sent none is closed unanswered (as a keep-alive's end)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         if len(self.connections) > MAX_CONNECTIONS:
             transport.close()
+            return
+        # A connection that sends nothing at all is held to the same time.
+        self._head_timer = self.loop.call_later(HEAD_SECONDS, self._head_late)
 
     def data_received(self, data: bytes) -> None:
+        self._heard = True
         if self._head_timer is None and (self.cycle is None or self.cycle.response_complete):
             self._head_timer = self.loop.call_later(HEAD_SECONDS, self._head_late)
         super().data_received(data)
@@ -55,8 +60,12 @@ class JsonErrorsProtocol(H11Protocol):
 
     def _head_late(self) -> None:
         self._head_timer = None
-        if not self.transport.is_closing() and (self.cycle is None or self.cycle.response_complete):
-            self._answer(408, b"Request Timeout", f"the request did not arrive whole within {HEAD_SECONDS:g} s")
+        if self.transport.is_closing() or not (self.cycle is None or self.cycle.response_complete):
+            return
+        if not self._heard:
+            self.transport.close()
+            return
+        self._answer(408, b"Request Timeout", f"the request did not arrive whole within {HEAD_SECONDS:g} s")
 
     def send_400_response(self, msg: str) -> None:
         self._answer(400, b"Bad Request", UNREADABLE)
