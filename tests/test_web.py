@@ -1118,6 +1118,7 @@ def test_a_request_that_never_arrives_whole_is_cut_off_and_connections_are_cappe
         finally:
             for s in held:
                 s.close()
+        open_now(0)
         head, body = answer(
             b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Lobo-Token: a-token-of-ours\r\nConnection: close\r\n\r\n"
         )
