@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+from test_schema_agreement import has_float  # (a number written with a fraction, anywhere)
 
 from conftest import EXAMPLES, ROOT
 from solver.railway.deck import RailwayError, load_deck, parse_deck, read_json
@@ -61,14 +62,6 @@ def parser_says(raw: Any, *, deck: bool) -> RailwayError | None:
     except RailwayError as e:
         return e
     return None
-
-
-def has_float(raw: Any) -> bool:
-    if isinstance(raw, float):
-        return True
-    if isinstance(raw, dict):
-        return any(has_float(v) for v in raw.values())
-    return isinstance(raw, list) and any(has_float(v) for v in raw)
 
 
 def inexpressible(raw: Any, e: RailwayError) -> bool:
