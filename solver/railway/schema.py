@@ -44,24 +44,25 @@ _POSITION_CANNOT = (
 )
 
 
-def deck_schema() -> dict[str, Any]:
-    """A railway deck file (RAILWAY.md "Cards")."""
+def _document(name: str, description: str) -> dict[str, Any]:
+    """What a schema file says of itself."""
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://lobo-hint.invalid/railway-deck.schema.json",
-        "title": "lobo-hint railway deck",
-        "description": _DECK_CANNOT,
-        **_deck(),
+        "$id": f"https://lobo-hint.invalid/railway-{name}.schema.json",
+        "title": f"lobo-hint railway {name}",
+        "description": description,
     }
+
+
+def deck_schema() -> dict[str, Any]:
+    """A railway deck file (RAILWAY.md "Cards")."""
+    return {**_document("deck", _DECK_CANNOT), **_deck()}
 
 
 def position_schema() -> dict[str, Any]:
     """A railway position file, or a wrapper {"position": ...} as the worked examples are."""
     return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://lobo-hint.invalid/railway-position.schema.json",
-        "title": "lobo-hint railway position",
-        "description": _POSITION_CANNOT,
+        **_document("position", _POSITION_CANNOT),
         "type": "object",
         "if": {"required": ["position"]},
         "then": {"properties": {"position": {"$ref": "#/$defs/position"}}},
