@@ -340,7 +340,10 @@ def create_app(
 
     async def refused(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, WebError)
-        return error(exc.status, exc.message)
+        answer = error(exc.status, exc.message)
+        if exc.status == 408:  # the rest of that body may still come: it must not be read as a request
+            answer.headers["Connection"] = "close"
+        return answer
 
     async def not_found(request: Request, exc: Exception) -> Response:
         return error(404, f"nothing at {request.url.path}")
