@@ -1093,10 +1093,8 @@ def test_a_request_that_never_arrives_whole_is_cut_off_and_connections_are_cappe
             head, _, body = got.partition(b"\r\n\r\n")
             return head, json.loads(body)
 
-        began = time.perf_counter()
         head, body = answer(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # no end of the head
         assert head.startswith(b"HTTP/1.1 408 ") and "did not arrive whole within 0.5 s" in body["error"]
-        assert time.perf_counter() - began < 4
         short = b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Lobo-Token: a-token-of-ours\r\n"
         short += b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{}"
         head, body = answer(short)  # a body short of its length
