@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from conftest import sample_sizes
 from solver.core.cards import MEMBERS
 from solver.core.plays import FOLD, parse_play
 from solver.core.position import PositionError, parse_position
@@ -70,9 +71,10 @@ def _check_invariants(setup: Setup, seed: int, index: int) -> GameRecord:
 
 
 @pytest.mark.parametrize(("game", "difficulty"), GAMES)
-def test_invariants_hold_at_every_step_of_500_random_games(game: str, difficulty: str) -> None:
+@sample_sizes(200, 2000)
+def test_invariants_hold_at_every_step_of_random_games(game: str, difficulty: str, n: int) -> None:
     setup = Setup(game, difficulty)
-    for i in range(500):
+    for i in range(n):
         _check_invariants(setup, 11, i)
 
 

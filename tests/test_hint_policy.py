@@ -171,12 +171,12 @@ def test_simulate_under_the_hints_budgets_plays_the_same_games_on_a_busy_machine
     from solver.play.simulate import simulate
 
     setup = Setup("vanguard", "standard")
-    quiet = simulate(setup, "hint", 2, seed=8, samples=64, workers=1, max_states=3000)
+    quiet = simulate(setup, "hint", 1, seed=8, samples=64, workers=1, max_states=3000)
     hogs = [multiprocessing.get_context("spawn").Process(target=_busy, daemon=True) for _ in range(2)]
     for h in hogs:
         h.start()
     try:
-        busy = simulate(setup, "hint", 2, seed=8, samples=64, workers=1, max_states=3000)
+        busy = simulate(setup, "hint", 1, seed=8, samples=64, workers=1, max_states=3000)
     finally:
         for h in hogs:
             h.kill()

@@ -88,7 +88,7 @@ def _as_position(s: State) -> dict[str, Any]:
     }  # fmt: skip
 
 
-@sample_sizes(600, 5000)
+@sample_sizes(300, 5000)
 def test_a_lone_card_while_the_wolf_draws_is_lost_after_every_draw(n: int) -> None:
     """A claim while the Wolf draws holds for every draw: where the decision after it is not
     claimed itself, the reference finds no chance to win it, and (for need > 1) values its game 0."""

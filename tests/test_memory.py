@@ -31,7 +31,7 @@ def tight() -> Iterator[None]:
     """A budget that leaves the process almost no room beyond what it holds already (its kept
     table memory let go first: memory.py lets it go when room is short)."""
     memory.let_go()
-    memory.set_limit(memory.resident() + 24 * 1024**2)
+    memory.set_limit(memory.resident() + 10 * 1024**2)
     try:
         yield
     finally:
@@ -171,7 +171,7 @@ def test_a_hint_that_meets_the_budget_says_so_and_claims_no_proof(tight: None, p
             "objective": "party",
         }
     )
-    h = hint(pos, max_states=10**9)
+    h = hint(pos, max_states=10**9, samples=50)  # (the estimates' deals, by the plain rollouts: few)
     assert not h.exact and h.status == "open" and h.proof is None
     assert h.stats.get("stopped") == "memory"
 

@@ -68,10 +68,10 @@ def test_a_resumed_run_ends_with_the_file_and_numbers_of_an_uncut_run(tmp_path: 
 def test_a_resumed_hint_run_under_state_budgets_repeats_the_uncut_one(tmp_path: Path) -> None:
     args = ["simulate", "--policy", "hint", "--max-states", "300", "--samples", "8", "--seed", "3", "-j", "1"]
     whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
-    assert runner.invoke(app, [*args, "--games", "3", "--games-out", str(whole)]).exit_code == 0
+    assert runner.invoke(app, [*args, "--games", "2", "--games-out", str(whole)]).exit_code == 0
     cut.write_bytes(whole.read_bytes())
     _cut(cut, 1, torn=False)
-    r = runner.invoke(app, [*args, "--games", "3", "--games-out", str(cut), "--resume"])
+    r = runner.invoke(app, [*args, "--games", "2", "--games-out", str(cut), "--resume"])
     assert r.exit_code == 0, r.output
     assert _games(cut) == _games(whole)  # the predicted chances too
     assert _games(whole)[0]["budget"] == {"samples": 8, "max_states": 300, "think": None}

@@ -196,7 +196,7 @@ def test_shared_table_stays_exact_on_bigger_rounds() -> None:
                 memo[s] = max(plain(apply(s, p)) for p in legal_plays(s))
         return memo[s]
 
-    for seed in range(3):
+    for seed in range(2):
         rng = random.Random(seed)
         deck = [v for v in range(1, 10) for _ in range(4)]
         rng.shuffle(deck)

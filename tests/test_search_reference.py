@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import pytest
 
+from conftest import sample_sizes
 from gen import random_position, reference_form
 from reference.expectimax import analyse
 from reference.legal import play_key
@@ -46,11 +46,11 @@ def reference_values(pos_json: dict[str, Any]) -> dict[Any, Any]:
 
 
 @pytest.mark.parametrize("kind", ["win", "party", "points", "score", "known"])
-def test_every_move_value_agrees_with_the_reference(kind: str) -> None:
+@sample_sizes(30, 300)
+def test_every_move_value_agrees_with_the_reference(kind: str, n: int) -> None:
     rng = random.Random(f"search-{kind}")
     checked = 0
-    started = time.perf_counter()
-    while checked < 60:
+    while checked < n:
         pos = parse_position(small_position(rng, kind))
         if pos.objective == "score" and not pos.final:
             continue
@@ -68,4 +68,3 @@ def test_every_move_value_agrees_with_the_reference(kind: str) -> None:
         best = max((m.value for m in ours.moves if m.value is not None), default=None)
         assert ours.value == best or (pos.objective == "win" and pos.final)
         checked += 1
-    assert time.perf_counter() - started < 240

@@ -14,11 +14,13 @@ cache is stamped with a digest of every source that goes into it and cleared whe
 from __future__ import annotations
 
 import logging
+import os
 import signal
+import subprocess
 import sys
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager, nullcontext, suppress
 from importlib.util import module_from_spec, spec_from_file_location
 from pathlib import Path
 from types import ModuleType
@@ -201,7 +203,7 @@ _warming = threading.Lock()  # one load at a time: a hint may wait on the compan
 
 
 def warm_up(notice: bool = True) -> None:
-    """Load the machine code (compiled once per installation; a first compile takes some 20 s, so
+    """Load the machine code (compiled once per installation; a first compile takes about a minute, so
     a run that waits on it says so after 2 s, unless `notice` is off: a warm-up in the background
     while a player types). Once compiled, only what the exact search calls is loaded here: the
     rollouts and the lookahead load at their first call (some 0.02 s each), as an answer the
@@ -226,15 +228,68 @@ def warm_up(notice: bool = True) -> None:
             # Held while the machine code loads from its cache (some 0.3 s), not through a first
             # compile (some 20 s): Ctrl-C must stop that at once.
             with loading("search") if not everything else nullcontext():
-                _calls(everything)
+                if everything:
+                    _first_compile()
+                else:
+                    _calls(search=True, rest=False)
             _warm = True
     finally:
         timer.cancel()
 
 
-def _calls(everything: bool) -> None:
-    """Every entry point the exact search calls, once, on a toy state (the rollouts and the
-    lookahead too when `everything`): each loads its machine code."""
+def compile_rest() -> None:
+    """The rollouts' and the lookahead's machine code, compiled and cached (a second process's
+    share of a first compile: `_first_compile`)."""
+    _calls(search=False, rest=True)
+
+
+def _first_compile() -> None:
+    """Everything compiled, on two cores where there are two: the rollouts and the lookahead in a
+    second process (about 40 s alone) while this one compiles the exact search (about 60 s; one
+    after the other they take 75: bench/README.md, session 44). Their shared kernel functions
+    are compiled twice, which costs less than waiting. Whatever the other process has not
+    cached by then, this one compiles itself."""
+    helper = None
+    if _cores() > 1 and machine_code.stamped():
+        command, env = helper_command()
+        try:
+            helper = subprocess.Popen(
+                command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
+        except OSError:  # no second process: all of it here
+            helper = None
+    try:
+        _calls(search=True, rest=False)
+        if helper is not None:
+            with suppress(subprocess.TimeoutExpired):
+                helper.wait(HELPER_WAIT)
+    finally:
+        if helper is not None and helper.poll() is None:
+            helper.kill()  # Ctrl-C, or it hangs: this process compiles what it has not cached
+            helper.wait()
+    _calls(search=True, rest=True)
+
+
+def helper_command() -> tuple[list[str], dict[str, str]]:
+    """The second process of a first compile: its command line and environment (this very
+    `solver` first on its path, wherever it is started from)."""
+    path = os.pathsep.join(filter(None, (str(_PACKAGE_HOME), os.environ.get("PYTHONPATH"))))
+    command = [sys.executable, "-c", "from solver.search.compiled import compile_rest; compile_rest()"]
+    return command, {**os.environ, "PYTHONPATH": path}
+
+
+HELPER_WAIT = 300.0  # seconds: a first compile's second process is given up after this long
+_PACKAGE_HOME = Path(__file__).resolve().parents[2]  # the folder `solver` is imported from
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _calls(*, search: bool, rest: bool) -> None:
+    """The entry points, once each, on a toy state: those of the exact search (`search`), those of
+    the rollouts and the lookahead (`rest`). Each call loads its machine code, compiling it first
+    if it is not cached."""
     st = np.zeros(kernel.STATE, np.int64)
     st[kernel.HAND + 1] = st[kernel.WOLF] = st[kernel.UNSEEN] = st[kernel.PILE] = 1
     st[kernel.PARTY] = 7
@@ -250,15 +305,18 @@ def _calls(everything: bool) -> None:
     ctr = np.zeros(expectimax.COUNTERS, np.int64)
     ih, fh = np.zeros(expectimax.ARENA_WORDS, np.int64), np.zeros(expectimax.ARENA_WORDS // 2, np.float64)
     ctr[expectimax.LIMIT] = 100
-    for code in (expectimax.WIN, expectimax.PARTY, expectimax.POINTS, expectimax.GAME):
-        par[expectimax.P_OBJECTIVE] = code
-        expectimax.search(st, 0.0, 1.0, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr, ih, fh, np.full(1, -1, np.int64))
-    expectimax.cheap(st, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
-    expectimax.bounds(st, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
-    expectimax.terminal(st, par, mk, mv, dk, dv, ev, ctr)
-    expectimax.final_value(st, par, mk, mv, ctr)
-    hashtable.grown(tk, tv)
-    if everything:
+    if search:
+        for code in (expectimax.WIN, expectimax.PARTY, expectimax.POINTS, expectimax.GAME):
+            par[expectimax.P_OBJECTIVE] = code
+            expectimax.search(
+                st, 0.0, 1.0, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr, ih, fh, np.full(1, -1, np.int64)
+            )
+        expectimax.cheap(st, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
+        expectimax.bounds(st, par, fpar, tk, tv, mk, mv, dk, dv, ev, ctr)
+        expectimax.terminal(st, par, mk, mv, dk, dv, ev, ctr)
+        expectimax.final_value(st, par, mk, mv, ctr)
+        hashtable.grown(tk, tv)
+    if rest:
         values = np.zeros(1, np.float64)
         playouts.rollouts(
             st.copy(), 1, np.ones(1, np.int64), 1, 1, par, mk, mv, dk, dv, ev, ctr, values, values.copy(), 0,

@@ -32,14 +32,17 @@ def folders() -> set[Path]:
     return {p.parent / "__pycache__" for p in SOURCES}
 
 
+def stamped() -> bool:
+    """Whether the cache folders are stamped for these very sources (so compiled code written
+    there now is kept: a process that compiles beside another may count on it)."""
+    try:
+        want = digest()
+        return all((folder / STAMP).read_text() == want for folder in folders())
+    except OSError:
+        return False
+
+
 def ready() -> bool:
     """Whether machine code for these very sources is cached (its stamp current, an index file for
     every source the search compiles)."""
-    try:
-        want = digest()
-        for folder in folders():
-            if (folder / STAMP).read_text() != want:
-                return False
-        return all(any((p.parent / "__pycache__").glob(f"{p.stem}.*.nbi")) for p in SOURCES)
-    except OSError:
-        return False
+    return stamped() and all(any((p.parent / "__pycache__").glob(f"{p.stem}.*.nbi")) for p in SOURCES)

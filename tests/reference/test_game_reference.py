@@ -396,7 +396,7 @@ def test_unknown_piles_against_every_order_of_the_pile() -> None:
     assert folds_won >= 10
 
 
-@sample_sizes(40, 240)
+@sample_sizes(25, 240)
 def test_random_positions_hold_together(n: int) -> None:
     for pos in _random_in_scope("game-props", n):
         value, moves = game_values(pos)
