@@ -21,6 +21,7 @@ from solver.core.position import PositionError, parse_position
 from solver.core.rules import final_state, initial_state
 from solver.finish.finisher import judge_finish, solve_finish
 from solver.finish.verify import brute_finish, core_is_minimal, coverable, replay_score
+from solver.words.hint import explain
 
 
 def final(**raw: Any) -> Any:
@@ -393,6 +394,47 @@ def test_a_final_round_hint_cut_short_by_the_clock_bounds_what_it_did_not_decide
 # finish of its own: four seconds to value them all).
 BIG_WON = {"difficulty": "hard", "final": True, "objective": "score", "player": [1, 1, 2, 2, 3, 3, 4, 5, 6, 7, 8, 9, 10, 10],
            "wolf": [10, 10, 9, 9, 8, 7, 6, 5, 5, 4], "reserve": [1, 2, 3, 4]}  # fmt: skip
+
+
+@pytest.mark.parametrize("objective", ["score", "game"])
+def test_a_finish_found_but_not_proven_best_proves_the_round_won(monkeypatch: pytest.MonkeyPatch, objective: str) -> None:
+    """Found by a review: with the root's finish cut short (found, not proven best) the answer said
+    "open" beside a win probability of 1, and the finish's own first play had 0 as its low bound.
+    A finish found wins the round: proven won, and its first play is worth at least that finish."""
+    from dataclasses import replace
+
+    from solver.search import hint as hints
+
+    pos = parse_position({**BIG_WON, "objective": objective})
+    real = hints.solve_finish
+    calls: list[Any] = []
+
+    def cut_root(*args: Any, **kw: Any) -> Any:
+        f = real(*args, **kw)
+        calls.append(f)
+        return replace(f, exact=False) if len(calls) == 1 else f  # the root's: as a clock leaves it
+
+    monkeypatch.setattr(hints, "solve_finish", cut_root)
+    answer = hints.hint(pos, time_limit=0.3)
+    root = calls[0]
+    assert root.status.value == "win" and answer.status == "proven_won" and not answer.exact
+    assert answer.win_probability == 1.0
+    first = next(m for m in answer.moves if m.play.kind == root.plays[0].kind and m.play == root.plays[0])
+    worth = float(root.score) if objective == "score" else 1.0
+    low = first.value if first.bounds is None else first.bounds[0]
+    assert low is not None and low >= worth, (first, root.score)
+    assert explain(answer).startswith("starts the best finish found (") and "a better one may exist" in explain(answer)
+
+
+def test_a_final_round_the_clock_left_open_is_not_said_lost(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Found by a review: no finish found in time read "no finish exists: the Wolf cannot be cleared".
+    from solver.finish.finisher import Finish, FinishStatus
+    from solver.search import hint as hints
+
+    monkeypatch.setattr(hints, "solve_finish", lambda *args, **kw: Finish(FinishStatus.UNKNOWN, False))
+    answer = hints.hint(parse_position(BIG_WON), time_limit=0.3)
+    assert answer.status == "open" and not answer.exact and answer.proof is None
+    assert explain(answer) == "no finish found before the time limit ran out: ranked by bounds"
 
 
 def test_a_big_final_round_under_a_clock_keeps_it_and_bounds_every_play_it_leaves_open() -> None:

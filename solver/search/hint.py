@@ -308,6 +308,13 @@ def _final_round(state: State, objective: str, time_limit: float | None, t0: flo
             children.append(_Child(v, v if f.exact or v >= top - EPS else top, True))
         else:
             children.append(_Child(floor, top, None))
+    if root.status == FinishStatus.WIN and not exact_root and root.plays:
+        # The finish found, not proven best, starts with this play: the play is worth at least it.
+        first, found = replace(root.plays[0], member=None), finish_worth(root)
+        children = [
+            _Child(max(c.lo, found), max(c.hi, found), True) if replace(p, member=None) == first else c
+            for p, c in zip(plays, children, strict=True)
+        ]
     moves = [_move(play, c, objective) for play, c in zip(plays, children, strict=True)]
     exact = root.exact and all(c.lo == c.hi for c in children)
     ordered = _sorted(moves)
@@ -327,8 +334,8 @@ def _final_round(state: State, objective: str, time_limit: float | None, t0: flo
         best_value = None if by == "score" and objective != "game" else floor
     # The finisher's play (or Fold) can share its value with plays listed before it: it goes first.
     ordered = (*[m for m in ordered if m.play == best], *[m for m in ordered if m.play != best])
-    status = (
-        HintStatus.PROVEN_WON if won and root.exact
+    status = (  # a finish found wins the round whatever the rest: proven, and `check` re-checks it
+        HintStatus.PROVEN_WON if won
         else HintStatus.PROVEN_LOST if root.status == FinishStatus.LOST
         else HintStatus.OPEN
     )  # fmt: skip

@@ -216,11 +216,15 @@ def explain(result: HintResult) -> str:
         return ""
     moves = [m for m in result.moves if m.play != result.best]
     if result.finish is not None:
-        if result.finish.status != FinishStatus.WIN:
-            return "no finish exists: " + (
-                result.finish.proof.reason if result.finish.proof else "the Wolf cannot be cleared"
-            )
-        return f"starts the best finish ({', '.join(map(str, result.finish.plays))}), scoring {result.finish.score}"
+        f = result.finish
+        if f.status == FinishStatus.LOST:
+            return "no finish exists: " + (f.proof.reason if f.proof else "the Wolf cannot be cleared")
+        if f.status != FinishStatus.WIN:  # (found by a review: a round the clock left open was said lost)
+            return f"no finish found before {why_not_exact(result).removesuffix(' ran out')} ran out: ranked by bounds"
+        plays = ", ".join(map(str, f.plays))
+        if not f.exact:
+            return f"starts the best finish found ({plays}), scoring {f.score}; a better one may exist"
+        return f"starts the best finish ({plays}), scoring {f.score}"
     best = next(m for m in result.moves if m.play == result.best)
     if result.status == HintStatus.PROVEN_LOST:
         return "the round cannot be won whatever comes" + (
