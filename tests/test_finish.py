@@ -397,7 +397,9 @@ BIG_WON = {"difficulty": "hard", "final": True, "objective": "score", "player": 
 
 
 @pytest.mark.parametrize("objective", ["score", "game"])
-def test_a_finish_found_but_not_proven_best_proves_the_round_won(monkeypatch: pytest.MonkeyPatch, objective: str) -> None:
+def test_a_finish_found_but_not_proven_best_proves_the_round_won(
+    monkeypatch: pytest.MonkeyPatch, objective: str
+) -> None:
     """Found by a review: with the root's finish cut short (found, not proven best) the answer said
     "open" beside a win probability of 1, and the finish's own first play had 0 as its low bound.
     A finish found wins the round: proven won, and its first play is worth at least that finish."""
