@@ -124,8 +124,20 @@ def _budget_parts(time_limit: float | None, max_states: int | None, samples: int
 
 
 def games_view(rows: list[dict[str, Any]]) -> Table:
-    """The games of a file, one row each: `game` and `source` beside an analysis's summary keys."""
-    t = Table(title="Games analysed", title_justify="left", show_edge=False)
+    """The games of a file, one row each: `game` and `source` beside an analysis's summary keys;
+    a legend, and (for more than one game) a row of totals."""
+    t = Table(
+        title="Games analysed",
+        title_justify="left",
+        show_edge=False,
+        caption=(
+            "start: the chance to win the game at the first deal; lost: points of chance the decisions"
+            " gave away; luck: points the cards gave (+) or took (−); ?? ? ?!: decisions that lost over"
+            " 10, 5, 2 points; error rate: points lost an unforced decision; the last row: all the"
+            " games (start: their mean)"
+        ),
+        caption_justify="left",
+    )
     for col in ("game", "result", "start", "lost", "luck", "??", "?", "?!", "error rate"):
         t.add_column(col, justify="left" if col in ("game", "result") else "right")
     for s in rows:
@@ -136,7 +148,28 @@ def games_view(rows: list[dict[str, Any]]) -> Table:
             "—" if start is None else f"{100 * start:.1f}%", f"{s['total_loss']:.1f}", f"{s['total_luck']:+.1f}",
             str(m["??"]), str(m["?"]), str(m["?!"]), f"{s['error_rate']:.2f}",
         )  # fmt: skip
+    if len(rows) > 1:
+        _totals(t, rows)
     return t
+
+
+def _totals(t: Table, rows: list[dict[str, Any]]) -> None:
+    """All the games: how many won, the mean chance at the start, the sums, and the error rate over
+    every unforced decision (a file from before they were counted: its games' own rates, averaged)."""
+    won = sum(s["result"] == "won" for s in rows)
+    starts = [s["start_chance"] for s in rows if s["start_chance"] is not None]
+    unforced = [s.get("unforced_decisions") for s in rows]
+    loss = sum(s["total_loss"] for s in rows)
+    if all(u is not None for u in unforced):
+        rate = loss / total if (total := sum(unforced)) else 0.0  # type: ignore[arg-type]
+    else:
+        rate = sum(s["error_rate"] for s in rows) / len(rows)
+    t.add_section()
+    t.add_row(
+        f"all {len(rows)}", f"{won} won", f"{100 * sum(starts) / len(starts):.1f}%" if starts else "—",
+        f"{loss:.1f}", f"{sum(s['total_luck'] for s in rows):+.1f}",
+        *(str(sum(s["marks"][m] for s in rows)) for m in ("??", "?", "?!")), f"{rate:.2f}",
+    )  # fmt: skip
 
 
 @contextmanager

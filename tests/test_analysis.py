@@ -453,3 +453,32 @@ def test_steps_are_numbered_from_1_as_the_messages_about_a_file_number_them(tmp_
     games.write_text(json.dumps(record) + "\n")
     r = runner.invoke(app, ["analyse", str(games)])
     assert r.exit_code == 2 and "step 2" in r.stderr, r.stderr
+
+
+def test_the_table_of_many_games_has_a_legend_and_their_totals() -> None:
+    # Found by a review: the columns were not explained, and nothing summed the games up.
+    from rich.console import Console
+
+    from cli.analysis_view import games_view
+
+    def row(
+        game: int, result: str, loss: float, luck: float, unforced: int | None, marks: tuple[int, ...]
+    ) -> dict[str, object]:
+        out = {"game": game, "result": result, "start_chance": 0.2, "total_loss": loss, "total_luck": luck,
+               "marks": dict(zip(("??", "?", "?!"), marks, strict=True)), "error_rate": loss / (unforced or 4)}  # fmt: skip
+        return out if unforced is None else {**out, "unforced_decisions": unforced}
+
+    console = Console(record=True, width=200)
+    console.print(games_view([row(0, "won", 3.0, 12.5, 3, (0, 0, 1)), row(1, "lost", 9.0, -4.0, 1, (1, 0, 0))]))
+    shown = console.export_text()
+    words = " ".join(shown.split())  # (the legend wraps at the table's width)
+    assert "the last row: all the games" in words and "error rate: points lost an unforced decision" in words
+    last = [line.split("│") for line in shown.splitlines() if line.strip().startswith("all 2")]
+    assert [c.strip() for c in last[0]] == ["all 2", "1 won", "20.0%", "12.0", "+8.5", "1", "0", "1", "3.00"]
+    # Lines written before decisions were counted unforced: their own rates, averaged.
+    console = Console(record=True, width=200)
+    console.print(games_view([row(0, "won", 3.0, 0.0, None, (0, 0, 0)), row(1, "lost", 5.0, 0.0, None, (0, 0, 0))]))
+    assert "1.00" in next(line for line in console.export_text().splitlines() if line.strip().startswith("all 2"))
+    console = Console(record=True, width=200)
+    console.print(games_view([row(0, "won", 3.0, 0.0, 3, (0, 0, 0))]))
+    assert "all 1" not in console.export_text()  # one game: its row is its total

@@ -244,6 +244,8 @@ def test_reward_advice_ranks_every_reward_on_common_deals() -> None:
         assert lo <= v.difference <= hi <= 0 or lo <= v.difference <= hi
         assert v.significant == (hi < 0)
     assert "not significant" in a.verdict() or a.clear
+    # What the wins were counted under, so it does not read against the game values' advice.
+    assert "the game played on by policy greedy, 40 continuations each" in a.verdict()
     again = advise_reward(pos, policy="greedy", samples=40, seed=3, workers=2)
     assert again.to_json() == js  # the same continuations, whatever the number of workers
 

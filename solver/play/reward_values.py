@@ -98,11 +98,14 @@ class RewardAdvice:
             return f"{self.best.reward} is best by the game values, but {', '.join(ties)} " + (
                 "is as good" if exact else f"cannot be told apart from it ({how}, 95%)"
             )
+        # Said as what it is: wins when policy X plays the game on (found by a review: beside the
+        # game values' advice, a bare "better beyond chance" read as a contradiction).
+        played = f"the game played on by policy {self.policy}, {self.samples} continuations each"
         if not ties:
-            return f"take {self.best.reward}: better than every other reward beyond chance (95%)"
+            return f"take {self.best.reward}: it won more than every other reward beyond chance (95%; {played})"
         return (
-            f"{self.best.reward} did best, but the difference from {', '.join(ties)} is not significant "
-            f"(95%, {self.samples} continuations each): more --samples may separate them"
+            f"{self.best.reward} won most, but the difference from {', '.join(ties)} is not significant "
+            f"(95%; {played}): more --samples may separate them"
         )
 
     def to_json(self) -> dict[str, Any]:
