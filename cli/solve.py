@@ -226,6 +226,8 @@ def graph(
     use_memory(max_memory)
     if not out.lower().endswith((".graphml", ".dot", ".gv", ".json")):
         fail(f"--out: {out}: use a .graphml, .dot or .json file")
+    if sys.stderr.isatty():  # (found by a review: a one-node graph of a round's start waited 30 s in silence)
+        typer.echo(f"laying out and valuing the lookahead (at most {time_limit:g} s, --time-limit)…", err=True)
     g = lookahead_graph(pos, depth, max_nodes=max_nodes, time_limit=time_limit, started=command_began())
     try:
         kind = write_graph(g, out)

@@ -123,3 +123,27 @@ def test_a_big_layout_keeps_to_its_clock_and_its_memory() -> None:
         )
     finally:
         memory.set_limit(None)
+
+
+def test_the_command_says_it_works_on_a_terminal_and_how_long_it_may(tmp_path: Path) -> None:
+    # Found by a review: `graph --depth 0` of a round's start waited its whole 30 s in silence.
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+
+    main, side = pty.openpty()
+    out = tmp_path / "g.json"
+    args = ["graph", str(ROOT / "puzzles" / "examples" / "midround.json"), "--depth", "0", "-t", "0.5", "-o", str(out)]
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", "from cli.main import main; main()", *args],
+            cwd=ROOT, stderr=side, stdout=subprocess.PIPE, text=True, timeout=60,
+        )  # fmt: skip
+        said = os.read(main, 4096).decode() if select.select([main], [], [], 5)[0] else ""
+    finally:
+        os.close(main)
+        os.close(side)
+    assert done.returncode == 0 and out.exists(), done.stdout
+    assert "laying out and valuing the lookahead (at most 0.5 s, --time-limit)" in said, said
