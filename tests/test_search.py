@@ -285,3 +285,29 @@ def test_round_start_hint_is_honest() -> None:
             assert m.bounds is not None and m.bounds[0] - 1e-12 <= m.value <= m.bounds[1] + 1e-12  # type: ignore[operator]
     assert h.moves[0].play == h.best and h.best.kind != "fold"
     assert h.to_json()["exact"] is False
+
+
+def test_ranges_that_only_touch_are_told_apart() -> None:
+    # Found by a review: at -t 1 Fold's exact 0 was "≈ best" beside the best play's estimate of
+    # 6.9% whose interval began at 0. A shared stretch, or an exact value inside the other's range,
+    # is a tie; a touch at an end is not; two exact values tie when equal.
+    from solver.core.plays import Play
+    from solver.search.hint import MoveResult, _mark_ties
+
+    best = Play("fold")  # (the plays only name the rows here)
+    rows = {
+        "estimate": MoveResult(best, 0.069, samples=40, method="m", interval=(0.0, 0.153)),
+        "exact 0": MoveResult(Play("perfect", hand=(1,), wolf=(1,)), 0.0),
+        "exact inside": MoveResult(Play("perfect", hand=(2,), wolf=(2,)), 0.1),
+        "exact above": MoveResult(Play("perfect", hand=(3,), wolf=(3,)), 0.153),
+        "overlapping": MoveResult(
+            Play("perfect", hand=(4,), wolf=(4,)), 0.2, samples=40, method="m", interval=(0.15, 0.3)
+        ),
+        "touching": MoveResult(
+            Play("perfect", hand=(5,), wolf=(5,)), 0.2, samples=40, method="m", interval=(0.153, 0.3)
+        ),
+    }
+    marked = dict(zip(rows, _mark_ties(tuple(rows.values()), best), strict=True))
+    assert {k for k, m in marked.items() if m.tied} == {"exact inside", "overlapping"}
+    two = _mark_ties((MoveResult(best, 0.5), MoveResult(Play("split", hand=(1,), wolf=(1, 1)), 0.5 + 1e-13)), best)
+    assert two[1].tied

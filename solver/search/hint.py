@@ -192,7 +192,9 @@ def _sorted(moves: list[MoveResult]) -> tuple[MoveResult, ...]:
 
 def _mark_ties(moves: tuple[MoveResult, ...], best: Play | None) -> tuple[MoveResult, ...]:
     """`tied` on every move that cannot be told apart from the best play's: their known ranges
-    overlap (for exact values: equal within EPS); two lost lines are tied too."""
+    share a stretch, or one's exact value lies inside the other's range (two exact values: equal
+    within EPS); two lost lines are tied too. Ranges that only touch are told apart (found by a
+    review: Fold's exact 0 was "≈ best" beside a cut-short estimate whose interval began at 0)."""
     top = next((m for m in moves if m.play == best), None)
     if top is None:
         return moves
@@ -202,7 +204,15 @@ def _mark_ties(moves: tuple[MoveResult, ...], best: Play | None) -> tuple[MoveRe
         r = m.known_range()
         if r is None or ref is None:
             return r is None and ref is None
-        return r[0] <= ref[1] + EPS and ref[0] <= r[1] + EPS
+        if min(r[1], ref[1]) - max(r[0], ref[0]) > EPS:
+            return True
+        points = [x for x in (r, ref) if x[1] - x[0] <= EPS]
+        if len(points) == 2:
+            return abs(r[0] - ref[0]) <= EPS
+        if not points:
+            return False
+        (v, _), (lo, hi) = points[0], (ref if points[0] is r else r)
+        return lo + EPS < v < hi - EPS
 
     return tuple(m if m is top else replace(m, tied=tied(m)) for m in moves)
 
