@@ -311,3 +311,35 @@ def test_ranges_that_only_touch_are_told_apart() -> None:
     assert {k for k, m in marked.items() if m.tied} == {"exact inside", "overlapping"}
     two = _mark_ties((MoveResult(best, 0.5), MoveResult(Play("split", hand=(1,), wolf=(1, 1)), 0.5 + 1e-13)), best)
     assert two[1].tied
+
+
+def test_a_searched_value_keeps_its_own_interval_beside_a_win_estimated_apart() -> None:
+    # Found by a review (lobo, `game`, -t 1): a play searched to the round's end, the evaluator
+    # beyond, whose round win was still open, showed the rollouts' method with a 95% interval of
+    # zero width (its interval, ± the evaluator's error, was replaced by the rollouts' estimate).
+    from dataclasses import replace
+
+    from solver.core.position import parse_position
+    from solver.core.rules import initial_state, legal_plays
+    from solver.search.engine import MoveValue
+    from solver.search.estimate import EVALUATED, TUNED_ROLLOUTS, Estimate, evaluated
+    from solver.search.hint import WIN_BY, _Rows
+    from solver.words.hint import estimates_note, hint_columns
+
+    pos = parse_position({"game": "lobo", "player": [2, 3], "wolf": [1, 6, 7], "discard": [1, 4, 5, 8, 9],
+                          "draw_pile": {"size": 35}, "scores": {"player": 70, "wolf": 70}})  # fmt: skip
+    root = initial_state(pos)
+    play = legal_plays(root)[0]
+    rows = _Rows(root, "game", True, (70, 70))
+    ev = evaluated(0.0791, 0.0079)
+    e = Estimate(0.05, 8, TUNED_ROLLOUTS, (0.01, 0.09), win=0.25, win_interval=(0.05, 0.6))
+    m = rows.move(play, MoveValue(play, 0.0791, 0.0791, 0.0791), MoveValue(play, 0.5, 0.0, 1.0), e, ev)
+    assert m.value == 0.0791 and m.bounds is None and m.interval == ev.interval and m.interval[0] < m.interval[1]
+    assert m.method is not None and m.method.startswith(EVALUATED + WIN_BY) and m.samples == 8
+    assert m.win_interval is not None and m.win_probability is not None
+    note = estimates_note([m])
+    assert "evaluator's tables" in note and "8 rollouts a play" in note
+    # The table shows the value's interval.
+    result = hint(pos, max_states=2000, samples=8)
+    _, cells = hint_columns("lobo", replace(result, moves=(m,)), [m])
+    assert cells[0][1] == "6.4–9.5%", cells

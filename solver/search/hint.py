@@ -31,7 +31,6 @@ from solver.search.engine import (
     value_range,
 )
 from solver.search.estimate import (
-    EVALUATED,
     LOOKAHEAD,
     MAX_ROLLOUTS,
     MIN_ROLLOUTS,
@@ -66,6 +65,9 @@ NETWORK_WIN_SHARE = 0.97
 # member, so a state is worth at most its round's win probability: expectimax.P_WIN_BOUND). What
 # it leaves open it finishes after the game search, on what is left.
 FIRST_WIN_SHARE = 0.5
+# A value searched to the round's end (evaluator beyond) beside a win probability estimated
+# apart: one estimate, both methods, the value's first.
+WIN_BY = "; the win probability: "
 MIDPOINT = "middle of the sound bounds"  # a state budget only: nothing was sampled
 # Under a clock, a play searched to the round's end may read few of the evaluator's values, or none
 # (a play that leaves the Wolf more cards than the party has members): where every play was searched
@@ -479,6 +481,7 @@ def _search(
     searched = all(m.exact for m in values) and all(m.exact for m in wins.values())  # to the round's end
     exact = searched and not search.estimated
     estimates: dict[Play, Estimate] = {}
+    evaluated_values: dict[Play, Estimate] = {}  # searched plays' values, the evaluator's beyond the round
     if search.estimated:
         # Searched to the end of the round, every end valued for the game; beyond the exact horizon
         # that value is the evaluator's: an estimate, with the evaluator's own error (the largest
@@ -510,7 +513,7 @@ def _search(
                 read = True
             if not read:
                 continue
-            estimates[m.play] = evaluated(m.value, error)
+            evaluated_values[m.play] = evaluated(m.value, error)
     open_plays = [m.play for m in values if not m.exact or not wins.get(m.play, m).exact]
     if open_plays and net is not None:
         # Its batches go on past the deadline by the rollouts' overrun (milliseconds a position, as
@@ -554,7 +557,7 @@ def _search(
                 "the status open may be proven with more (--time-limit, --max-states)"
             )
     rows = _Rows(state, objective, apart, pos.scores, pos.rules == Rules())
-    moves = [rows.move(p, found[p], wins.get(p), estimates.get(p)) for p in legal_plays(state)]
+    moves = [rows.move(p, found[p], wins.get(p), estimates.get(p), evaluated_values.get(p)) for p in legal_plays(state)]
     ordered = _sorted(moves)
     if not exact and not estimates:
         # With bounds only (a state budget, no time for estimates), recommend the play whose worst
@@ -665,15 +668,18 @@ class _Rows:
             default_rules=self.default_rules,
         )
 
-    def move(self, play: Play, m: MoveValue, w: MoveValue | None, e: Estimate | None) -> MoveResult:
-        """One play's row: the exact value where the search finished it, else the rollouts'
-        estimate corrected for their bias, within the sound bounds (an estimate never leaves
-        them), else (a state budget only, nothing sampled) the middle of the bounds; the same for
-        the win probability (vanguard; w is None for lobo)."""
+    def move(
+        self, play: Play, m: MoveValue, w: MoveValue | None, e: Estimate | None, ev: Estimate | None = None
+    ) -> MoveResult:
+        """One play's row: the exact value where the search finished it (ev: searched to the
+        round's end, the evaluator beyond), else the rollouts' estimate corrected for their bias,
+        within the sound bounds (an estimate never leaves them), else (a state budget only, nothing
+        sampled) the middle of the bounds; the same for the win probability (w; None where it is
+        the value)."""
         value, interval = m.value, None
         samples, method, measured = None, None, None
-        if m.exact and e is not None and e.method == EVALUATED:
-            interval, samples, method = e.interval, e.samples, e.method  # searched, but its ends estimated
+        if m.exact and ev is not None:
+            interval, samples, method = ev.interval, ev.samples, ev.method  # searched, but its ends estimated
             if not self.default_rules:  # the evaluator's errors were measured under the default rules
                 interval = (0.0, 1.0)
         elif not m.exact:
@@ -690,15 +696,20 @@ class _Rows:
             if self.apart and not w.exact:
                 if e is not None and e.win is not None and e.method == NETWORK_ALONE:
                     win, win_interval = min(max(e.win, w.lo), w.hi), (w.lo, w.hi)
-                    samples, method = 0, NETWORK_ALONE
+                    samples, method = (
+                        0,
+                        NETWORK_ALONE if ev is None or not m.exact else f"{ev.method}{WIN_BY}{NETWORK_ALONE}",
+                    )
                 elif e is not None and e.win is not None:
                     win, win_interval, on = self.corrected(play, e, "win", (w.lo, w.hi))
                     samples, method = e.samples, bias.method(e.method)
+                    if m.exact and ev is not None:  # (found by a review: the value's own interval was lost)
+                        method = f"{ev.method}{WIN_BY}{method}"
                     measured = on if measured is None else measured  # the value's, where it was estimated
                 else:
                     win_interval = (w.lo, w.hi)
                     samples, method = (0, MIDPOINT) if samples is None else (samples, method)
-                if m.exact:
+                if m.exact and ev is None:
                     interval = (m.value, m.value)
         return MoveResult(
             play,

@@ -10,7 +10,7 @@ from solver.core.games import game
 from solver.core.status import FinishStatus, HintStatus
 from solver.search import bias
 from solver.search.estimate import EVALUATED, LOOKAHEAD, LOOKAHEAD_PLIES, NETWORK_ALONE, ROLLOUTS, TUNED_ROLLOUTS
-from solver.search.hint import MIDPOINT, HintResult, MoveResult
+from solver.search.hint import MIDPOINT, WIN_BY, HintResult, MoveResult
 from solver.words.numbers import as_fraction, number_text, signed_text
 
 VALUE_TITLES = {
@@ -35,6 +35,11 @@ def _estimate_note(m: MoveResult) -> str:
     return " mid" if m.method == MIDPOINT else " est."
 
 
+def _methods(m: MoveResult) -> list[str]:
+    """The methods of a row's estimate: one, or the value's and the win probability's (WIN_BY)."""
+    return [] if m.method is None else m.method.split(WIN_BY)
+
+
 def estimates_note(moves: Sequence[MoveResult], *, sources: bool = True) -> str:
     """What `est.` and `mid` in the table mean: the methods, their deals and what they measure;
     `sources`: with the source file of each method (the terminal's readers can open it, a phone's not)."""
@@ -48,10 +53,10 @@ def estimates_note(moves: Sequence[MoveResult], *, sources: bool = True) -> str:
     }
     parts = []
     for method, (what, by) in said.items():
-        n = sorted({m.samples or 0 for m in moves if m.method == method})
+        n = sorted({m.samples or 0 for m in moves if method in _methods(m)})
         if n:
             deals = f"{n[0]}" if len(n) == 1 else f"{n[0]}–{n[-1]}"
-            unmeasured = any(m.method == method and m.measured == 0 for m in moves)
+            unmeasured = any(method in _methods(m) and m.measured == 0 for m in moves)
             parts.append(
                 f"est.: {deals} {what} a play{by}, corrected for how far such rollouts fell short of exact values"
                 f"{src('solver/search/bias.py')}; the 95% interval is for the value of playing on as advised"
@@ -61,18 +66,18 @@ def estimates_note(moves: Sequence[MoveResult], *, sources: bool = True) -> str:
                     else ""
                 )
             )
-    if any(m.method == bias.method(LOOKAHEAD) for m in moves):
+    if any(bias.method(LOOKAHEAD) in _methods(m) for m in moves):
         parts.append(
             f"est.: every draw and play {LOOKAHEAD_PLIES} plies ahead, then the value network trained on lobo-hint's "
             f"own games{src('solver/search/value_net.py')}, corrected for how far it fell from exact values; the 95% "
             "interval is for the value of playing on as advised"
         )
-    if any(m.method == NETWORK_ALONE for m in moves):
+    if any(NETWORK_ALONE in _methods(m) for m in moves):
         parts.append(
             "est.: the value network alone at the play's child, where the clock ran out before the lookahead "
             "reached the play; its 95% interval is the search's sound bounds"
         )
-    if any(m.method == EVALUATED for m in moves):
+    if any(EVALUATED in _methods(m) for m in moves):
         parts.append(
             "est.: searched to the end of the round, the rounds after it valued by the evaluator's tables"
             f"{src('solver/search/evaluator.py')}; the 95% interval is their sampling error"
@@ -182,7 +187,12 @@ def hint_columns(game_name: str, result: HintResult, moves: Sequence[MoveResult]
     for m, value_text in zip(moves, value_texts(objective, moves), strict=True):
         cells = [value_text]
         if sampled:
-            shown = m.samples is not None and m.interval is not None and (m.bounds is not None or m.samples == 0)
+            # (an exact value's zero-width interval beside a win probability estimated apart says nothing)
+            shown = (
+                m.samples is not None
+                and m.interval is not None
+                and (m.bounds is not None or m.samples == 0 or m.interval[0] < m.interval[1])
+            )
             cells.append(interval_text(objective, m.interval) if shown else "")
         if show_win:
             cells.append(win_text(m))
