@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import networkx as nx
 
 from conftest import ROOT
-from solver.core.position import load_position
+from solver.core.position import load_position, parse_position
 from solver.search.graph import lookahead_graph, write_graph
 from solver.search.hint import hint
 
@@ -80,10 +81,16 @@ def test_a_final_round_root_is_valued_under_its_own_objective() -> None:
     pos = load_position(ROOT / "puzzles" / "examples" / "final.json")
     best = hint(pos)
     assert best.objective == "score" and best.exact
-    for objective, value in (("score", best.value), ("win", 1.0)):
-        g = lookahead_graph(pos, 2, objective=objective if objective == "win" else None)
+    for objective, value in (("score", best.value), ("win", 1.0), ("game", 1.0)):
+        g = lookahead_graph(pos, 2, objective=None if objective == "score" else objective)
         assert g.graph["objective"] == objective and g.graph["exact"], g.graph
         assert g.number_of_nodes() == 1 and g.nodes["n0"]["kind"] == "final" and g.nodes["n0"]["value"] == value
+    # ... and so was `party` (a second review), on a round whose finish sacrifices two members.
+    pos = parse_position({"player": [3, 5, 9], "wolf": [3, 4, 5, 8], "draw_pile": {"size": 0}, "final": False})
+    party = hint(replace(pos, objective="party")).value
+    assert party == -2
+    g = lookahead_graph(pos, 0, objective="party")
+    assert g.graph["objective"] == "party" and g.graph["exact"] and g.nodes["n0"]["value"] == party
 
 
 def test_values_that_rest_on_the_evaluator_are_not_called_exact() -> None:

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 from solver.core.files import write_whole
 from solver.core.games import game
 from solver.core.position import Position
-from solver.core.rules import State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays
+from solver.core.rules import State, apply, apply_outcome, chance_outcomes, final_score, initial_state, legal_plays
 from solver.core.status import FinishStatus
 from solver.search import memory
-from solver.search.engine import Budget, Search, compiled_for, value_range
+from solver.search.engine import Budget, Search, compiled_for
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -178,25 +178,36 @@ def lookahead_graph(
 
 
 def _final_round(root: State, objective: str, t0: float, time_limit: float | None) -> nx.DiGraph[str]:
-    """A final round as the root: one node, valued by the finisher under `score` (the best
-    finish's score, 0 for none) or `win` (1 or 0). Its plays commute and their lines are many:
-    `lobo-hint finish` gives the best of them. Cut short, the node has bounds: the finish found
-    (or 0) below, the most the objective allows above."""
+    """A final round as the root: one node, valued by the finisher under the objective asked for
+    (found by a review: `party` and `game` were valued as `win`, on another scale): `score` the
+    best finish's score (0 for none), `party` minus the members it sacrifices (minus every active
+    one for none), `win` and `game` 1 or 0. Its plays commute and their lines are many: `lobo-hint
+    finish` gives the best of them. Cut short, the node has bounds: the finish found (or the
+    objective's floor) below, the most the objective allows above."""
     import time
 
     import networkx as nx
 
     from solver.finish.finisher import solve_finish
 
-    obj = "score" if objective == "score" else "win"
+    by = objective if objective in ("score", "party") else "score"
     left = 10.0 if time_limit is None else max(0.05, t0 + time_limit - time.perf_counter())  # the clock's rest
-    f = solve_finish(root, time_limit=left, objective=obj)
+    f = solve_finish(root, time_limit=left, objective=by)
     won = f.status == FinishStatus.WIN
-    found = float(f.score or 0) if obj == "score" and won else float(won)
-    g: nx.DiGraph[str] = nx.DiGraph(objective=obj, depth=0, truncated=False, nodes_limit=1)
+    active = len(root.party)
+    if objective == "score":
+        found = float(f.score or 0) if won else 0.0
+    elif objective == "party":
+        found = -float(active - len(f.members_left)) if won else -float(active)
+    else:
+        found = float(won)
+    g: nx.DiGraph[str] = nx.DiGraph(objective=objective, depth=0, truncated=False, nodes_limit=1)
     g.add_node("n0", kind="final", label=_label(root), level=0)
     attrs = g.nodes["n0"]
-    attrs["lo"], attrs["hi"] = (found, found) if f.exact else (found, value_range(root, obj)[1])
+    # The most a finish can be worth: the score with every card still held (hint.py's bound), none
+    # sacrificed, or the round won.
+    top = float(final_score(root)) if objective == "score" else 0.0 if objective == "party" else 1.0
+    attrs["lo"], attrs["hi"] = (found, found) if f.exact else (found, top)
     if f.exact:
         attrs["value"] = found
     g.graph["estimated"] = False
