@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import networkx as nx
+import pytest
 
 from conftest import ROOT
 from solver.core.position import load_position, parse_position
@@ -154,3 +155,18 @@ def test_the_command_says_it_works_on_a_terminal_and_how_long_it_may(tmp_path: P
         os.close(side)
     assert done.returncode == 0 and out.exists(), done.stdout
     assert "laying out and valuing the lookahead (at most 0.5 s, --time-limit)" in said, said
+
+
+def test_a_final_round_cut_short_has_bounds_on_its_own_scale(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The finish found below, the most a finish can score above (it was 1 under `score`, below the
+    # finish found).
+    from solver.core.rules import final_score, initial_state
+    from solver.finish import finisher
+
+    real = finisher.solve_finish
+    monkeypatch.setattr(finisher, "solve_finish", lambda *a, **kw: replace(real(*a, **kw), exact=False))
+    pos = load_position(ROOT / "puzzles" / "examples" / "final.json")
+    g = lookahead_graph(pos, 0)
+    node = g.nodes["n0"]
+    assert not g.graph["exact"] and "value" not in node
+    assert node["lo"] == hint(pos).value and node["hi"] == final_score(initial_state(pos)) > node["lo"], node
