@@ -88,7 +88,11 @@ def batch(
     cluster: Annotated[str | None, typer.Option("--cluster", help="a Dask scheduler, tcp://HOST:PORT")] = None,
     max_memory: MemoryOpt = None,
     check_expect: Annotated[
-        bool, typer.Option("--check", help="compare with each puzzle's expect; exit 1 on any mismatch")
+        bool,
+        typer.Option(
+            "--check",
+            help="exit 1 if any answer differs from its puzzle's expect (compared, and counted in the summary, either way)",
+        ),
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
 ) -> None:

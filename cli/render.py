@@ -342,10 +342,11 @@ def batch_summary(summary: BatchSummary) -> Table:
         ("solved", "solved"),
         ("won / proven won", "proven_won_or_won"),
         ("lost / proven lost", "proven_lost_or_lost"),
+        ("open (neither proven)", "open"),
         ("not exact (a budget, or rounds after estimated)", "not_exact"),
         ("invalid", "invalid"),
         ("errors", "errors"),
-        ("expected answer matched", "matched"),
+        ("expected answer matched (--check: a mismatch exits 1)", "matched"),
         ("mismatched", "mismatched"),
         ("of them answered before (--resume)", "skipped_by_resume"),
     ):

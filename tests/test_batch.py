@@ -704,3 +704,26 @@ def test_a_railway_puzzle_keeps_the_batch_s_time_limit(tmp_path: Path) -> None:
     r = runner.invoke(app, ["batch", str(tmp_path / "big.railway"), "-t", "0.3", "--out", str(out)])
     [rec] = map(json.loads, out.read_text().splitlines())
     assert r.exit_code == 1 and rec["status"] == "error" and "time limit (0.3 s)" in rec["error"], rec
+
+
+def test_the_summary_rows_add_up_to_the_puzzles_solved(tmp_path: Path) -> None:
+    # Found by a review: "solved 7" above 1 won and 3 lost, the open puzzles in no row.
+    r = CliRunner().invoke(
+        app,
+        [
+            "batch",
+            str(ROOT / "puzzles" / "examples"),
+            "--out",
+            str(tmp_path / "r.jsonl"),
+            "-t",
+            "0.5",
+            "-j",
+            "1",
+            "--json",
+        ],
+    )
+    s = json.loads(r.stdout)
+    assert s["solved"] == 3 and s["open"] >= 1, s
+    assert s["proven_won_or_won"] + s["proven_lost_or_lost"] + s["open"] == s["solved"], s
+    shown = CliRunner().invoke(app, ["batch", str(ROOT / "puzzles" / "examples"), "-t", "0.5", "-j", "1"]).stdout
+    assert "open (neither proven)" in shown

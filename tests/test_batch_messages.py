@@ -29,6 +29,7 @@ SUMMARY_KEYS = {
     "solved",
     "proven_won_or_won",
     "proven_lost_or_lost",
+    "open",
     "not_exact",
     "invalid",
     "errors",

@@ -567,6 +567,8 @@ class BatchSummary:
             "solved": self.solved,
             "proven_won_or_won": self.won,
             "proven_lost_or_lost": self.lost,
+            # neither (an open round; found by a review: the rows did not add up to `solved`)
+            "open": self.solved - self.won - self.lost,
             "not_exact": self.not_exact,
             "invalid": self.invalid,
             "errors": self.errors,
