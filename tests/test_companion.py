@@ -459,6 +459,11 @@ def _saved() -> dict[str, object]:
         (lambda r: r["steps"][2].update(cards=[1]), "step 3 (draw 1): the seeded deck of this game gives draw"),
         (lambda r: r["steps"][0].update(player=[9, 9, 9, 9]), "step 1 (deal 9 9 9 9"),
         (lambda r: r.update(steps=r["steps"][:-2]), "the step list was cut or edited"),
+        # ... in words, not as two Python dicts (found by a review)
+        (
+            lambda r: r["end"].update(steps=3),
+            "the steps lead to step 5 (round 1, phase play), but the file's end says step 3 (round 1, phase play)",
+        ),
         (lambda r: r["end"].update(steps="many"), "end: must be"),
         (lambda r: r["steps"][1].update(play=["nonsense"]), "a play must be a JSON object"),
     ],
@@ -530,6 +535,9 @@ def test_an_edit_that_still_replays_is_told_by_the_checksum(edit: object) -> Non
         ("", "not valid JSON"),
         ("[1, 2, 3]", "not a saved lobo-hint game"),
         ("[" * 100_000, "nested too deeply"),
+        # A simulate --games-out file: not a broken save (found by a review), and what reads it.
+        ('{"seed": 1, "steps": []}\n{"seed": 1, "steps": []}\n', "2 lines of JSON, one game a line"),
+        ('{"seed": 1, "steps": []}\n{"seed": 1, "st', "not valid JSON"),
     ],
 )
 def test_nonsense_save_text_is_refused(text: str, words: str) -> None:

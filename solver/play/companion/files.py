@@ -30,6 +30,7 @@ from solver.play.driver import (
     step_text,
     step_to_json,
 )
+from solver.words.numbers import count_text
 
 from .parse import CompanionError
 from .prose import race_words, waits
@@ -116,7 +117,9 @@ def load_json(raw: Any, settings: Settings | None = None) -> Session:
     t = game.table
     got = {"steps": len(steps), "round": t.rounds, "phase": t.phase}
     if any(end.get(k) != v for k, v in got.items()):
-        raise CompanionError(f"the steps end at {got}, but the file says {end}: the step list was cut or edited")
+        raise CompanionError(
+            f"the steps lead to {_at(got)}, but the file's end says {_at(end)}: the step list was cut or edited"
+        )
     # Last: an edit that still replays (a play changed for another that draws the same cards,
     # steps dropped with the end lowered to match, the mode or a ruling changed) is told by the
     # checksum. A save from before checksums has none, and loads.
@@ -130,15 +133,35 @@ def load_json(raw: Any, settings: Settings | None = None) -> Session:
     return session
 
 
+def _at(end: dict[str, Any]) -> str:
+    """Where a game stands, in words (found by a review: the message showed two Python dicts)."""
+    return f"step {end.get('steps')} (round {end.get('round')}, phase {end.get('phase')})"
+
+
 def _dealt(deck: SeededDeck, t: Table) -> str:
     step = deck.next_step(t)
     return "nothing here (it waits for the Player)" if step is None else step_text(step, t)
+
+
+def _json_lines(text: str) -> int:
+    """How many lines of JSON the text is, where it is two or more and every line is one (else 0)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    try:
+        return len(lines) if len(lines) > 1 and all(isinstance(jsonio.loads(x), dict) for x in lines) else 0
+    except (json.JSONDecodeError, RecursionError):
+        return 0
 
 
 def load_text(text: str, settings: Settings | None = None) -> Session:
     try:
         raw = jsonio.loads(text)
     except json.JSONDecodeError as e:
+        lines = _json_lines(text)
+        if lines:  # (found by a review: a simulate --games-out file was called broken)
+            raise CompanionError(
+                f"{count_text(lines, 'line')} of JSON, one game a line (as simulate --games-out writes), not one saved"
+                " game: `lobo-hint replay FILE --game N` replays one of them, `lobo-hint analyse` analyses them"
+            ) from None
         raise CompanionError(f"not valid JSON ({json_error(e)}): cut short or edited?") from None
     except RecursionError:
         raise CompanionError("not valid JSON: nested too deeply") from None
