@@ -164,7 +164,7 @@ def _drop_in_step(kind: str, key: str) -> Callable[[dict[str, Any]], str]:
     def edit(raw: dict[str, Any]) -> str:
         i = _first(raw["steps"], kind)
         del raw["steps"][i][key]
-        return f"steps[{i}]"
+        return f"step {i + 1}"  # counted from 1, as every message about a file's steps (a review)
 
     return edit
 
@@ -207,7 +207,7 @@ def test_a_missing_key_is_named_with_its_place(tmp_path: Path, command: str, for
 
 def test_the_messages_say_what_the_step_is(tmp_path: Path) -> None:
     raw, _ = _edited(record(), _drop_in_step("deal", "wolf"))
-    line = _refused(["replay", _write(tmp_path, raw)], "game 1 does not replay", 'steps[0]: no "wolf" key')
+    line = _refused(["replay", _write(tmp_path, raw)], "game 1 does not replay", 'step 1: no "wolf" key')
     assert '{"step": "deal", "player": [' in line  # what a deal step holds
     raw, _ = _edited(bare(), _drop("steps"))
     _refused(["replay", _write(tmp_path, raw)], 'no "steps" key', '{"setup": {...}, "steps": [...]}')
@@ -220,8 +220,8 @@ def test_a_missing_key_in_a_file_of_many_games_names_its_line(tmp_path: Path) ->
     path = tmp_path / "g.jsonl"
     path.write_text("\n".join(lines) + "\n")
     i = _first(raw["steps"], "play")
-    _refused(["replay", str(path), "--game", "2"], "g.jsonl:3: game 2 does not replay", f'steps[{i}]: no "play" key')
-    _refused(["analyse", str(path), "--game", "2", *ANALYSE], "g.jsonl:3", f'steps[{i}]: no "play" key')
+    _refused(["replay", str(path), "--game", "2"], "g.jsonl:3: game 2 does not replay", f'step {i + 1}: no "play" key')
+    _refused(["analyse", str(path), "--game", "2", *ANALYSE], "g.jsonl:3", f'step {i + 1}: no "play" key')
     assert runner.invoke(app, ["replay", str(path), "--game", "1"]).exit_code == 0  # the others still replay
 
 
@@ -261,7 +261,7 @@ def test_a_step_whose_kind_is_not_a_string_is_named(tmp_path: Path) -> None:
     raw = bare()
     raw["steps"][1]["step"] = ["play"]
     for command, extra in (("replay", []), ("analyse", ANALYSE)):
-        _refused([command, _write(tmp_path, raw), *extra], "steps[1]: unknown step ['play']")
+        _refused([command, _write(tmp_path, raw), *extra], "step 2: unknown step ['play']")
 
 
 def test_a_missing_step_where_the_player_decides_is_said_as_such(tmp_path: Path) -> None:

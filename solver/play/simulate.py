@@ -137,7 +137,7 @@ class GameRecord:
         for i, s in enumerate(raw["steps"]):
             if isinstance(s, dict) and s.get("predicted") is not None:
                 # A chance, but a bias correction may step a hair outside [0, 1]: any finite number.
-                predicted.append((i, _number(s["predicted"], f"steps[{i}].predicted", -math.inf, math.inf)))
+                predicted.append((i, _number(s["predicted"], f"step {i + 1}: predicted", -math.inf, math.inf)))
         result = raw["result"]
         if result not in ("won", "lost"):
             raise GameError(f'"result": "won" or "lost", not {result!r}')
@@ -185,24 +185,24 @@ def steps_from_json(raw: Any) -> list[Step]:
     if not isinstance(raw, list):
         raise GameError(f'"steps": must be a list of steps, not {json_kind(raw)}')
     steps = []
-    for i, s in enumerate(raw):
+    for i, s in enumerate(raw):  # (said counted from 1, as every message about a file's steps)
         if isinstance(s, dict):
             if "step" not in s:
                 raise GameError(
-                    f'steps[{i}]: no "step" key: each step names its kind, "step": "deal", "draw", "play", '
+                    f'step {i + 1}: no "step" key: each step names its kind, "step": "deal", "draw", "play", '
                     '"reward" or "reshuffle"'
                 )
             kind = s["step"]
             needs, example = STEP_KEYS[kind] if isinstance(kind, str) and kind in STEP_KEYS else ((), "")
             for key in needs:
                 if key not in s:
-                    raise GameError(f'steps[{i}]: no "{key}" key: a {s["step"]} step is {example}')
+                    raise GameError(f'step {i + 1}: no "{key}" key: a {s["step"]} step is {example}')
         try:
             steps.append(step_from_json(s))
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             if isinstance(e, GameError):
-                raise GameError(f"steps[{i}]: {e}") from None
-            raise GameError(f"steps[{i}]: not a step ({type(e).__name__}: {e})") from None
+                raise GameError(f"step {i + 1}: {e}") from None
+            raise GameError(f"step {i + 1}: not a step ({type(e).__name__}: {e})") from None
     return steps
 
 
