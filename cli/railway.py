@@ -5,10 +5,13 @@ The same error style as the rest of the CLI: one line on stderr, exit 2, never a
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from solver.railway.budget import BUDGET_CODES
 from solver.railway.deck import (
     Deck,
     RailwayError,
@@ -25,7 +28,7 @@ from solver.railway.position import RailwayPosition, load_position, parse_positi
 from solver.railway.schema import deck_schema, position_schema
 from solver.words.numbers import count_text
 
-from .common import MemoryOpt, command_began, emit_json, input_errors, positive, use_memory
+from .common import command_began, emit_json, input_errors, positive, use_memory
 
 if TYPE_CHECKING:  # the advice is imported by `railway hint`, the one command that uses it
     from solver.railway.advice import Advice, Option
@@ -59,6 +62,30 @@ def _budget(time_limit: float, max_memory: str | None) -> RailwayBudget:
     positive(time_limit, "--time-limit")
     use_memory(max_memory)
     return RailwayBudget.of(time_limit, command_began())
+
+
+# A railway answer is whole or none (docs/railway.md): a budget reached ends the command, saying
+# which to raise (found by a review: this help promised a partial answer, as the other commands').
+MemoryOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--max-memory",
+        metavar="SIZE",
+        help="memory the answer may use, e.g. 2G or 500M (default: $LOBO_HINT_MAX_MEMORY, else 2G); "
+        "reaching it ends the command with one line and exit status 1 (an answer is whole or none)",
+    ),
+]
+
+
+@contextmanager
+def _named(path: str | None) -> Iterator[None]:
+    """A budget reached names the position it was reached on (a hand typed has no file)."""
+    try:
+        yield
+    except RailwayError as e:
+        if e.code not in BUDGET_CODES or path is None:
+            raise
+        raise RailwayError(f"{path}: {e}", e.code) from None
 
 
 MethodOpt = Annotated[
@@ -187,7 +214,8 @@ def lobo(
     """Is this a LOBO hand? The largest set of journeys in it, or the fewest cards no partition can place."""
     budget = _budget(time_limit, max_memory)
     pos = _position(path, deck, typed_keys(hand, exposed))
-    part = partition(pos.deck, pos.hand, _method(method), budget)
+    with _named(path):
+        part = partition(pos.deck, pos.hand, _method(method), budget)
     if as_json:
         emit_json(part.to_json(len(pos.exposed)))
         return
@@ -245,8 +273,10 @@ def hint(
         if pos.deck.copies(draw) == 0:
             raise RailwayError(f"--draw: {draw!r} is not a card of the deck{suggestion(draw, pos.deck.names())}")
         if pos.unseen().get(draw, 0) == 0:
-            raise RailwayError(f"--draw: {draw!r} cannot come from the stock: every copy is already placed")
-    advice = advise(pos, draw, took_top, by, _method(method), budget)
+            taken = " (one is the top discard: after taking it, give --took-top)" if pos.top_discard == draw else ""
+            raise RailwayError(f"--draw: {draw!r} cannot come from the stock: every copy is already placed{taken}")
+    with _named(path):
+        advice = advise(pos, draw, took_top, by, _method(method), budget)
     if as_json:
         emit_json(advice.to_json())
         return

@@ -184,6 +184,9 @@ def test_bad_options_are_refused(tmp_path: Path) -> None:
     deck = write(tmp_path, DECK, "deck.json")
     refused(run("railway", "hint", path, "--draw", "Brixtn"), "--draw", "did you mean 'Brixton'")
     refused(run("railway", "hint", path, "--draw", "Brixton"), "--draw", "already placed")
+    # The top discard's card typed as drawn: what was meant is said (found by a review).
+    taken = str(PUZZLES / "02-take-the-discard.railway")
+    refused(run("railway", "hint", taken, "--draw", "Euston"), "already placed", "top discard", "--took-top")
     refused(run("railway", "hint", path, "--draw", "Victoria", "--took-top"), "--took-top")
     refused(run("railway", "hint", write(tmp_path, pos_with(top_discard=None)), "--took-top"), "top_discard")
     refused(run("railway", "hint", path, "--by", "soon"), "--by")
@@ -408,6 +411,7 @@ def test_a_big_deck_meets_its_time_limit_in_one_line(tmp_path: Path, monkeypatch
     assert (
         r.exit_code == 1 and "did not finish within the time limit (0.3 s)" in r.stderr and "--time-limit" in r.stderr
     )
+    assert f"{pos}: the answer did not finish" in r.stderr  # the file it was reached on (a review)
     assert len(r.stderr.strip().splitlines()) == 1 and r.stdout == ""
     from solver.search import memory
 
