@@ -29,7 +29,7 @@ EXIT_INPUT = 2
 F = TypeVar("F", bound=Callable[..., Any])
 
 PositionArg = Annotated[str, typer.Argument(metavar="POSITION.json", help="a position file (FORMAT.md form)")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="print the answer as JSON (the FORMAT.md contract)")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print the answer as JSON (its keys: docs/formats.md)")]
 ObjectiveOpt = Annotated[
     str | None,
     typer.Option(

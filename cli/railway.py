@@ -43,7 +43,7 @@ railway_app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="print the answer as JSON (the RAILWAY.md contract)")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print the answer as JSON (its keys: docs/railway.md)")]
 DeckOpt = Annotated[
     str | None, typer.Option("--deck", "-d", metavar="DECK.json", help="the deck (wins over the position's own)")
 ]
@@ -172,8 +172,9 @@ def schema(
 def _deck_lines(path: str, deck: Deck, s: dict[str, Any]) -> list[str]:
     lines = [
         f"{path}: valid deck {deck.name!r}",
-        f"  {s['junctions']} junctions, {s['stations']} stations, {s['season_tickets']} season tickets "
-        f"({s['cards']} cards); {s['journeys']} journeys with two station cards",
+        f"  {count_text(s['junctions'], 'junction')}, {count_text(s['stations'], 'station')}, "
+        f"{count_text(s['season_tickets'], 'season ticket')} ({count_text(s['cards'], 'card')}); "
+        f"{count_text(s['journeys'], 'journey')} with two station cards",
         "  Junction: the stations it lists",
     ]
     width = max((len(j) for j in s["junction_stations"]), default=0)

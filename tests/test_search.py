@@ -343,3 +343,16 @@ def test_a_searched_value_keeps_its_own_interval_beside_a_win_estimated_apart() 
     result = hint(pos, max_states=2000, samples=8)
     _, cells = hint_columns("lobo", replace(result, moves=(m,)), [m])
     assert cells[0][1] == "6.4–9.5%", cells
+
+
+def test_the_only_play_is_said_to_be_the_only_one() -> None:
+    # Found by a review: Fold, the one legal play, was said to "lose least".
+    from solver.core.position import parse_position
+    from solver.words.hint import explain
+
+    pos = parse_position(
+        {"player": [1], "wolf": [2, 5, 9, 9], "discard": [2, 3, 6, 7, 8, 9], "draw_pile": {"size": 25}}
+    )
+    answer = hint(pos, max_states=2000, samples=8)
+    assert len(answer.moves) == 1 and answer.status == "proven_lost"
+    assert explain(answer) == "the round cannot be won whatever comes; the only play"

@@ -237,8 +237,13 @@ def explain(result: HintResult) -> str:
         return f"starts the best finish ({plays}), scoring {f.score}"
     best = next(m for m in result.moves if m.play == result.best)
     if result.status == HintStatus.PROVEN_LOST:
+        alone = len(result.moves) == 1  # (found by a review: "loses least" of one play)
         return "the round cannot be won whatever comes" + (
-            "; this play loses least" if result.objective not in ("win", "score") else ""
+            "; the only play"
+            if alone
+            else "; this play loses least"
+            if result.objective not in ("win", "score")
+            else ""
         )
 
     # Nothing left to chance (the pile known: a whole line), a value is no average (found by a review).
