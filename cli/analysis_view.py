@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.core.games import game as game_of
+from solver.core.status import Outcome
 
 if TYPE_CHECKING:  # annotations only: `lobo-hint --help` need not load the analysis and the search
     from solver.play.analysis import Analysis, Chance
@@ -156,7 +157,7 @@ def games_view(rows: list[dict[str, Any]]) -> Table:
 def _totals(t: Table, rows: list[dict[str, Any]]) -> None:
     """All the games: how many won, the mean chance at the start, the sums, and the error rate over
     every unforced decision (a file from before they were counted: its games' own rates, averaged)."""
-    won = sum(s["result"] == "won" for s in rows)
+    won = sum(s["result"] == Outcome.WON for s in rows)
     starts = [s["start_chance"] for s in rows if s["start_chance"] is not None]
     unforced = [s.get("unforced_decisions") for s in rows]
     loss = sum(s["total_loss"] for s in rows)
