@@ -107,7 +107,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtestloop(session: pytest.Session) -> Generator[None, object, object]:
     """Before handing out tests to workers, load the compiled search once here (compiling and
-    caching it beside solver/search/compiled.py on a fresh checkout, some 20 s), while the workers are
+    caching it beside solver/search/compiled.py on a fresh checkout, about a minute), while the workers are
     still starting and collecting. Otherwise every worker, and every process a test starts
     (batch -j 2, the console entry point), compiles the same code at once on the first test that
     needs it. Numba writes its cache files atomically, so concurrent compiles would be safe, only
