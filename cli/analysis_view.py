@@ -16,6 +16,7 @@ from rich.text import Text
 
 from solver.core.games import game as game_of
 from solver.core.status import Outcome
+from solver.words.numbers import gap_text, signed_text
 
 if TYPE_CHECKING:  # annotations only: `lobo-hint --help` need not load the analysis and the search
     from solver.play.analysis import Analysis, Chance
@@ -55,7 +56,7 @@ def view(a: Analysis) -> Group:
         mark = " ".join(x for x in (d.mark, "" if same or d.apart else "≈") if x)
         decisions.add_row(
             str(d.number), str(d.round), d.played, _pct(d.chance_played), "=" if same else d.best,
-            "" if same else _pct(d.chance_best), "" if same else f"{d.loss:.1f}",
+            "" if same else _pct(d.chance_best), "" if same else gap_text(d.chance_best.value, d.chance_played.value),
             Text(mark, style=MARK_STYLE.get(d.mark or "", "dim") if d.apart else "dim"),
         )  # fmt: skip
     legend = Text(LEGEND, style="dim")
@@ -68,7 +69,7 @@ def view(a: Analysis) -> Group:
     for x in a.luck:
         style = "green" if x.swing >= 5 else "magenta" if x.swing <= -5 else ""
         luck.add_row(str(x.number), x.text, f"{100 * x.before:.1f}%", f"{100 * x.after:.1f}%",
-                     Text(f"{x.swing:+.1f}", style=style))  # fmt: skip
+                     Text(signed_text(float(gap_text(x.after, x.before)), "+.1f"), style=style))  # fmt: skip
     return Group(head, decisions, legend, luck, summary_view(a))
 
 

@@ -482,3 +482,31 @@ def test_the_table_of_many_games_has_a_legend_and_their_totals() -> None:
     console = Console(record=True, width=200)
     console.print(games_view([row(0, "won", 3.0, 0.0, 3, (0, 0, 0))]))
     assert "all 1" not in console.export_text()  # one game: its row is its total
+
+
+def test_a_loss_shown_is_the_difference_of_the_chances_shown() -> None:
+    # Found by a review: 23.5% and 20.0% were shown beside a loss of 3.4 (the unrounded 3.41).
+    from solver.words.numbers import gap_text
+
+    assert f"{100 * 0.23456:.1f} {100 * 0.20044:.1f}" == "23.5 20.0" and f"{100 * (0.23456 - 0.20044):.1f}" == "3.4"
+    assert gap_text(0.23456, 0.20044) == "3.5"
+    assert gap_text(0.2, 0.20004) == "0.0"  # never a negative zero
+    rng = random.Random("gaps")
+    for _ in range(2000):
+        a, b = rng.random(), rng.random()
+        shown = float(f"{100 * a:.1f}") - float(f"{100 * b:.1f}")
+        assert abs(float(gap_text(a, b)) - shown) < 1e-9
+    # The analysis's text shows its losses so.
+    from rich.console import Console
+
+    from cli.analysis_view import view
+
+    a = _analysed("random", "vanguard", 4)[0]
+    console = Console(record=True, width=200)
+    console.print(view(a))
+    rows = [line.split("│") for line in console.export_text().splitlines() if line.count("│") == 7]
+    lossy = [r for r in rows if r[6].strip() and r[6].strip() != "loss"]
+    assert lossy
+    for r in lossy:
+        played, best = (float(r[i].split("%")[0]) for i in (3, 5))
+        assert float(r[6]) == pytest.approx(best - played, abs=1e-9), r

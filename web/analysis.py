@@ -12,6 +12,7 @@ from solver.play.analysis import Analysis, Chance, Decision
 from solver.play.analysis_plot import figure
 from solver.play.driver import Table, step_to_json
 from solver.words.board import cards_text
+from solver.words.numbers import gap_text
 
 FORMAT = "lobo-hint page analysis"
 PHONE_PLOT = (4.2, 3.6)  # inches: about the pixels of a phone's page, so labels keep their size
@@ -43,7 +44,9 @@ def _decision(d: Decision, t: Table) -> dict[str, Any]:
     else:
         verdict = (
             f"You {what} {d.played} ({_pct(d.chance_played)}); the hint: {d.best} ({_pct(d.chance_best)}), "
-            f"{d.loss:.1f} points more" + ("" if d.apart else ", within the estimates' uncertainty") + "."
+            f"{gap_text(d.chance_best.value, d.chance_played.value)} points more"
+            + ("" if d.apart else ", within the estimates' uncertainty")
+            + "."
         )
     return {
         **d.to_json(),

@@ -16,6 +16,13 @@ def signed_text(x: float, spec: str) -> str:
     return number_text(0.0, spec.replace("+", "")) if float(text) == 0 else text
 
 
+def gap_text(high: float, low: float, spec: str = ".1f") -> str:
+    """high − low (two chances) in percentage points, as the difference of the two as shown (each
+    100×, to `spec`): a loss or a swing never disagrees by a rounding with the chances beside it
+    (found by a review: 23.5% and 20.0% shown beside a loss of 3.4)."""
+    return number_text(float(format(100 * high, spec)) - float(format(100 * low, spec)), spec)
+
+
 def as_fraction(x: float) -> str | None:
     """The exact fraction behind a probability, when a small denominator reproduces it to 1e-12."""
     from fractions import Fraction
@@ -29,4 +36,4 @@ def count_text(n: int, what: str = "card") -> str:
     return f"{n} {what}" if n == 1 else f"{n} {what}s"
 
 
-__all__ = ["as_fraction", "count_text", "number_text", "signed_text"]
+__all__ = ["as_fraction", "count_text", "gap_text", "number_text", "signed_text"]
