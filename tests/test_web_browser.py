@@ -314,6 +314,13 @@ def physical_game_on_the_keypad(d: WebDriver, server: str, tmp_path: Path, axe: 
     in_reach(d, "#confirm")
     in_reach(d, ".confirm-row #undo")
     assert text(d, "#pad-target") == "Next tap: your card 1 of 4."
+    # On a desktop the keypad keeps a hand's width (found by a review: it spanned the whole dock).
+    desktop(d)
+    try:
+        keypad = d.execute_script("return document.querySelector('.dock .keypad').getBoundingClientRect().width")
+        assert 300 <= keypad <= 600, keypad
+    finally:
+        phone(d)
     for i, v in enumerate((6, 8, 9, 9, 2, 2, 7, 7)):
         press(d, f'.key[data-key="{v}"]')
         if i == 3:
