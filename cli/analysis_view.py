@@ -15,7 +15,6 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.core.games import game as game_of
-from solver.core.status import Outcome
 from solver.words.numbers import gap_text, signed_text
 
 if TYPE_CHECKING:  # annotations only: `lobo-hint --help` need not load the analysis and the search
@@ -156,21 +155,16 @@ def games_view(rows: list[dict[str, Any]]) -> Table:
 
 
 def _totals(t: Table, rows: list[dict[str, Any]]) -> None:
-    """All the games: how many won, the mean chance at the start, the sums, and the error rate over
-    every unforced decision (a file from before they were counted: its games' own rates, averaged)."""
-    won = sum(s["result"] == Outcome.WON for s in rows)
-    starts = [s["start_chance"] for s in rows if s["start_chance"] is not None]
-    unforced = [s.get("unforced_decisions") for s in rows]
-    loss = sum(s["total_loss"] for s in rows)
-    if all(u is not None for u in unforced):
-        rate = loss / total if (total := sum(unforced)) else 0.0  # type: ignore[arg-type]
-    else:
-        rate = sum(s["error_rate"] for s in rows) / len(rows)
+    """All the games in a last row (analysis.games_total)."""
+    from solver.play.analysis import games_total
+
+    s = games_total(rows)
+    start = s["start_chance"]
     t.add_section()
     t.add_row(
-        f"all {len(rows)}", f"{won} won", f"{100 * sum(starts) / len(starts):.1f}%" if starts else "—",
-        f"{loss:.1f}", f"{sum(s['total_luck'] for s in rows):+.1f}",
-        *(str(sum(s["marks"][m] for s in rows)) for m in ("??", "?", "?!")), f"{rate:.2f}",
+        f"all {s['games']}", f"{s['won']} won", "—" if start is None else f"{100 * start:.1f}%",
+        f"{s['total_loss']:.1f}", f"{s['total_luck']:+.1f}",
+        *(str(s["marks"][m]) for m in ("??", "?", "?!")), f"{s['error_rate']:.2f}",
     )  # fmt: skip
 
 

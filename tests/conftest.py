@@ -95,7 +95,9 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
         return 0
     # The CPUs this process may run on (a container's share), not the host's: psutil's count,
     # which xdist would use, can be much larger than what the run gets.
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    from solver.parallel.workers import usable_cores
+
+    return usable_cores()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -76,6 +76,25 @@ class Finish:
         return out
 
 
+def finish_worth(f: Finish, state: State, objective: str) -> float:
+    """What a final round is worth when this finish wins it: under `score` its score, under
+    `party` minus the members of `state` it sacrifices, else 1 (the round won)."""
+    if objective == "score":
+        return float(f.score or 0)
+    if objective == "party":
+        return -float(len(state.party) - len(f.members_left))
+    return 1.0
+
+
+def won_worth(end: State, state: State, objective: str) -> float:
+    """The same for the round won in `end` (`state` itself: the most any finish is worth)."""
+    if objective == "score":
+        return float(final_score(end))
+    if objective == "party":
+        return -float(len(state.party) - len(end.party))
+    return 1.0
+
+
 class FinishModel:
     """One CP-SAT model of a final round. `covered[j]` says Wolf card j must be covered; in the
     proof model they are assumptions instead of facts."""

@@ -25,6 +25,14 @@ from typing import Any
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
+def usable_cores() -> int:
+    """The cores this process may run on: a container's or a taskset's share, not the host's."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
 def end_with_parent(parent: int | None) -> None:
     """A worker's start (the pool's initializer; web/hints.py's hint worker calls it too): the
     worker ignores Ctrl-C and ends when the process that started it dies, even by SIGKILL, so

@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from solver.core.rules import State
+from solver.core.status import Outcome
 from solver.parallel import run_parallel
 from solver.play.driver import (
     DEAL,
@@ -324,7 +325,7 @@ class Analysis:
             # Points lost per decision that could matter, as GNU Backgammon's error rate counts
             # unforced moves only (found by a review: forced folds and rounds won whatever was
             # played diluted it, so it measured how many such a game had).
-            "error_rate": round(self.total_loss / unforced, 4) if unforced else 0.0,
+            "error_rate": round(error_rate(self.total_loss, unforced), 4),
             "decisive": self.decisive(),
         }
 
@@ -355,6 +356,34 @@ class Analysis:
 
 
 Task = tuple[int, Table, Step | None]
+
+
+def error_rate(loss: float, unforced: int) -> float:
+    """Points lost an unforced decision (none: 0)."""
+    return loss / unforced if unforced else 0.0
+
+
+def games_total(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Many games' summaries (`Analysis.summary()`, as an --out file keeps them) as one: how many,
+    how many won, the mean chance at the start (None: none known), the sums of loss, luck and
+    marks, and the error rate over every unforced decision (lines from before those were counted:
+    their games' own rates, averaged)."""
+    starts = [s["start_chance"] for s in summaries if s["start_chance"] is not None]
+    unforced = [s.get("unforced_decisions") for s in summaries]
+    loss = sum(s["total_loss"] for s in summaries)
+    if all(isinstance(u, int) for u in unforced):
+        rate = error_rate(loss, sum(u for u in unforced if isinstance(u, int)))
+    else:
+        rate = sum(s["error_rate"] for s in summaries) / len(summaries)
+    return {
+        "games": len(summaries),
+        "won": sum(s["result"] == Outcome.WON for s in summaries),
+        "start_chance": sum(starts) / len(starts) if starts else None,
+        "total_loss": loss,
+        "total_luck": sum(s["total_luck"] for s in summaries),
+        "marks": {m: sum(s["marks"][m] for s in summaries) for _, m in MARKS},
+        "error_rate": rate,
+    }
 
 
 def tasks(game: Playthrough) -> list[Task]:
@@ -645,6 +674,8 @@ __all__ = [
     "analyse_games",
     "assemble",
     "deal_chance",
+    "error_rate",
+    "games_total",
     "step_number",
     "tasks",
     "value_task",

@@ -33,6 +33,7 @@ from numba.core import cgutils
 from numba.np import arrayobj
 
 from solver.core import kernel as plain_kernel
+from solver.parallel.workers import usable_cores
 from solver.search import hashtable, machine_code
 from solver.search.machine_code import SOURCES, STAMP
 
@@ -226,7 +227,7 @@ def warm_up(notice: bool = True) -> None:
                 return
             everything = not machine_code.ready()  # a first compile: all of it, under the one notice
             # Held while the machine code loads from its cache (some 0.3 s), not through a first
-            # compile (some 20 s): Ctrl-C must stop that at once.
+            # compile (about a minute): Ctrl-C must stop that at once.
             with loading("search") if not everything else nullcontext():
                 if everything:
                     _first_compile()
@@ -250,7 +251,7 @@ def _first_compile() -> None:
     are compiled twice, which costs less than waiting. Whatever the other process has not
     cached by then, this one compiles itself."""
     helper = None
-    if _cores() > 1 and machine_code.stamped():
+    if usable_cores() > 1 and machine_code.stamped():
         command, env = helper_command()
         try:
             helper = subprocess.Popen(
@@ -280,10 +281,6 @@ def helper_command() -> tuple[list[str], dict[str, str]]:
 
 HELPER_WAIT = 300.0  # seconds: a first compile's second process is given up after this long
 _PACKAGE_HOME = Path(__file__).resolve().parents[2]  # the folder `solver` is imported from
-
-
-def _cores() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def _calls(*, search: bool, rest: bool) -> None:

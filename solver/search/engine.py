@@ -46,6 +46,7 @@ from solver.core.rules import (
     sacrifices_allowed,
     vector,
 )
+from solver.parallel.workers import usable_cores
 from solver.search import evaluator, machine_code, memory, playouts, rollout_policy, tables
 from solver.search import expectimax as plain
 
@@ -915,11 +916,7 @@ def _may_hand_over(root: State, max_states: int | None) -> bool:
 def cores() -> int:
     """The threads a single answer may search with: the cores this process may run on, at most two
     (a batch or a simulation uses its cores its own way, one search a process)."""
-    try:
-        n = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        n = os.cpu_count() or 1
-    return max(1, min(2, n))
+    return max(1, min(2, usable_cores()))
 
 
 def evaluate_moves(

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from solver.core.files import write_whole
 from solver.core.games import game
 from solver.core.position import Position
-from solver.core.rules import State, apply, apply_outcome, chance_outcomes, final_score, initial_state, legal_plays
+from solver.core.rules import State, apply, apply_outcome, chance_outcomes, initial_state, legal_plays
 from solver.core.status import FinishStatus
 from solver.search import memory
 from solver.search.engine import Budget, Search, compiled_for
@@ -188,26 +188,18 @@ def _final_round(root: State, objective: str, t0: float, time_limit: float | Non
 
     import networkx as nx
 
-    from solver.finish.finisher import solve_finish
+    from solver.finish.finisher import finish_worth, solve_finish, won_worth
 
     by = objective if objective in ("score", "party") else "score"
     left = 10.0 if time_limit is None else max(0.05, t0 + time_limit - time.perf_counter())  # the clock's rest
     f = solve_finish(root, time_limit=left, objective=by)
     won = f.status == FinishStatus.WIN
-    active = len(root.party)
-    if objective == "score":
-        found = float(f.score or 0) if won else 0.0
-    elif objective == "party":
-        found = -float(active - len(f.members_left)) if won else -float(active)
-    else:
-        found = float(won)
+    # None found: the objective's floor (no score, every active member lost, the round lost).
+    found = finish_worth(f, root, objective) if won else -float(len(root.party)) if objective == "party" else 0.0
     g: nx.DiGraph[str] = nx.DiGraph(objective=objective, depth=0, truncated=False, nodes_limit=1)
     g.add_node("n0", kind="final", label=_label(root), level=0)
     attrs = g.nodes["n0"]
-    # The most a finish can be worth: the score with every card still held (hint.py's bound), none
-    # sacrificed, or the round won.
-    top = float(final_score(root)) if objective == "score" else 0.0 if objective == "party" else 1.0
-    attrs["lo"], attrs["hi"] = (found, found) if f.exact else (found, top)
+    attrs["lo"], attrs["hi"] = (found, found) if f.exact else (found, won_worth(root, root, objective))
     if f.exact:
         attrs["value"] = found
     g.graph["estimated"] = False

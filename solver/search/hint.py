@@ -15,9 +15,9 @@ from typing import Any
 from solver.core.games import game
 from solver.core.plays import Play
 from solver.core.position import Position, Rules
-from solver.core.rules import WON, State, apply, final_score, initial_state, legal_plays
+from solver.core.rules import WON, State, apply, initial_state, legal_plays
 from solver.core.status import FinishStatus, HintStatus
-from solver.finish.finisher import Finish, solve_finish
+from solver.finish.finisher import Finish, finish_worth, solve_finish, won_worth
 from solver.search import bias, memory, value_net
 from solver.search.engine import (
     Budget,
@@ -276,20 +276,12 @@ def _final_round(state: State, objective: str, time_limit: float | None, t0: flo
     root = solve_finish(state, time_limit=limit, objective=by)
     active = len(state.party)
     plays = legal_plays(state)
-
-    def won_in(end: State) -> float:
-        """The value of the final round won in `end` (the state itself: a bound on every finish)."""
-        if objective == "game":
-            return 1.0
-        return float(final_score(end)) if by == "score" else -float(active - len(end.party))
-
-    def finish_worth(f: Finish) -> float:
-        if objective == "game":
-            return 1.0
-        return float(f.score or 0) if by == "score" else -float(active - len(f.members_left))
+    worth = "game" if objective == "game" else by  # what a won final round is worth here
 
     exact_root = root.status == FinishStatus.WIN and root.exact
-    top = finish_worth(root) if exact_root else won_in(state)  # no play beats the best finish
+    top = (
+        finish_worth(root, state, worth) if exact_root else won_worth(state, state, worth)
+    )  # no play beats the best finish
     floor = 0.0 if objective == "game" else -float(active) if by == "party" else LOST
     # Which member a sacrifice turns face down never changes a finish's worth (RULES.md §4).
     alike = {replace(p, member=None) for p in root.plays} if exact_root else set()
@@ -300,7 +292,7 @@ def _final_round(state: State, objective: str, time_limit: float | None, t0: flo
             children.append(_Child(floor, floor, False))
             continue
         if after.outcome == WON:
-            v = won_in(after)
+            v = won_worth(after, state, worth)
             children.append(_Child(v, v, True))
             continue
         if replace(play, member=None) in alike:  # plays commute: the best finish less this one ends the rest
@@ -315,14 +307,14 @@ def _final_round(state: State, objective: str, time_limit: float | None, t0: flo
         if f.status == FinishStatus.LOST:
             children.append(_Child(floor, floor, False))
         elif f.status == FinishStatus.WIN:
-            v = finish_worth(f)
+            v = finish_worth(f, state, worth)
             # A finish as good as the best finish is this play's best, proven or not.
             children.append(_Child(v, v if f.exact or v >= top - EPS else top, True))
         else:
             children.append(_Child(floor, top, None))
     if root.status == FinishStatus.WIN and not exact_root and root.plays:
         # The finish found, not proven best, starts with this play: the play is worth at least it.
-        first, found = replace(root.plays[0], member=None), finish_worth(root)
+        first, found = replace(root.plays[0], member=None), finish_worth(root, state, worth)
         children = [
             _Child(max(c.lo, found), max(c.hi, found), True) if replace(p, member=None) == first else c
             for p, c in zip(plays, children, strict=True)
@@ -696,21 +688,19 @@ class _Rows:
             if self.apart and not w.exact:
                 if e is not None and e.win is not None and e.method == NETWORK_ALONE:
                     win, win_interval = min(max(e.win, w.lo), w.hi), (w.lo, w.hi)
-                    samples, method = (
-                        0,
-                        NETWORK_ALONE if ev is None or not m.exact else f"{ev.method}{WIN_BY}{NETWORK_ALONE}",
-                    )
+                    samples, method = 0, NETWORK_ALONE
                 elif e is not None and e.win is not None:
                     win, win_interval, on = self.corrected(play, e, "win", (w.lo, w.hi))
                     samples, method = e.samples, bias.method(e.method)
-                    if m.exact and ev is not None:  # (found by a review: the value's own interval was lost)
-                        method = f"{ev.method}{WIN_BY}{method}"
                     measured = on if measured is None else measured  # the value's, where it was estimated
                 else:
                     win_interval = (w.lo, w.hi)
                     samples, method = (0, MIDPOINT) if samples is None else (samples, method)
                 if m.exact and ev is None:
                     interval = (m.value, m.value)
+                elif m.exact and ev is not None and method != ev.method:
+                    # Both, the value's then the win's (found by a review: the value's own interval was lost).
+                    method = f"{ev.method}{WIN_BY}{method}"
         return MoveResult(
             play,
             value,

@@ -230,7 +230,7 @@ def explain(result: HintResult) -> str:
         if f.status == FinishStatus.LOST:
             return "no finish exists: " + (f.proof.reason if f.proof else "the Wolf cannot be cleared")
         if f.status != FinishStatus.WIN:  # (found by a review: a round the clock left open was said lost)
-            return f"no finish found before {why_not_exact(result).removesuffix(' ran out')} ran out: ranked by bounds"
+            return f"no finish found before {why_not_exact(result)}: ranked by bounds"
         plays = ", ".join(map(str, f.plays))
         if not f.exact:
             return f"starts the best finish found ({plays}), scoring {f.score}; a better one may exist"
