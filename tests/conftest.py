@@ -6,10 +6,20 @@ from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
+import hypothesis
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+# pytest keeps the test modules it rewrote (for its assert messages) only where Python may write
+# bytecode; under PYTHONDONTWRITEBYTECODE (containers often set it) each worker rewrote all of
+# them again on every run, some 6 s of each run's start on this machine.
+sys.dont_write_bytecode = False
+
+# The property tests' examples are seeded like every other random test here: the same cases (and
+# the same time) on every run, never a case found once and lost.
+hypothesis.settings.register_profile("seeded", derandomize=True)
+hypothesis.settings.load_profile("seeded")
 
 # A copy of ../shared/examples (the contract's worked answers), so the suite needs nothing outside the repo.
 EXAMPLES = ROOT / "tests" / "examples"

@@ -234,10 +234,16 @@ def test_a_scheduler_lost_mid_run_is_one_line_and_the_out_file_is_left_as_it_was
     puzzle.write_text(json.dumps({"id": "p", "player": [1, 2], "wolf": [1], "final": True}))
     out = tmp_path / "r.jsonl"
     out.write_text('{"an": "earlier run"}\n')
+    from solver.parallel.cluster import CONNECT_SECONDS
+
     with batch_waiting_for_workers(str(puzzle), "--out", str(out)) as (cluster, proc, first):
         assert "waiting for workers" in first, first
+        t0 = time.monotonic()
         cluster.close()
         _, err = proc.communicate(timeout=60)
+    # Said at once, not after the client's reconnection gave up (CONNECT_SECONDS: one run in five
+    # or so, before run_on_dask looked at the client's connection itself).
+    assert time.monotonic() - t0 < CONNECT_SECONDS / 2, err
     assert proc.returncode == 1, err
     [line] = err.splitlines()
     assert line.startswith("lobo-hint: error: --cluster: the cluster stopped the work (") and line.endswith(
@@ -351,3 +357,24 @@ def test_a_dash_for_out_is_refused_and_makes_no_file(tmp_path: Path, monkeypatch
         r = runner.invoke(app, args)
         assert r.exit_code == 2 and "'-' names no file" in r.stderr, r.output
     assert not (tmp_path / "-").exists()
+
+
+def test_a_task_submitted_as_the_scheduler_is_lost_does_not_wait_for_the_reconnection() -> None:
+    """The race behind the test above's slow runs, made certain: a client that lost its scheduler
+    (Dask's status `connecting`) with a task it never cancelled stops the work at once."""
+    from concurrent.futures import CancelledError
+
+    from solver.parallel import cluster
+
+    class Nothing:  # an as_completed whose tasks never finish
+        def next_batch(self, block: bool) -> list[Any]:
+            assert not block
+            return []
+
+    class Lost:
+        status = "connecting"
+
+    t0 = time.monotonic()
+    with pytest.raises(CancelledError, match="connection to the scheduler was lost"):
+        cluster._finished(Nothing(), Lost())
+    assert time.monotonic() - t0 < 1

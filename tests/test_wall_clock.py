@@ -211,8 +211,8 @@ def test_sampled_reward_values_hold_the_exact_ones() -> None:
     from solver.core.rules import WON, State
     from solver.search.round_end import reward_values, sampled_reward_values
 
-    unseen = (2, 2, 1, 2, 1, 2, 1, 1, 2)  # 14 cards, the pile's: the next deal is the final round
-    s = State("vanguard", (2, 6, 7), (), (1,), ("J", "Q"), 14, (), unseen, False, Rules(), outcome=WON)
+    unseen = (2, 1, 1, 2, 1, 1, 1, 1, 2)  # 12 cards, the pile's: the next deal is the final round
+    s = State("vanguard", (2, 6, 7), (), (1,), ("J", "Q"), 12, (), unseen, False, Rules(), outcome=WON)
     exact = dict(reward_values(s))
     sampled = sampled_reward_values(s, None, seed=5, deals=60)  # a count, not a clock: the same every run
     assert sampled and all(v.samples == 60 for _, v in sampled)

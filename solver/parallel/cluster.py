@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import CancelledError
 from typing import Any, TypeVar
@@ -84,6 +85,23 @@ def _watch_workers(client: Any, address: str, say: Callable[[str], None], stop: 
             return
 
 
+POLL = 0.05  # seconds between two looks for finished tasks (and at the client's connection)
+
+
+def _finished(pending: Any, client: Any) -> list[Any]:
+    """The tasks finished since the last call, at least one. A client that lost its scheduler
+    stops the work at once: Dask cancels the tasks it knew of, but one submitted as the
+    connection dropped waited for its reconnection's timeout (10 s, found by a test that
+    sometimes took that long)."""
+    while True:
+        done = pending.next_batch(block=False)
+        if done:
+            return list(done)
+        if client.status != "running":
+            raise CancelledError("the connection to the scheduler was lost")
+        time.sleep(POLL)
+
+
 def run_on_dask(
     fn: Callable[..., R],
     tasks: Iterable[tuple[Any, ...]],
@@ -116,17 +134,18 @@ def run_on_dask(
         pending = as_completed()
         place: dict[Any, int] = {}  # a future (hashed by its key) → its task's place
 
-        def take(fut: Any) -> None:
-            put(place.pop(fut), fut.result())
+        def take_finished() -> None:
+            for fut in _finished(pending, client):
+                put(place.pop(fut), fut.result())
 
         for i, task in enumerate(tasks):
             if len(place) >= width:
-                take(next(pending))
+                take_finished()
             fut = client.submit(fn, *task, pure=False)
             place[fut] = i
             pending.add(fut)
-        for fut in pending:
-            take(fut)
+        while place:
+            take_finished()
     except (CancelledError, OSError) as e:
         # The scheduler lost, or its connection (found by a review: three tracebacks and no
         # summary). The tasks' own errors are their callers', and go up as they are.
