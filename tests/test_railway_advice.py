@@ -232,6 +232,10 @@ def test_a_draw_from_an_empty_stock_is_refused() -> None:
     with pytest.raises(RailwayError, match="the stock is empty"):
         advise(pos, drawn="S0")
     assert advise(pos, took_top=True).drawn == "J0"  # the top discard still can be taken
+    # Its later turns' chances are the model's, not the rules' new stock: said, with or without a draw.
+    for answer in (advise(pos), advise(pos, took_top=True)):
+        assert any("the rules shuffle a new one" in n and "model ignores" in n for n in answer.notes), answer.notes
+    assert not any("shuffle" in n for n in advise(parse_position({**H01032, "stock": 4})).notes)
 
 
 def test_no_expose_decision_beside_a_lobo_to_call_or_with_nothing_to_draw() -> None:

@@ -349,6 +349,13 @@ def advise(
     if pos.stock is not None and 0 < pos.stock < 3 * pos.players:
         cards = f"{pos.stock} card{'' if pos.stock == 1 else 's'}"
         notes.append(f"the stock has {cards}: it may run out within three rounds, which the model ignores")
+    elif pos.stock == 0:
+        # Found by a review: the note said only the top discard can be drawn, while the later
+        # turns' chances went on drawing from the unseen cards without a word.
+        notes.append(
+            "the stock is empty: the rules shuffle a new one before your next draw, which the model "
+            "ignores (its later turns draw from the unseen cards)"
+        )
     mine = partition(deck, hand, method, budget)  # the hand as given, read once
     if not (took_top or drawn is not None):
         if mine.goes_lobo(exposed):
