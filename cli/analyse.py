@@ -11,6 +11,8 @@ from typing import Annotated, Any, TypeGuard
 
 import typer
 
+from solver.words.numbers import count_text
+
 from . import analysis_view
 from .common import (
     EXIT_INPUT,
@@ -120,7 +122,7 @@ def analyse(
         numbers = sorted(g.index for g in games if g.index is not None)
         games = [g for g in games if g.index == game]
         if not games:
-            unread = f" ({len(bad)} line(s) could not be read; the first: {bad[0]})" if bad else ""
+            unread = f" ({count_text(len(bad), 'line')} could not be read; the first: {bad[0]})" if bad else ""
             fail(f"{path}: no game {game} in this file{numbers_held(numbers)}{unread}")
         bad = []
     if out is None:
@@ -222,11 +224,13 @@ def analyse(
             if rows:
                 console().print(analysis_view.games_view(rows))
             note = f" ({len(games) - len(todo)} already in it)" if len(games) > len(todo) else ""
-            console().print(f"{len(results)} game(s) analysed into {out}{note}", soft_wrap=True)
+            console().print(f"{count_text(len(results), 'game')} analysed into {out}{note}", soft_wrap=True)
     for line in bad[:5]:
         typer.echo(f"lobo-hint: invalid: {one_line(str(line))}", err=True)
     if len(bad) > 5:
-        typer.echo(f"lobo-hint: and {len(bad) - 5} more line(s) that are not games", err=True)
+        typer.echo(
+            f"lobo-hint: and {len(bad) - 5} more {'line' if len(bad) == 6 else 'lines'} that are not games", err=True
+        )
     if bad:
         raise typer.Exit(EXIT_INPUT)
 

@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.core.games import game as game_of
-from solver.words.numbers import gap_text, signed_text
+from solver.words.numbers import count_text, gap_text, signed_text
 
 if TYPE_CHECKING:  # annotations only: `lobo-hint --help` need not load the analysis and the search
     from solver.play.analysis import Analysis, Chance
@@ -79,7 +79,7 @@ def summary_view(a: Analysis) -> Table:
     t.add_column("")
     start = s["start_chance"]
     t.add_row("chance to win at the start", "—" if start is None else f"{100 * start:.1f}%")
-    t.add_row("lost by decisions", f"{s['total_loss']:.1f} points over {s['decisions']} decisions "
+    t.add_row("lost by decisions", f"{s['total_loss']:.1f} points over {count_text(s['decisions'], 'decision')} "
               f"({s['exact_decisions']} valued exactly)")  # fmt: skip
     t.add_row("error rate", f"{s['error_rate']:.2f} points an unforced decision ({s['unforced_decisions']} of them)")
     t.add_row("luck", f"{s['total_luck']:+.1f} points")
@@ -108,7 +108,7 @@ def _budget(a: Analysis) -> str:
     if end is not None and (end["time_limit"], end["max_states"]) != (b.time_limit, b.max_states):
         said += (
             f"; at least {_budget_parts(end['time_limit'], end['max_states'], None)} near the end of a round "
-            f"({end['unknown_cards_at_most']} unknown cards or fewer), as the hint policy"
+            f"({end['unknown_cards_at_most']} unknown cards or fewer), as the hint policy gives them"
         )
     return said
 

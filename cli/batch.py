@@ -14,6 +14,7 @@ import typer
 
 from solver.core.files import write_whole
 from solver.core.status import Check, Outcome, RecordStatus
+from solver.words.numbers import count_text
 
 from . import render
 from .common import (
@@ -346,7 +347,7 @@ def generate(
             written += 1
             advance(puzzle)
     typer.echo(
-        f"wrote {written} puzzle(s) to {folder}"
+        f"wrote {count_text(written, 'puzzle')} to {folder}"
         + (
             ""
             if written == count

@@ -24,6 +24,7 @@ from solver.core.plays import PlayError
 from solver.core.position import PositionError
 from solver.railway.budget import BUDGET_CODES
 from solver.railway.deck import RailwayError
+from solver.words.numbers import count_text
 
 EXIT_INPUT = 2
 F = TypeVar("F", bound=Callable[..., Any])
@@ -249,7 +250,8 @@ class LateOut:
         n = self.records if records is None else records
         if self.records == 0:
             return f"; no {self.what} finished: {self.path} left as it was"
-        return f"; the {n} finished {self.what}(s) are in {self.path} (rerun with --resume to {self.rest} the rest)"
+        are = "is" if n == 1 else "are"
+        return f"; the {count_text(n, 'finished ' + self.what)} {are} in {self.path} (rerun with --resume to {self.rest} the rest)"
 
 
 def resume_lock(path: str, option: str) -> IO[str]:

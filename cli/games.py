@@ -40,6 +40,7 @@ from solver.play.driver import (
 from solver.play.policies import BEST_RULE, BEST_SAMPLES, GREEDY_RULE
 from solver.play.registry import CLAIRVOYANT_RULE, HINT_RULE, POLICIES
 from solver.words.board import draw_text
+from solver.words.numbers import count_text
 
 from . import render
 from .common import (
@@ -422,12 +423,12 @@ def _pick(path: str, found: Iterator[Any], game: int | None) -> tuple[str, Any]:
             fail(_not_its_number(path, game, own))
         return where, raw  # one with no number is replayed first: its faults are said before --game's
     if game is None:
-        unreadable = f" and {len(unread)} line(s) that cannot be read" if unread else ""
+        unreadable = f" and {count_text(len(unread), 'line')} that cannot be read" if unread else ""
         fail(f'{path}: {count - len(unread)} games in this file{unreadable}: name one with --game N (its "game" key)')
     if match is not None:
         where, raw = match
         return where, raw
-    said = f" ({len(unread)} line(s) could not be read; the first: {unread[0]})" if unread else ""
+    said = f" ({count_text(len(unread), 'line')} could not be read; the first: {unread[0]})" if unread else ""
     fail(f"{path}: no game {game} in this file{numbers_held(sorted(held))}{said}")
 
 

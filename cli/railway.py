@@ -182,7 +182,7 @@ def _deck_lines(path: str, deck: Deck, s: dict[str, Any]) -> list[str]:
     lines.append("  Station: junctions through it, journeys it can end (with another station card)")
     width = max((len(x) for x in s["station_junctions"]), default=0)
     lines += [
-        f"    {x:<{width}}  {s['station_junctions'][x]:>2} junction(s)  {s['station_journeys'][x]:>3} journey(s)"
+        f"    {x:<{width}}  {count_text(s['station_junctions'][x], 'junction'):>12}  {count_text(s['station_journeys'][x], 'journey'):>12}"
         for x in s["station_junctions"]
     ]
     if s["unlisted_stations"]:
@@ -226,7 +226,7 @@ def lobo(
 
 def _lobo_lines(part: Partition, exposed: int) -> list[str]:
     n = len(part.journeys)
-    counted = f"{n} journey(s) in the hand" + (f", {exposed} exposed" if exposed else "")
+    counted = f"{count_text(n, 'journey')} in the hand" + (f", {exposed} exposed" if exposed else "")
     if part.goes_lobo(exposed):
         lines = [f"LOBO: yes ({counted})"]
     elif not part.leftover:
@@ -294,7 +294,7 @@ def _outs_text(option: Option) -> str:
         return "no outs"
     total = sum(o.count for o in option.outs)
     shown = ", ".join(f"{o.card}{f' ×{o.count}' if o.count > 1 else ''} ({o.completes})" for o in option.outs)
-    return f"{total} out(s): {shown}"
+    return f"{count_text(total, 'out')}: {shown}"
 
 
 def _hint_lines(pos: RailwayPosition, a: Advice) -> list[str]:

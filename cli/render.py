@@ -222,20 +222,20 @@ def finish_view(f: Finish) -> Group:
             made += f" + reserve {reserve}"
         parts.append(Text(f"Score {f.score} = {made}" + ("" if f.exact else "  (best found: not proven optimal)")))
         if f.alternatives is not None:
-            more = "+" if f.alternatives_capped else ""
-            parts.append(
-                Text(
-                    "The only finish with this score"
-                    + (" (whichever members are sacrificed)." if any(p.kind == "sacrifice" for p in f.plays) else ".")
-                    if f.alternatives == 0
-                    else f"{f.alternatives}{more} other finish(es) reach the same score"
-                    + (
-                        " (which members are sacrificed not counted)."
-                        if any(p.kind == "sacrifice" for p in f.plays)
-                        else "."
-                    )
+            sacrifices = any(p.kind == "sacrifice" for p in f.plays)
+            if f.alternatives == 0 and f.alternatives_capped:
+                # Found by a review: "the only finish" where the count had not begun.
+                line = "Other finishes with this score: not counted before the time limit ran out."
+            elif f.alternatives == 0:
+                line = "The only finish with this score" + (
+                    " (whichever members are sacrificed)." if sacrifices else "."
                 )
-            )
+            else:
+                more = "+" if f.alternatives_capped else ""
+                one = f.alternatives == 1 and not more
+                line = f"{f.alternatives}{more} other {'finish reaches' if one else 'finishes reach'} the same score"
+                line += " (which members are sacrificed not counted)." if sacrifices else "."
+            parts.append(Text(line))
     elif f.status == FinishStatus.LOST:
         assert f.proof is not None
         parts.append(Text.from_markup("[bold red]No finish exists: the round is lost.[/bold red]"))
@@ -287,6 +287,12 @@ def check_view(v: Judgement) -> Group:
             )
     elif v.best.status == FinishStatus.LOST and v.best.proof is not None:
         parts.append(Text(f"No finish exists: {v.best.proof.reason}."))
+    else:
+        # Found by a review: nothing was said of the best score where the clock left it unknown.
+        found = f"at least {v.score}" if v.clears and v.score is not None and v.legal else "unknown"
+        parts.append(
+            Text(f"Best score: {found}: the time limit ran out before a best finish was found.", style="yellow")
+        )
     return Group(*parts)
 
 

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from solver.core.files import append_locked
+from solver.words.numbers import count_text
 
 from .common import MemoryOpt, fail, input_errors, use_memory, writable_folder
 
@@ -136,7 +137,7 @@ def serve(
         typer.echo(f"lobo-hint: warning: {line}", err=True)
     hints = HintService()
     app = create_app(store, hints, token=token, local_only=local_only, seconds=time_limit)
-    typer.echo(f"lobo-hint serve: {len(store.entries())} game(s) in {folder}")
+    typer.echo(f"lobo-hint serve: {count_text(len(store.entries()), 'game')} in {folder}")
     urls = addresses(host, port, token)
     for url in urls:
         typer.echo(f"  open {url}")

@@ -76,10 +76,11 @@ def board(session: Session) -> Panel:
     grid.add_row("Pile", pile)
     unseen = "  ".join(f"{v}×{n}" for v, n in enumerate(t.unseen, start=1) if n)
     grid.add_row("Unseen", f"{unseen or '—'}   ({count_text(sum(t.unseen))})")
-    grid.add_row("Discards", f"{len(t.discards)} card(s)" + (f": {_cards(t.discards)}" if t.discards else ""))
+    grid.add_row("Discards", count_text(len(t.discards)) + (f": {_cards(t.discards)}" if t.discards else ""))
     before_deal = "   (to be dealt)" if round_number(t) > t.rounds else ""
     grid.add_row(
-        "Round", f"{round_number(t)}{before_deal}" + (f"   ({t.reshuffles} reshuffle(s))" if t.reshuffles else "")
+        "Round",
+        f"{round_number(t)}{before_deal}" + (f"   ({count_text(t.reshuffles, 'reshuffle')})" if t.reshuffles else ""),
     )
     if g.has_final_round:
         grid.add_row("Final round", escape(final_status(session)))

@@ -624,7 +624,7 @@ def test_generate_makes_lobo_hint_puzzles_and_refuses_a_filter_that_never_matche
     r = runner.invoke(
         app, ["generate", "--kind", "hint", "--only", "lost", "-n", "2", "--seed", "3", "-o", str(tmp_path / "h")]
     )
-    assert r.exit_code == 0 and "wrote 2 puzzle(s)" in r.stdout, r.output
+    assert r.exit_code == 0 and "wrote 2 puzzles" in r.stdout, r.output
     lost = [json.loads(p.read_text()) for p in (tmp_path / "h").glob("hint-standard-3-lost-*.json")]
     assert len(lost) == 2 and len(list((tmp_path / "h").glob("*.json"))) == 14
     for p in lost:

@@ -172,7 +172,7 @@ def test_physical_game_refuses_mistakes_and_changes_nothing() -> None:
     refused(s, "draw 5", "not time for a draw", "deal of round 1")
     refused(s, "reveal 5", "not time for a draw or reveal", "deal of round 1")  # (it said "a draw")
     refused(s, "4+2=6", "not time for a play")
-    refused(s, "deal 3 7 9 / 6 2 2 8", "4 card(s) to you and 4 to the Wolf, not 3 and 4")
+    refused(s, "deal 3 7 9 / 6 2 2 8", "4 cards to you and 4 to the Wolf, not 3 and 4")
     refused(s, "deal 7 7 7 7 / 7 2 2 8", "no 7 can come from the pile", "you typed 5 but only 4")
     refused(s, "reserve 5", "not time for a reward")
     refused(s, "reshuffle", "not time for a reshuffle")
@@ -194,8 +194,8 @@ def test_physical_game_refuses_mistakes_and_changes_nothing() -> None:
     refused(s, "draw 4", "not time for a draw")
     s = run(s, "9>2")  # the Wolf owes 7 cards
     assert s.table.phase == DRAW and s.table.owed() == ("wolf", 7)
-    refused(s, "draw 4 4", "7 card(s) are drawn here, not 2")
-    refused(s, "1+3=4", "not time for a play", "7 card(s) drawn by the Wolf")
+    refused(s, "draw 4 4", "7 cards are drawn here, not 2")
+    refused(s, "1+3=4", "not time for a play", "7 cards drawn by the Wolf")
     s = run(s, "draw 7 7 7 5 5 5 5", "7=7")  # every 7 is now in sight
     assert s.table.phase == DRAW and s.table.owed() == ("player", 1)
     refused(
@@ -309,7 +309,7 @@ def test_undo_virtual_takes_back_the_play_and_the_deck_deals_the_same() -> None:
 def test_final_round_from_the_deal() -> None:
     setup = Setup("vanguard", "standard", Rules(final_threshold=28))
     s = physical(setup)
-    assert final_status(s) == "the next round will be: its deal leaves 28 ≤ 28 card(s) in the pile"
+    assert final_status(s) == "the next round will be: its deal leaves 28 ≤ 28 cards in the pile"
     reply = execute(s, "deal 3 7 9 A / 6 2 2 8")
     assert "this is the final round: the pile holds 28 ≤ 28 after the deal" in [n.text for n in reply.notes]
     assert final_status(reply.session) == "yes: the pile holds 28 ≤ 28 after the deal"
@@ -379,21 +379,19 @@ def test_steps_taken_back_past_a_save_are_counted_as_such(tmp_path: Path) -> Non
     one = run(s, "undo")
     assert one.changes() == (0, 1) and one.unsaved() == 1
     warned = execute(one, "quit")
-    assert not warned.quit and warned.notes[0].text.startswith("1 step(s) of the save were taken back")
+    assert not warned.quit and warned.notes[0].text.startswith("1 step of the save was taken back")
     everything = run(s, "undo 3")
     assert everything.changes() == (0, 3) and not execute(everything, "quit").quit
     other = run(everything, "9>7")  # a new line of play where the saved one was
     assert other.changes() == (1, 3)
-    assert "1 step(s) are not saved; 3 step(s) of the save were taken back" in execute(other, "quit").notes[0].text
+    assert "1 step is not saved; 3 steps of the save were taken back" in execute(other, "quit").notes[0].text
     same = run(one, "8=3+5")  # the step taken back made again: the game is the save's once more
     assert same.changes() == (0, 0) and execute(same, "quit").quit
     # Saved over its file after the undo: said, in words (a review: "(1 steps)", and nothing of
     # the steps the file no longer holds).
     said = execute(one, "save").notes[0].text
     gone = len(s.game.steps) - len(one.game.steps)  # the play and the deck's draw after it
-    assert (
-        f"({len(one.game.steps)} steps; the {gone} step(s) taken back since the last save are no longer in it)" in said
-    )
+    assert f"({len(one.game.steps)} steps; the {gone} steps taken back since the last save are no longer in it)" in said
     assert "(1 step)" in execute(start(VANGUARD, seed=3).session, f"save {tmp_path / 'one.json'}").notes[0].text
 
 
@@ -607,7 +605,7 @@ def test_hint_and_why_in_a_final_round() -> None:
     why = execute(reply.session, "why")
     assert "starts the best finish" in why.notes[0].text
     later = run(reply.session, str(result.best))
-    assert "1 step(s) ago" in execute(later, "why").notes[0].text
+    assert "1 step ago" in execute(later, "why").notes[0].text
     refused(s, "hint 0", "give the seconds")
 
 
@@ -741,7 +739,7 @@ def test_summary_and_rounds_of_a_whole_virtual_game() -> None:
     lines = summary_lines(s.game)
     assert (
         lines[0]
-        == f"game won: score {rec.score} = hand {sum(t.round.hand)} ({' '.join(map(str, t.round.hand))}) + 10 × {len(t.round.party)} party member(s)"
+        == f"game won: score {rec.score} = hand {sum(t.round.hand)} ({' '.join(map(str, t.round.hand))}) + 10 × {len(t.round.party)} party member{'' if len(t.round.party) == 1 else 's'}"
     )
     assert any(line.startswith("rewards: ") and "reserve 8" in line for line in lines)
     refused(s, "fold", "the game is over (won)")

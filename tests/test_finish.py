@@ -177,6 +177,53 @@ def test_a_count_of_finishes_the_clock_cuts_short_says_at_least_one_and_capped()
     assert _count_optimal(s, fm, cost, 50, 30.0) == (1, False)  # the one there is, all counted
 
 
+def test_a_count_cut_short_is_not_called_the_only_finish() -> None:
+    """Found by a review: `finish -t 0.05` said "The only finish with this score" where its count
+    of the others stopped before it found one (`other_optimal_finishes_capped`)."""
+    from dataclasses import replace
+
+    from rich.console import Console
+
+    from cli.render import finish_view
+
+    def shown(f: Any) -> str:
+        console = Console(record=True, width=200)
+        console.print(finish_view(f))
+        return console.export_text()
+
+    f = solve_finish(
+        final(player=[3, 9, 6, 1, 5, 4], reserve=[7, 2], wolf=[6, 5, 3, 7], party=["J"]), count_alternatives=True
+    )
+    assert "1 other finish reaches the same score." in shown(f)
+    cut = shown(replace(f, alternatives=0, alternatives_capped=True))
+    assert "not counted before the time limit ran out" in cut and "The only finish" not in cut
+    assert "The only finish with this score." in shown(replace(f, alternatives=0))
+    assert "3+ other finishes reach" in shown(replace(f, alternatives=3, alternatives_capped=True))
+
+
+def test_check_says_the_best_score_is_unknown_where_the_clock_left_it() -> None:
+    """Found by a review: `check -t 0.001` said "Clears the Wolf: score 28." and nothing more."""
+    from dataclasses import replace
+
+    from rich.console import Console
+
+    from cli.render import check_view
+    from solver.core.status import FinishStatus
+
+    def shown(v: Any) -> str:
+        console = Console(record=True, width=200)
+        console.print(check_view(v))
+        return console.export_text()
+
+    s = final(player=[3, 9, 6, 1, 5, 4], reserve=[7, 2], wolf=[6, 5, 3, 7], party=["J"])
+    good = judge_finish(s, tuple(parse_plays("1+2r=3, 7r=7, 5=5, 6=6")))
+    bad = judge_finish(s, tuple(parse_plays("8=8")))
+    assert "Best score: 26" in shown(good) and "ran out" not in shown(good)
+    unknown = replace(good.best, status=FinishStatus.UNKNOWN, score=None, plays=(), exact=False)
+    assert "Best score: at least 26: the time limit ran out" in shown(replace(good, best=unknown))
+    assert "Best score: unknown: the time limit ran out" in shown(replace(bad, best=unknown))
+
+
 def test_time_limit_unknown_is_not_exact() -> None:
     s = final(
         player=list(range(1, 10)) * 2,

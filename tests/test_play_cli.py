@@ -127,7 +127,7 @@ def test_whole_virtual_game(game: str, difficulty: str, want: str) -> None:
     assert t.round is not None and t.last_hands == (t.round.hand, t.round.wolf)
     if t.round.hand:
         assert f"{cards_text(t.round.hand)}   (at the end, total {sum(t.round.hand)})" in text
-    assert "The game" in text and "round(s) played" in text  # the summary
+    assert "The game" in text and " played: " in text  # the summary
 
 
 def test_hint_why_and_reward_in_the_loop() -> None:
@@ -250,10 +250,10 @@ def test_quit_at_game_over_with_unsaved_steps_asks_and_eof_says_so(tmp_path: Pat
     session, text = drive(rec.setup, rec.seed, [*lines, "quit"])  # one quit, then the input ends
     assert session.table.phase == GAME_OVER
     n = session.unsaved()
-    assert f"{n} step(s) are not saved" in text and "left with" not in text
-    assert f"! {n} step(s) are not saved" in text  # the end of input (Ctrl-D) says so too
+    assert f"{n} steps are not saved" in text and "left with" not in text
+    assert f"! {n} steps are not saved" in text  # the end of input (Ctrl-D) says so too
     _, text = drive(rec.setup, rec.seed, [*lines, "quit", "quit"])
-    assert f"left with {n} unsaved step(s)" in text
+    assert f"left with {n} unsaved steps" in text
     # At a terminal, Ctrl-D at game over offers to save, as it does mid-game.
     path = tmp_path / "over.json"
     script_lines: list[str | None] = [*lines, None, str(path)]
@@ -292,9 +292,9 @@ def test_quit_with_unsaved_steps_asks_again_and_eof_says_so(tmp_path: Path) -> N
     rec = greedy_game("vanguard", "standard", "won")
     lines = script(rec)
     _, text = drive(rec.setup, rec.seed, [lines[0], "quit", "quit"])
-    assert "1 step(s) are not saved" in text and "left with 1 unsaved step(s)" in text
+    assert "1 step is not saved" in text and "left with 1 unsaved step" in text
     _, text = drive(rec.setup, rec.seed, [lines[0]])  # the input just ends (Ctrl-D)
-    assert "! 1 step(s) are not saved" in text
+    assert "! 1 step is not saved" in text
 
 
 # ---------------------------------------------------------------------------------------------

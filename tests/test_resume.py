@@ -242,7 +242,7 @@ def test_analyse_resume_knows_a_file_however_its_path_is_written(
     # Found by a review: nothing left to do showed nothing; every game in the file is summed up.
     assert [x["game"] for x in json.loads(r.stdout)["summaries"]] == [0, 1]
     shown = runner.invoke(app, ["analyse", "g.jsonl", *args, "--resume"]).stdout
-    assert "Games analysed" in shown and "0 game(s) analysed into a.jsonl (2 already in it)" in shown
+    assert "Games analysed" in shown and "0 games analysed into a.jsonl (2 already in it)" in shown
     # ... and a file of another name (a copy of the same games) is not appended to it.
     (tmp_path / "copy.jsonl").write_bytes((tmp_path / "g.jsonl").read_bytes())
     r = runner.invoke(app, ["analyse", "copy.jsonl", *args, "--resume"])

@@ -116,7 +116,7 @@ def test_ctrl_c_in_one_process_while_cp_sat_solves_says_interrupted(tmp_path: Pa
         proc.kill()
     lines = out.read_text().splitlines()
     said = (
-        f"lobo-hint: interrupted; the {len(lines)} finished game(s) are in {out} (rerun with --resume to play the rest)"
+        f"lobo-hint: interrupted; the {len(lines)} finished games are in {out} (rerun with --resume to play the rest)"
     )
     assert proc.returncode == 130 and err.decode().splitlines() == [said], err
     assert len(lines) >= 3 and all(json.loads(x)["steps"] for x in lines)  # whole games, every one

@@ -266,7 +266,9 @@ class HintService:
                 )
             busy = sum(1 for k in list(self._jobs) if k != key and (j := self._poll(k)) and j.state == RUNNING)
             if busy >= self._max:
-                raise ValueError(f"the engine is busy with {busy} hint(s) for other games; try again when one ends")
+                raise ValueError(
+                    f"the engine is busy with {busy} {'hint' if busy == 1 else 'hints'} for other games; try again when one ends"
+                )
             w, self._idle = self._idle, None
             if w is None or not w.alive():
                 if w is not None:

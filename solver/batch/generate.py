@@ -16,6 +16,7 @@ from solver.core.rules import initial_state
 from solver.core.status import FinishStatus, HintStatus, Outcome
 from solver.finish.finisher import solve_finish
 from solver.search.hint import hint
+from solver.words.numbers import count_text
 
 KINDS = ("finish", "hint", "known-pile")
 TRIES = 200  # positions dealt a puzzle asked for, at most, before the filters are given up on
@@ -180,7 +181,7 @@ def _one(kind: str, difficulty: str, rng: random.Random, ident: str) -> Puzzle |
     grade = hint_grade(len(best), values[0] - values[1])
     expect: dict[str, Any] = {key: best_value, "best_plays": best, "moves": moves}
     what = "win probability" if vanguard else "points"
-    note = f"{raw['game']}: {what} {best_value:.4g}, {len(best)} best play(s) of {len(moves)}"
+    note = f"{raw['game']}: {what} {best_value:.4g}, {count_text(len(best), 'best play')} of {len(moves)}"
     if h.line is not None:
         expect["line"] = [p.to_json() for p in h.line]
         note += f"; best line {', '.join(map(str, h.line))}"

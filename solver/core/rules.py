@@ -426,7 +426,9 @@ def apply_outcome(state: State, values: tuple[int, ...], *, check: bool = True) 
         if max(values) > len(state.unseen) or any(drawn[i] > state.unseen[i] for i in range(len(state.unseen))):
             raise ValueError(f"cannot draw {values}: not among the unseen cards")
         if len(values) != (owed or 1):
-            raise ValueError(f"{owed or 1} card(s) are drawn or revealed here, not {len(values)}")
+            raise ValueError(
+                f"{owed or 1} {'card is' if (owed or 1) == 1 else 'cards are'} drawn or revealed here, not {len(values)}"
+            )
     child = [0] * kernel.STATE
     kernel.apply_draw(vector(state), drawn, 0, child)
     return state_of(child, state)

@@ -33,6 +33,7 @@ from solver.core.plays import Play, PlayError, from_json, to_text
 from solver.core.position import Position, Rules, parse_rules
 from solver.core.rounds import Reward
 from solver.core.rules import LOST, WON, State, apply, apply_outcome, final_score, initial_state, settle, why_illegal
+from solver.words.numbers import count_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -426,13 +427,13 @@ def waiting_for(t: Table) -> str:
     """What the table waits for, in words."""
     if t.phase == DEAL:
         p, w = t.deal_sizes()
-        return f"the deal of round {t.rounds + 1} ({p} card(s) to you, {w} to the Wolf)"
+        return f"the deal of round {t.rounds + 1} ({count_text(p)} to you, {w} to the Wolf)"
     if t.phase == DRAW:
         who, n = t.owed()
         return (
             "the new top card of the pile"
             if who == "reveal"
-            else f"{n} card(s) drawn by {'you' if who == 'player' else 'the Wolf'}"
+            else f"{count_text(n)} drawn by {'you' if who == 'player' else 'the Wolf'}"
         )
     if t.phase == PLAY:
         return "your play"
@@ -457,7 +458,7 @@ def _deal(t: Table, step: Deal) -> Table:
     want_p, want_w = t.deal_sizes()
     if (len(step.player), len(step.wolf)) != (want_p, want_w):
         raise GameError(
-            f"this deal gives {want_p} card(s) to you and {want_w} to the Wolf, not {len(step.player)} and {len(step.wolf)}"
+            f"this deal gives {count_text(want_p)} to you and {want_w} to the Wolf, not {len(step.player)} and {len(step.wolf)}"
         )
     n = want_p + want_w
     known = list(t.pile_top[:n])
@@ -489,7 +490,9 @@ def _draw(t: Table, step: Draw) -> Table:
     _expect(t, DRAW, "draw or reveal")  # (one step: cards leave the pile, drawn or turned face up)
     who, n = t.owed()
     if len(step.cards) != n:
-        raise GameError(f"{n} card(s) are {'revealed' if who == 'reveal' else 'drawn'} here, not {len(step.cards)}")
+        raise GameError(
+            f"{count_text(n)} {'is' if n == 1 else 'are'} {'revealed' if who == 'reveal' else 'drawn'} here, not {len(step.cards)}"
+        )
     assert t.round is not None
     _take_from(t.unseen, step.cards, "draw")
     return _enter(t, apply_outcome(t.round, tuple(sorted(step.cards)), check=False))

@@ -21,6 +21,7 @@ from solver.play.policies import BEST_RULE, GREEDY_RULE
 from solver.play.registry import CLAIRVOYANT_RULE, HINT_RULE, POLICIES, policy_budget
 from solver.play.run_file import RunFileError, record_line, resumed
 from solver.play.simulate import GameRecord, SimulationSummary, simulate, summarize
+from solver.words.numbers import count_text
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -222,7 +223,7 @@ def _find(summaries: Sequence[SimulationSummary], game: str, difficulty: str, po
 
 def _games_each(summaries: Sequence[SimulationSummary]) -> str:
     sizes = sorted({s.games for s in summaries})
-    return f"{sizes[0]} games each" if len(sizes) == 1 else "games each: " + ", ".join(map(str, sizes))
+    return f"{count_text(sizes[0], 'game')} each" if len(sizes) == 1 else "games each: " + ", ".join(map(str, sizes))
 
 
 def win_rates_figure(
@@ -363,7 +364,7 @@ def _markdown(
     lines = [
         "# How hard is it? Simulated whole games",
         "",
-        f"{games} games per row, seed {seed}: game i of every row is dealt the same cards (common random",
+        f"{count_text(games, 'game')} per row, seed {seed}: game i of every row is dealt the same cards (common random",
         "numbers), so the policies are compared on identical deals. Win rates with 95% Wilson intervals.",
         f"Made by lobo-hint {__version__} (`lobo-hint report --games {games} --seed {seed}`, with the budgets below).",
         "",

@@ -31,9 +31,9 @@ def as_fraction(x: float) -> str | None:
     return f"{f.numerator}/{f.denominator}" if abs(float(f) - x) < 1e-12 else None
 
 
-def count_text(n: int, what: str = "card") -> str:
-    """A count and its noun, singular for one: "1 card", "3 cards"."""
-    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+def count_text(n: int, what: str = "card", many: str | None = None) -> str:
+    """A count and its noun, singular for one: "1 card", "3 cards" (`many`: an irregular plural)."""
+    return f"{n} {what}" if n == 1 else f"{n} {many or what + 's'}"
 
 
 __all__ = ["as_fraction", "count_text", "gap_text", "number_text", "signed_text"]

@@ -91,7 +91,7 @@ async function showGames() {
       h("span", {}, `last step ${when(g.updated)}`)))));
   $("no-games").hidden = data.games.length > 0;
   $("folder").textContent = `Saved after every step in ${data.games_folder}` +
-    (data.skipped.length ? ` (${data.skipped.length} file(s) there could not be resumed)` : "");
+    (data.skipped.length ? ` (${data.skipped.length} ${data.skipped.length === 1 ? "file" : "files"} there could not be resumed)` : "");
   formChoices();
 }
 

@@ -208,7 +208,11 @@ def save(session: Session, path: str | None) -> Reply:
     n = len(session.game.steps)
     # Saved over the same file after an undo: the steps taken back since are gone from it too.
     dropped = len(session.saved) - n if path == session.save_path and session.saved[:n] == session.game.steps else 0
-    gone = f"; the {dropped} step(s) taken back since the last save are no longer in it" if dropped > 0 else ""
+    gone = (
+        f"; the {count_text(dropped, 'step')} taken back since the last save {'is' if dropped == 1 else 'are'} no longer in it"
+        if dropped > 0
+        else ""
+    )
     return Reply(
         after,
         (

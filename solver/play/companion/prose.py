@@ -36,6 +36,7 @@ from solver.play.driver import (
 from solver.search.hint import HintResult, MoveResult
 from solver.words.board import draw_text
 from solver.words.hint import cut_short, explain
+from solver.words.numbers import count_text
 
 if TYPE_CHECKING:  # the session's types only: prose reads sessions, never runs them
     from .session import HintNote, Session
@@ -206,7 +207,7 @@ def events(before: Table, step: Step, after: Table, *, virtual: bool) -> list[st
         case Deal(player, wolf):
             out.append(
                 f"round {after.rounds} dealt: you {_cards_text(player)}, the Wolf {_cards_text(wolf)}; "
-                f"{after.pile_size} card(s) left in the pile"
+                f"{count_text(after.pile_size)} left in the pile"
             )
             if after.round is not None and after.round.final and game_of(after.setup.game).has_final_round:
                 out.append(f"this is the final round: {final_reason(after, dealt=True)}")
@@ -265,7 +266,7 @@ def round_end(before: Table, after: Table) -> list[str]:
             out.append("final round lost")
         else:
             down = f": {', '.join(fallen)} turned face down" if fallen else ""
-            out.append(f"round {n} lost with {len(s.wolf)} card(s) left to the Wolf{down}")
+            out.append(f"round {n} lost with {count_text(len(s.wolf))} left to the Wolf{down}")
     if after.over:
         out.append(game_result(after))
     elif after.phase == RESHUFFLE:
@@ -289,7 +290,7 @@ def score_breakdown(t: Table) -> str:
     """How a won vanguard game's score is made (RULES.md §4)."""
     s = t.round
     assert s is not None
-    text = f"hand {sum(s.hand)} ({_cards_text(s.hand)}) + 10 × {len(s.party)} party member(s)"
+    text = f"hand {sum(s.hand)} ({_cards_text(s.hand)}) + 10 × {count_text(len(s.party), 'party member')}"
     if s.rules.reserve_scores:
         text += f" + reserve {sum(s.reserve)}"
     return text
@@ -304,13 +305,15 @@ def prompts(session: Session) -> list[str]:
         return []
     if t.phase == DEAL:
         p, w = t.deal_sizes()
-        return [f"deal round {t.rounds + 1}: {p} card(s) to you, {w} to the Wolf — type deal YOURS / WOLF'S"]
+        return [f"deal round {t.rounds + 1}: {count_text(p)} to you, {w} to the Wolf — type deal YOURS / WOLF'S"]
     if t.phase == RESHUFFLE:
         return ["shuffle the discards into the pile, then type reshuffle"]
     who, n = t.owed()
     if who == "reveal":
         return ["turn the new top card face up and type reveal CARD"]
-    return [f"{'you draw' if who == 'player' else 'the Wolf draws'} {n} card(s): type draw " + " ".join(["CARD"] * n)]
+    return [
+        f"{'you draw' if who == 'player' else 'the Wolf draws'} {count_text(n)}: type draw " + " ".join(["CARD"] * n)
+    ]
 
 
 def round_number(t: Table) -> int:
@@ -345,7 +348,7 @@ def final_status(session: Session) -> str:
     if t.phase in (DEAL, REWARD):
         left = pile_after_deal(t.pile_size, t.setup.rules)
         if final_at_deal(game_of(t.setup.game), left, t.setup.rules):
-            return f"the next round will be: its deal leaves {left} ≤ {threshold} card(s) in the pile"
+            return f"the next round will be: its deal leaves {left} ≤ {threshold} cards in the pile"
         return f"not yet: the next deal leaves {left} in the pile (final at ≤ {threshold})"
     return f"no: the deal left more than {threshold} in the pile; final if the pile runs out"
 
@@ -417,7 +420,7 @@ def summary_lines(game: Playthrough) -> list[str]:
     lines = [game_result(t) if t.over else f"in play: round {round_number(t)}"]
     rs = [r for r in rounds(game) if r.outcome is not None]
     won = sum(r.outcome == WON for r in rs)
-    lines.append(f"{len(rs)} round(s) played: {won} won, {len(rs) - won} lost")
+    lines.append(f"{count_text(len(rs), 'round')} played: {won} won, {len(rs) - won} lost")
     kinds = Counter(s.play.kind for s in game.steps if isinstance(s, Move))
     if kinds:
         lines.append("plays: " + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1])))

@@ -35,6 +35,7 @@ from solver.play.driver import (
     step_text,
 )
 from solver.search.hint import HintResult, hint
+from solver.words.numbers import count_text
 
 from .parse import CompanionError
 from .prose import events, prompts, race_words, waits, whereabouts, why_lines
@@ -111,12 +112,14 @@ class Session:
         return (sum(1 for s in steps[shared:] if self.typed(s)), sum(1 for s in self.saved[shared:] if self.typed(s)))
 
     def unsaved_words(self) -> str:
-        """What unsaved() counts, in words: "2 step(s) are not saved; 1 saved step was taken back"."""
+        """What unsaved() counts, in words: "2 steps are not saved; 1 step of the save was taken back"."""
         new, back = self.changes()
         where = f" (last saved to {self.save_path})" if self.save_path else ""
-        parts = [f"{new} step(s) are not saved"] if new else []
+        parts = [f"{count_text(new, 'step')} {'is' if new == 1 else 'are'} not saved"] if new else []
         if back:
-            parts.append(f"{back} step(s) of the save were taken back (the file still has them)")
+            parts.append(
+                f"{count_text(back, 'step')} of the save {'was' if back == 1 else 'were'} taken back (the file still {'has it' if back == 1 else 'has them'})"
+            )
         return "; ".join(parts) + where
 
     def typed(self, step: Step) -> bool:
@@ -273,7 +276,7 @@ def leave(session: Session) -> Reply:
             replace(session, quitting=True),
             (Note("warn", f"{session.unsaved_words()}: type save FILE, or quit again to leave without saving"),),
         )
-    notes = (Note("info", f"left with {n} unsaved step(s)"),) if n else ()
+    notes = (Note("info", f"left with {count_text(n, 'unsaved step')}"),) if n else ()
     return Reply(session, notes, quit=True)
 
 
@@ -368,5 +371,5 @@ def why(session: Session) -> Reply:
     lines = why_lines(h)
     later = len(session.game.steps) - h.at_step
     if later > 0:
-        lines.insert(0, f"(the last hint was given {later} step(s) ago, for the position then)")
+        lines.insert(0, f"(the last hint was given {count_text(later, 'step')} ago, for the position then)")
     return Reply(session, tuple(Note("info", x) for x in lines))
