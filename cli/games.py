@@ -645,6 +645,8 @@ def reward(
         fail(f"--samples: at least 2, not {samples}")
     if policy == GAME_VALUES and (budget is not None or cluster is not None):
         fail(f"{'--budget' if budget is not None else '--cluster'}: only for a simulator --policy's continuations")
+    if policy == GAME_VALUES and jobs is not None:  # a note, as simulate's (found by a review: silent)
+        typer.echo(f"lobo-hint: --policy {GAME_VALUES} does not use --jobs: it changes nothing", err=True)
     pos = load_position(path, allow_reward=True)
     if not game_of(pos.game).has_rewards:
         fail(f"{path}: {pos.game} has no rewards: a won round's reward is vanguard's")

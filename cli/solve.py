@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from solver.core.plays import parse_plays
+from solver.core.plays import PlayError, parse_plays
 from solver.core.position import Position, PositionError, load_position, puzzle_plays, with_objective
 from solver.core.rules import State, final_state
 from solver.finish.verify import NOTHING_TO_VERIFY, not_verified
@@ -188,11 +188,15 @@ def check(
     from solver.finish.finisher import judge_finish
 
     pos = load_position(path)
+    given_by = "--plays" if plays is not None else f'{path}: "plays"'
     plays = plays if plays is not None else puzzle_plays(path)
     if plays is None:
         fail('--plays: give the finish to judge (or a puzzle file with its own "plays")')
     state, forced = _final_state(path, pos, final)
-    proposed = tuple(parse_plays(plays))
+    try:
+        proposed = tuple(parse_plays(plays))
+    except PlayError as e:  # named with its option (found by a review: "no plays given" alone)
+        fail(f"{given_by}: {e}")
     positive(time_limit, "--time-limit")
     verdict = judge_finish(state, proposed, time_limit=time_limit)
     if as_json:

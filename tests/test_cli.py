@@ -305,7 +305,12 @@ def test_check_command(tmp_path: Path) -> None:
     text = run("check", path, "--plays", "7r=7, 4+2r=6, 5=5, 3=3").stdout
     assert "Optimal" in text
     r = run("check", path, "--plays", "7==7")
-    assert r.exit_code == 2 and "cannot read play" in r.stderr
+    assert r.exit_code == 2 and "--plays: cannot read play" in r.stderr
+    r = run("check", path, "--plays", " ")  # (found by a review: "no plays given", no option named)
+    assert r.exit_code == 2 and "--plays: no plays given" in r.stderr
+    own = write(tmp_path, {"position": json.loads(Path(path).read_text()), "plays": "7=="}, "own.json")
+    r = run("check", own)
+    assert r.exit_code == 2 and f'{own}: "plays": cannot read play' in r.stderr, r.stderr
     assert "the finish folds: the final round is lost" in run("check", path, "--plays", "7r=7, fold").stdout
     # A puzzle file's own "plays" is the finish judged when --plays is not given (as batch judges it).
     puzzle = write(tmp_path, {"position": FINAL, "plays": "7r=7, 4+2r=6, 5=5, 3=3"}, "puzzle.json")

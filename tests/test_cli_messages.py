@@ -550,6 +550,22 @@ def test_reward_says_why_the_clairvoyant_is_refused(monkeypatch: Any, capsys: An
     assert code == 2 and "clairvoyant sees the pile" in one_error_line(err)
 
 
+def test_reward_by_the_game_values_says_jobs_changes_nothing(tmp_path: Path, monkeypatch: Any, capsys: Any) -> None:
+    # Found by a review: --jobs was taken without a word where --budget is refused.
+    won = tmp_path / "won.json"
+    won.write_text(
+        json.dumps({"phase": "reward", "player": [2, 8], "wolf": [], "party": ["Q", "K"], "discard": [1, 1, 3, 3]})
+    )
+    code, out, err = lobo(monkeypatch, capsys, "reward", str(won), "--jobs", "2", "-t", "1", "--json")
+    assert (
+        code == 0
+        and json.loads(out)["best"]
+        and err == "lobo-hint: --policy game does not use --jobs: it changes nothing\n"
+    )
+    code, _, err = lobo(monkeypatch, capsys, "reward", str(won), "-t", "1", "--json")
+    assert code == 0 and err == ""
+
+
 def test_a_disk_that_fills_mid_record_leaves_no_torn_line(tmp_path: Path, monkeypatch: Any) -> None:
     # Found by a review: a full disk left half a record as the file's last line (no JSON reader
     # takes it) until a --resume cut it.

@@ -55,6 +55,9 @@ def test_report_runs_end_to_end_and_writes_its_plots(tmp_path: Path) -> None:
     # How it was made (found by a review: the budgets were missing from --json).
     assert numbers["budgets"]["hint"]["max_states"] == 200 and numbers["budgets"]["best"]["samples"] == 2
     assert numbers["version"]
+    # Each result is what `simulate --json` gives for its row, seed and budgets included.
+    for x in numbers["results"]:
+        assert x["seed"] == numbers["seed"] and {"samples"} <= set(x) and ("max_states" in x) == (x["policy"] == "hint")
     assert (
         {x["policy"] for x in numbers["results"]}
         == set(POLICIES)
@@ -83,6 +86,12 @@ def test_report_runs_end_to_end_and_writes_its_plots(tmp_path: Path) -> None:
     assert again.exit_code == 0, again.output
     rows = [line for line in again.stdout.splitlines() if " won " in line]
     assert len(rows) == 2 * 3 * len(POLICIES) and len({line.index(" won ") for line in rows}) == 1, rows
+    # One game of the two, resumed in the same folder: its command says so, and the other game's
+    # plot goes (found by a review: scores_lobo.png stayed, and "Made by" left out --game).
+    vanguard = CliRunner().invoke(app, [*args, "-o", str(out), "--game", "vanguard"])
+    assert vanguard.exit_code == 0, vanguard.output
+    assert "`lobo-hint report --games 1 --seed 1 --game vanguard`" in (out / "report.md").read_text()
+    assert not (out / "scores_lobo.png").exists() and (out / "scores_vanguard.png").exists()
 
 
 # ---------------------------------------------------------------------------------------------

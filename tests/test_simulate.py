@@ -156,6 +156,9 @@ def test_summary_numbers() -> None:
         assert s["score"]["mean"] == pytest.approx(sum(won_scores) / len(won_scores), abs=1e-3)
     assert len(s["party_by_round"]) == max(len(r.party_by_round) for r in records)
     assert all(0 <= x <= 3 for x in s["party_by_round"])
+    # Numbers as docs/formats.md says, 12.0 included (found by a review: a mean of one game was 12).
+    one = summarize([next(r for r in records if r.won)]).to_json()
+    assert isinstance(one["score"]["mean"], float) and isinstance(one["rounds"]["mean"], float)
 
 
 def test_simulate_writes_games_that_replay(tmp_path: Path) -> None:

@@ -52,7 +52,8 @@ class Report:
             "budgets": self.budgets,
             "files": [str(f) for f in self.files],
             "games_folder": str(self.games_folder),
-            "results": [s.to_json() for s in self.summaries],
+            # Each as `simulate --json` gives it, seed and budgets included (found by a review).
+            "results": [{**s.to_json(), "seed": self.seed, **self.budgets.get(s.policy, {})} for s in self.summaries],
         }
 
 
@@ -128,9 +129,19 @@ def build_report(
     ]
     if any(game_of(g).has_party for g in game_names):
         files.append(_save(survival_figure(summaries, difficulties, policies), out / "party_survival.png"))
+    # A report's plots that this one no longer makes (found by a review: a lobo plot stayed beside
+    # a vanguard-only report in the same folder).
+    ours = {"win_rates.png", "party_survival.png", *(f"scores_{g}.png" for g in GAMES)}
+    for stale in (out / name for name in sorted(ours - {f.name for f in files})):
+        stale.unlink(missing_ok=True)
     md = out / "report.md"
+    command = f"--games {games} --seed {seed}" + (
+        "" if tuple(game_names) == tuple(GAMES) else f" --game {game_names[0]}"
+    )
     try:
-        write_whole(md, _markdown(summaries, files, games, seed, samples, _hint_budget(think, max_states, samples)))
+        write_whole(
+            md, _markdown(summaries, files, command, seed, games, samples, _hint_budget(think, max_states, samples))
+        )
     except OSError as e:  # named with its file (a write's own error names none)
         raise OSError(e.errno, e.strerror, str(md)) from None
     return Report(tuple(summaries), (md, *files), seed, games, out / GAMES_FOLDER, budgets)
@@ -356,8 +367,9 @@ def _hint_budget(think: float | None, max_states: int | None, samples: int | Non
 def _markdown(
     summaries: Sequence[SimulationSummary],
     files: Sequence[Path],
-    games: int,
+    command: str,
     seed: int,
+    games: int,
     samples: int | None,
     hint_budget: str = "",
 ) -> str:
@@ -366,7 +378,7 @@ def _markdown(
         "",
         f"{count_text(games, 'game')} per row, seed {seed}: game i of every row is dealt the same cards (common random",
         "numbers), so the policies are compared on identical deals. Win rates with 95% Wilson intervals.",
-        f"Made by lobo-hint {__version__} (`lobo-hint report --games {games} --seed {seed}`, with the budgets below).",
+        f"Made by lobo-hint {__version__} (`lobo-hint report {command}`, with the budgets below).",
         "",
     ]
     for game in dict.fromkeys(s.setup.game for s in summaries):

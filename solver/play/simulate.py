@@ -477,7 +477,7 @@ class SimulationSummary:
             if not xs:
                 return {"mean": None, "q1": None, "median": None, "q3": None}
             q = quantiles(xs, n=4, method="inclusive") if len(xs) > 1 else [float(xs[0])] * 3
-            return {"mean": round(mean(xs), 4), "q1": q[0], "median": q[1], "q3": q[2]}
+            return {"mean": round(float(mean(xs)), 4), "q1": q[0], "median": q[1], "q3": q[2]}  # 12.0, not 12
 
         out: dict[str, Any] = {
             "game": self.setup.game,

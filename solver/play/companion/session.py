@@ -118,7 +118,7 @@ class Session:
         parts = [f"{count_text(new, 'step')} {'is' if new == 1 else 'are'} not saved"] if new else []
         if back:
             parts.append(
-                f"{count_text(back, 'step')} of the save {'was' if back == 1 else 'were'} taken back (the file still {'has it' if back == 1 else 'has them'})"
+                f"{count_text(back, 'step')} of the save {'was' if back == 1 else 'were'} taken back, still in the file"
             )
         return "; ".join(parts) + where
 
