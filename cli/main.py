@@ -15,6 +15,7 @@ import errno
 import io
 import logging
 import os
+import re
 import signal
 import sys
 from pathlib import Path
@@ -126,10 +127,26 @@ def _looks_like_file(arg: str) -> bool:
 CLICK_ERROR: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
 
 
+_BAD_VALUE = re.compile(r"Invalid value for '([^']+)'(?: / '[^']+')*: (.*)")
+_OUT_OF_RANGE = re.compile(r"(\S+) is not in the range (-?[\d.]+)<=x(?:<=(-?[\d.]+))?")
+_NOT_A = re.compile(r"'(.*)' is not a valid (int|integer|int range|float|float range)")
+
+
 def _usage_line(e: Exception) -> str:
-    """A Click error as one line, with where to find the usage."""
+    """A Click error as one line, with where to find the usage; a bad value said as the project's
+    own errors say it (found by a review: "Invalid value for '--seed' / '-s': -1 is not in the
+    range 0<=x<=9223372036854775807")."""
     format_message = getattr(e, "format_message", None)
     message = " ".join(str(format_message() if callable(format_message) else e).split()).rstrip(".")
+    if bad := _BAD_VALUE.fullmatch(message):
+        option, why = bad.groups()
+        if far := _OUT_OF_RANGE.fullmatch(why):
+            value, low, high = far.groups()
+            bounded = high is not None and float(high) < 1e15
+            why = f"from {low} to {high}, not {value}" if bounded else f"at least {low}, not {value}"
+        elif kind := _NOT_A.fullmatch(why):
+            why = f"{kind.group(1)!r} is not a {'whole number' if kind.group(2).startswith('int') else 'number'}"
+        message = f"{option}: {why}"
     path = getattr(getattr(e, "ctx", None), "command_path", None)
     return f"{message} (try: {path} --help)" if path else message
 

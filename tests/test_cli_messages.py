@@ -192,13 +192,13 @@ def test_a_huge_number_in_a_railway_position(tmp_path: Path) -> None:
 def test_a_bad_option_value_is_one_line_naming_the_option(monkeypatch: Any, capsys: Any, tmp_path: Path) -> None:
     pos = write(tmp_path, {"player": [5], "wolf": [5], "final": True})
     cases = [
-        (["hint", pos, "--time-limit", "abc"], "'--time-limit'"),
-        ([pos, "-t", "abc"], "'--time-limit'"),
+        (["hint", pos, "--time-limit", "abc"], "--time-limit: 'abc' is not a number"),
+        ([pos, "-t", "abc"], "--time-limit: 'abc' is not a number"),
         (["hint"], "Missing argument 'POSITION.json'"),
         (["hint", pos, "--objective"], "'--objective' requires an argument"),
         (["hint", pos, "extra"], "extra"),
-        (["batch", pos, "--jobs", "two"], "'--jobs'"),
-        (["generate", "-o", str(tmp_path), "--count", "x"], "'--count'"),
+        (["batch", pos, "--jobs", "two"], "--jobs: 'two' is not a whole number"),
+        (["generate", "-o", str(tmp_path), "--count", "x"], "--count: 'x' is not a whole number"),
         (["railway", "nosuch"], "No such command 'nosuch'"),
         (["railway", "hint", pos, "--by"], "'--by' requires an argument"),
     ]
@@ -275,6 +275,25 @@ def test_a_negative_seed_is_one_line(monkeypatch: Any, capsys: Any, args: list[s
     code, out, err = lobo(monkeypatch, capsys, *args)
     assert code == 2 and not out
     assert "--seed" in one_error_line(err)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["simulate", "--seed", "-1"], "--seed: at least 0, not -1"),
+        (["simulate", "--seed", "x"], "--seed: 'x' is not a whole number"),
+        (["simulate", "--games", "two"], "--games: 'two' is not a whole number"),
+        (["simulate", "--think", "fast"], "--think: 'fast' is not a number"),
+    ],
+)
+def test_a_bad_option_value_is_said_in_the_projects_words(
+    monkeypatch: Any, capsys: Any, args: list[str], said: str
+) -> None:
+    # Found by a review: Click's "Invalid value for '--seed' / '-s': -1 is not in the range
+    # 0<=x<=9223372036854775807" beside every other error's "--option: what is wrong".
+    code, out, err = lobo(monkeypatch, capsys, *args)
+    assert code == 2 and not out
+    assert one_error_line(err) == f"lobo-hint: error: {said} (try: lobo-hint simulate --help)"
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "0"])
