@@ -33,7 +33,7 @@ def _pct(c: Chance) -> str:
 
 
 LEGEND = (
-    "chance: to win the game, exact or an estimate with its 95% interval in brackets (--json names each "
+    "chance: to win the game, exact or an estimate with its 95% interval in parentheses (--json names each "
     "estimate's method); loss: best − played, in points; marks by the loss: ?! over 2 points, ? over 5, "
     "?? over 10; ≈: the two chances' intervals overlap, so the loss is the estimates' difference, not told "
     "apart from none"

@@ -270,7 +270,7 @@ def test_cli_record_json_and_plots(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert "Decisions" in r.stdout and "Summary" in r.stdout
     assert "at least 1,000,000 states near the end of a round" in " ".join(r.stdout.replace("│", " ").split())
-    assert "95% interval in brackets" in " ".join(r.stdout.split())  # the legend says what the numbers are
+    assert "95% interval in parentheses" in " ".join(r.stdout.split())  # the legend says what the numbers are
     assert (tmp_path / "g.svg").read_text().lstrip().startswith("<?xml")
 
 
