@@ -148,6 +148,8 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
         STATUS_WORDS,
         estimates_note,
         hint_columns,
+        mark_text,
+        ties_note,
         why_not_exact,
     )
 
@@ -157,12 +159,11 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
     for title in columns:
         t.add_column(title, justify="right")
     t.add_column("")
+    top = next((m for m in result.moves if m.play == result.best), None)
     for m, row in zip(result.moves, cells, strict=True):
         marks = []
-        if m.play == result.best:
-            marks.append("[green]best[/green]")
-        elif m.tied:
-            marks.append("[green]≈ best[/green]")
+        if mark := mark_text(m, top):
+            marks.append(f"[green]{mark}[/green]")
         if m.blunder and (m.play == result.best or m.tied):
             # Not a blunder beside "best" (found by a review): the game is as good either way.
             marks.append("[yellow]gives up a round won for certain, as good for the game[/yellow]")
@@ -193,9 +194,9 @@ def hint_view(pos: Position, result: HintResult, reason: str) -> Group:
     if result.note:
         lines.append(Text(f"Note: {result.note}", style="yellow"))
     lines.append(t)
-    note = estimates_note(result.moves)
-    if note:
-        lines.append(Text(note, style="dim"))
+    for note in (ties_note(result.moves, top), estimates_note(result.moves)):
+        if note:
+            lines.append(Text(note, style="dim"))
     stats = result.stats
     if stats.get("states"):  # none where no search ran (a lone fold, a round lost at a glance)
         lines.append(

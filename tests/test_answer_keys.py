@@ -284,7 +284,26 @@ def test_ties_in_exact_answers_are_equal_values() -> None:
     raw = json.loads(examples("points")[0].read_text())["position"]
     h = hint(parse_position(raw))
     assert sum(m.tied for m in h.moves) >= 1
-    assert "≈ best" in text_of(raw, h)
+    # Exact and equal: "= best" (found by a review: "≈ best" read as maybe worse), and no note on ≈.
+    shown = text_of(raw, h)
+    assert "= best" in shown and "≈ best" not in shown and "cannot be told apart from the best play" not in shown
+
+
+def test_a_tie_that_is_not_exact_says_what_it_means() -> None:
+    from dataclasses import replace
+
+    from solver.words.hint import mark_text, ties_note
+
+    raw = json.loads(examples("points")[0].read_text())["position"]
+    h = hint(parse_position(raw))
+    best = next(m for m in h.moves if m.play == h.best)
+    other = next(m for m in h.moves if m.tied)
+    assert (mark_text(best, best), mark_text(other, best)) == ("best", "= best") and not ties_note(h.moves, best)
+    v = other.value or 0.0
+    cut = replace(other, bounds=(v - 1, v + 1), interval=(v - 0.5, v + 0.5), samples=10, method="m")
+    assert mark_text(cut, best) == "≈ best"
+    assert ties_note([best, cut], best).startswith("≈ best: cannot be told apart from the best play")
+    assert mark_text(replace(cut, tied=False), best) == "" and not ties_note([best, replace(cut, tied=False)], best)
 
 
 @pytest.mark.parametrize("objective", ["win", "party"])

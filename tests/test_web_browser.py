@@ -816,6 +816,11 @@ def a_phone_at_200_percent(d: WebDriver, server: str) -> None:
         for css in ("#confirm", ".confirm-row #undo"):
             in_reach(d, css)
             assert uncovered(d, css), css
+            # Its label whole (found by a review: Confirm read "C…" beside Undo card).
+            assert d.execute_script(
+                f"const e = document.querySelector('{css}'); return e.scrollWidth <= e.clientWidth"
+            ), css
+        assert text(d, "#confirm") == "Confirm"
         after(d, lambda: press(d, "#confirm"))
         play(d, "9=2+7")  # the Wolf's draw: the keypad again
         assert not dock_buttons_outside(d), dock_buttons_outside(d)

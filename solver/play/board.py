@@ -38,7 +38,7 @@ from solver.play.companion import (
 )
 from solver.play.driver import DRAW, PLAY, REWARD, Table, waiting_for
 from solver.search.hint import MoveResult
-from solver.words.hint import explain, reward_texts
+from solver.words.hint import explain, mark_text, reward_texts, ties_note
 
 
 @dataclass(frozen=True)
@@ -200,8 +200,10 @@ def hint_data(session: Session, whole: bool = False) -> dict[str, Any] | None:
     r = note.result
     assert r is not None
     rows, left_out = hint_rows(r, None if whole else HINT_ROWS)
+    top = next((m for m in r.moves if m.play == r.best), None)
     return {
         "kind": "hint",
+        "ties_note": ties_note(rows, top),
         "status": r.status,
         "objective": r.objective,
         "exact": r.exact,
@@ -211,7 +213,7 @@ def hint_data(session: Session, whole: bool = False) -> dict[str, Any] | None:
         "finish_score": r.finish.score if r.finish is not None and r.finish.status == "win" else None,
         "line": [to_text(p) for p in r.line] if r.line is not None and r.finish is None else None,
         "note": r.note,
-        "rows": [_row(m, r.best) for m in rows],
+        "rows": [_row(m, r.best, top) for m in rows],
         "left_out": left_out,
         "total": len(r.moves),
         "seconds": r.stats.get("seconds"),  # counted from when it was asked
@@ -219,11 +221,12 @@ def hint_data(session: Session, whole: bool = False) -> dict[str, Any] | None:
     }
 
 
-def _row(m: MoveResult, best: Play | None) -> dict[str, Any]:
+def _row(m: MoveResult, best: Play | None, top: MoveResult | None) -> dict[str, Any]:
     out = m.to_json()
     out["text"] = to_text(m.play)
     out["best"] = m.play == best
     out["tied"] = m.tied
+    out["mark"] = mark_text(m, top)  # "best", "= best", "≈ best" or ""
     out["blunder"] = m.blunder
     return out
 

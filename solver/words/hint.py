@@ -87,6 +87,31 @@ def estimates_note(moves: Sequence[MoveResult], *, sources: bool = True) -> str:
     return ". ".join(parts) + ("." if parts else "")
 
 
+def mark_text(m: MoveResult, best: MoveResult | None) -> str:
+    """A play's mark beside the best play's: "best", "= best" (both exact and equal: found by a
+    review, exact ties were "≈ best", which reads as maybe worse), "≈ best" (cannot be told apart:
+    `tied`), or nothing."""
+    if best is None:
+        return ""
+    if m is best or m.play == best.play:
+        return "best"
+    if not m.tied:
+        return ""
+    mine, theirs = m.known_range(), best.known_range()  # None: a lost line
+    if mine is None or theirs is None:
+        equal = mine is None and theirs is None
+    else:
+        equal = max(mine[1] - mine[0], theirs[1] - theirs[0], abs(mine[0] - theirs[0])) <= 1e-9
+    return "= best" if equal else "≈ best"
+
+
+def ties_note(moves: Sequence[MoveResult], best: MoveResult | None) -> str:
+    """What "≈ best" means, where one is shown (found by a review: the page never said)."""
+    if not any(mark_text(m, best) == "≈ best" for m in moves):
+        return ""
+    return "≈ best: cannot be told apart from the best play: their ranges (95% intervals or bounds) overlap."
+
+
 def value_texts(objective: str, moves: Sequence[MoveResult]) -> list[str]:
     """The value column, one rule for the whole table: under `win` every exact value shows its
     fraction when every one has a small one, else none does; under the other objectives every
@@ -289,8 +314,10 @@ __all__ = [
     "explain",
     "hint_columns",
     "interval_text",
+    "mark_text",
     "reward_texts",
     "shown_objective",
+    "ties_note",
     "value_texts",
     "win_text",
 ]

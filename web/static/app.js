@@ -566,7 +566,7 @@ function keypad(b) {
   const n = need.player + need.wolf;
   parts.push(h("div", { class: "confirm-row" },
     h("button", { class: "primary", id: "confirm", "data-line": line, disabled: !full, onclick: () => step(line) },
-      full ? `Confirm the ${n === 1 ? "card" : `${n} cards`}` : "Tap the cards first"),
+      full ? ["Confirm", h("span", { class: "more" }, ` the ${n === 1 ? "card" : `${n} cards`}`)] : "Tap the cards first"),
     $("undo")));
   return parts;
 }
@@ -663,11 +663,12 @@ function drawHint(g) {
       h("tbody", {}, x.rows.map((r) => h("tr", { class: r.best ? "top" : "" },
         h("td", {}, h("button", { class: "play", "data-line": r.text, onclick: (ev) => tapPlay(ev, r.text) }, r.text)),
         r.cells.map((c, i) => h("td", { class: cellClass(i, "num") }, c)),
-        h("td", { class: "marks" }, r.best ? "best" : r.tied ? "≈ best" : "",
+        h("td", { class: "marks" }, r.mark,
           r.blunder && (r.best || r.tied) ? h("span", { class: "quiet", title: "gives up a round won for certain, as good for the game" }, " gives up the round")
             : r.blunder ? h("span", { class: "bad", title: "gives up a round won for certain" }, " blunder") : null)))))));
     if (x.columns.length > 1) parts.push(moreColumns());
-    if (x.rows.some((r) => r.blunder && !(r.best || r.tied))) parts.push(h("p", { class: "quiet" }, "A blunder gives up a round won for certain (it may still be as good for the game)."));
+    if (x.rows.some((r) => r.blunder && !(r.best || r.tied))) parts.push(h("p", { class: "quiet" }, "A blunder gives up a round won for certain" + (g.board.final && g.board.final.in_play ? "." : " (it may still be as good for the game).")));
+    if (x.ties_note) parts.push(h("p", { class: "quiet", id: "ties-note" }, x.ties_note));
     if (x.note) parts.push(h("p", { class: "quiet", id: "hint-note" }, x.note)); // below the numbers it qualifies
     if (x.left_out) parts.push(h("button", { class: "link", id: "hint-all", onclick: () => { S.whole = true; refresh(); } }, `… and ${x.left_out} more plays: show them all`));
     if (x.estimates_note) {
