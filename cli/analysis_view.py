@@ -78,7 +78,7 @@ def summary_view(a: Analysis) -> Table:
     t.add_column("")
     t.add_column("")
     start = s["start_chance"]
-    t.add_row("chance to win at the start", "—" if start is None else f"{100 * start:.1f}%")
+    t.add_row("chance to win before the first deal", "—" if start is None else f"{100 * start:.1f}%")
     t.add_row("lost by decisions", f"{s['total_loss']:.1f} points over {count_text(s['decisions'], 'decision')} "
               f"({s['exact_decisions']} valued exactly)")  # fmt: skip
     t.add_row("error rate", f"{s['error_rate']:.2f} points an unforced decision ({s['unforced_decisions']} of them)")

@@ -678,8 +678,7 @@ def reward(
 def advice_view(a: RewardAdvice) -> Group:
     from solver.words.hint import reward_texts  # loads the search: only for advice
 
-    how = f"the game values of the hint, {a.how()}" if a.policy == "game" else a.how()
-    t = RichTable(title=f"Rewards by chance to win the game ({how})", title_justify="left")
+    t = RichTable(title=f"Rewards by chance to win the game ({a.made_by()})", title_justify="left")
     t.add_column("Reward", style="bold")
     t.add_column("Win", justify="right")
     t.add_column("95% interval", justify="right")

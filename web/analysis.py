@@ -82,7 +82,7 @@ def page_analysis(a: Analysis) -> dict[str, Any]:
     s = a.summary()
     start = s["start_chance"]
     lines = [
-        f"Chance to win at the start: {'—' if start is None else f'{100 * start:.1f}%'}",
+        f"Chance to win before the first deal: {'—' if start is None else f'{100 * start:.1f}%'}",
         f"Lost by decisions: {s['total_loss']:.1f} points over {s['decisions']} decisions "
         f"(error rate {s['error_rate']:.2f} a decision)",
         f"Luck of the cards: {s['total_luck']:+.1f} points",

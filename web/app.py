@@ -31,7 +31,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.base import BaseHTTPMiddleware
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -263,14 +263,14 @@ def create_app(
         game_id = request.path_params["game_id"]
         data = await body(request, STEP)
         entry = store.step(game_id, data.get("at"), data.get("rev"), data.get("line"))
-        hints.forget(game_id)  # a hint still thinking was for the table before
+        hints.forget(game_id, say=True)  # a hint still thinking was for the table before
         return view(entry, request)
 
     async def take_back(request: Request) -> Response:
         game_id = request.path_params["game_id"]
         data = await body(request, UNDO)
         entry = store.undo(game_id, data.get("at"), data.get("rev"), data.get("count", 1))
-        hints.forget(game_id)
+        hints.forget(game_id, say=True)
         return view(entry, request)
 
     async def hint(request: Request) -> Response:
@@ -346,7 +346,13 @@ def create_app(
         return answer
 
     async def not_found(request: Request, exc: Exception) -> Response:
-        return error(404, f"nothing at {request.url.path}")
+        # A mistyped page address in a browser (/g/, /g/a%2Fb) goes to the list of games, token
+        # kept, not to a page of raw JSON (found by a review); scripts still get the JSON 404.
+        path = request.url.path
+        page_wanted = "text/html" in request.headers.get("accept", "") and not path.startswith(("/api/", "/static/"))
+        if request.method == "GET" and page_wanted:
+            return RedirectResponse("/" + (f"?{request.url.query}" if request.url.query else ""), status_code=303)
+        return error(404, f"nothing at {path}")
 
     async def not_allowed(request: Request, exc: Exception) -> Response:
         # The methods the route takes, said and in Allow (RFC 9110; found by a review).

@@ -25,6 +25,7 @@ from typing import Any
 from solver.play.companion import HintNote, Session, save_json, warm_engine
 
 MAX_RUNNING = 2
+CHANGED = "the table changed"  # why a hint was stopped by a step or an undo
 STOP_WAIT = 1.0  # seconds a terminated worker may take before it is killed
 GRACE = 30.0  # past its time limit (and MIN_DEADLINE for reward advice), a job is stopped as hung
 MIN_DEADLINE = 300.0
@@ -290,11 +291,14 @@ class HintService:
                 self._idle = self._spawn()  # the next hint should not wait for a cold start
             return job
 
-    def forget(self, key: str) -> None:
-        """Drop the game's job (cancelling it if it runs): its table changed or the game went."""
+    def forget(self, key: str, *, say: bool = False) -> None:
+        """Drop the game's job (cancelling it if it runs): its table changed or the game went.
+        `say`: a job stopped so is kept as cancelled, for the page to say why its hint ended
+        (found by a review: an Undo during a hint dropped it without a word)."""
         with self._lock:
-            self.cancel(key, "the table changed")
-            self._jobs.pop(key, None)
+            stopped = self.cancel(key, CHANGED)
+            if not (say and stopped is not None):
+                self._jobs.pop(key, None)
 
     def close(self) -> None:
         with self._lock:

@@ -192,6 +192,7 @@ def hint_data(session: Session, whole: bool = False) -> dict[str, Any] | None:
         return {
             "kind": "advice",
             "verdict": a.verdict(),
+            "made_by": a.made_by(),
             "policy": a.policy,
             "samples": a.samples,
             "rewards": ranked,

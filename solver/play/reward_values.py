@@ -84,6 +84,11 @@ class RewardAdvice:
             return f"the next round played out {self.samples} times"
         return self.best.method or "estimated"
 
+    def made_by(self) -> str:
+        """Where the values come from, as both faces head them (found by a review: the page said
+        "1000 continuations each, policy game", the terminal "the next round played out 1000 times")."""
+        return f"the game values of the hint, {self.how()}" if self.policy == GAME_VALUES else self.how()
+
     def verdict(self) -> str:
         if len(self.ranked) == 1:
             return f"{self.best.reward} is the only reward"

@@ -578,7 +578,9 @@ function jobEnd(job) {
   if (!job || job.state === "running" || job.state === "done" || !job.message) return null;
   const what = job.kind === "analysis" ? "Analysis" : "Hint";
   return job.state === "cancelled"
-    ? (job.message === "stopped" ? `${what} stopped: nothing changed.` : `${what} stopped (${job.message}): nothing changed.`)
+    ? (job.message === "stopped" ? `${what} stopped: nothing changed.`
+      : job.message === "the table changed" ? `${what} stopped: the table changed before it was done.`
+      : `${what} stopped (${job.message}): nothing changed.`)
     : `${what} failed: ${job.message}`;
 }
 
@@ -648,7 +650,7 @@ function drawHint(g) {
         h("td", {}, h("button", { class: "play", "data-line": r.reward, onclick: () => step(r.reward) }, r.reward)),
         h("td", {}, r.win_text), h("td", { class: "extra" }, r.interval_text), h("td", {}, i === 0 ? "best" : r.vs_text)))))));
     parts.push(moreColumns());
-    if (x.samples > 0) parts.push(h("p", { class: "quiet" }, `${x.samples} continuations each, policy ${x.policy}`));
+    parts.push(h("p", { class: "quiet", id: "advice-made-by" }, `Chances to win the game: ${x.made_by}.`));
   } else if (x) {
     const b = g.board;
     const said = [["Wolf", b.wolf], ["You", b.hand], ["Reserve", b.reserve]].filter(([, c]) => c && c.length);
