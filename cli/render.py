@@ -245,7 +245,11 @@ def finish_view(f: Finish) -> Group:
             if len(f.proof.wolf) == 1
             else f"Wolf cards {', '.join(map(str, f.proof.wolf))} cannot all be covered"
         )
-        shown = "" if f.proof.minimal else " (not shown minimal: time ran out)"
+        shown = (
+            ""
+            if f.proof.minimal
+            else " (a smaller set of Wolf cards may prove it too: time ran out before that was checked)"
+        )
         parts.append(Text(f"Proof: {cards}: {f.proof.reason}.{shown}"))
     else:
         parts.append(Text("No answer within the time limit (not exact): try a larger --time-limit.", style="yellow"))
