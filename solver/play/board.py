@@ -38,7 +38,7 @@ from solver.play.companion import (
 )
 from solver.play.driver import DRAW, PLAY, REWARD, Table, waiting_for
 from solver.search.hint import MoveResult
-from solver.words.hint import explain, mark_text, reward_texts, ties_note
+from solver.words.hint import blunder_note, explain, mark_text, reward_texts, ties_note
 
 
 @dataclass(frozen=True)
@@ -205,6 +205,7 @@ def hint_data(session: Session, whole: bool = False) -> dict[str, Any] | None:
     return {
         "kind": "hint",
         "ties_note": ties_note(rows, top),
+        "blunder_note": blunder_note(r, rows),
         "status": r.status,
         "objective": r.objective,
         "exact": r.exact,

@@ -123,15 +123,15 @@ def build_report(
         finally:
             sink.close()
         summaries.append(summarize(records, time.perf_counter() - t0, resumed=len(before)))
-    files = [_save(win_rates_figure(summaries, game_names, difficulties, policies), out / "win_rates.png")]
+    files = [_save(win_rates_figure(summaries, game_names, difficulties, policies), out / WIN_RATES_PNG)]
     files += [
-        _save(scores_figure(summaries, game, difficulties, policies), out / f"scores_{game}.png") for game in game_names
+        _save(scores_figure(summaries, game, difficulties, policies), out / scores_png(game)) for game in game_names
     ]
     if any(game_of(g).has_party for g in game_names):
-        files.append(_save(survival_figure(summaries, difficulties, policies), out / "party_survival.png"))
+        files.append(_save(survival_figure(summaries, difficulties, policies), out / SURVIVAL_PNG))
     # A report's plots that this one no longer makes (found by a review: a lobo plot stayed beside
     # a vanguard-only report in the same folder).
-    ours = {"win_rates.png", "party_survival.png", *(f"scores_{g}.png" for g in GAMES)}
+    ours = {WIN_RATES_PNG, SURVIVAL_PNG, *map(scores_png, GAMES)}
     for stale in (out / name for name in sorted(ours - {f.name for f in files})):
         stale.unlink(missing_ok=True)
     md = out / "report.md"
@@ -148,6 +148,11 @@ def build_report(
 
 
 GAMES_FOLDER = "games"
+WIN_RATES_PNG, SURVIVAL_PNG = "win_rates.png", "party_survival.png"  # the report's plots, and:
+
+
+def scores_png(game_name: str) -> str:
+    return f"scores_{game_name}.png"
 
 
 class _RowFile:

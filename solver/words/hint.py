@@ -112,6 +112,17 @@ def ties_note(moves: Sequence[MoveResult], best: MoveResult | None) -> str:
     return "≈ best: cannot be told apart from the best play: their ranges (95% intervals or bounds) overlap."
 
 
+def blunder_note(result: HintResult, moves: Sequence[MoveResult]) -> str:
+    """What "blunder" means, where a play shown is one beside no best: under `game` a round given
+    up may still be as good for the game; in a final round (found by a review) or under the
+    round's own objectives it is not."""
+    if not any(m.blunder and not m.tied and m.play != result.best for m in moves):
+        return ""
+    return "A blunder gives up a round won for certain" + (
+        " (it may still be as good for the game)." if result.objective == "game" else "."
+    )
+
+
 def value_texts(objective: str, moves: Sequence[MoveResult]) -> list[str]:
     """The value column, one rule for the whole table: under `win` every exact value shows its
     fraction when every one has a small one, else none does; under the other objectives every
@@ -310,6 +321,7 @@ def explain(result: HintResult) -> str:
 
 __all__ = [
     "VALUE_TITLES",
+    "blunder_note",
     "estimates_note",
     "explain",
     "hint_columns",

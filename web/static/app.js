@@ -669,7 +669,7 @@ function drawHint(g) {
           r.blunder && (r.best || r.tied) ? h("span", { class: "quiet", title: "gives up a round won for certain, as good for the game" }, " gives up the round")
             : r.blunder ? h("span", { class: "bad", title: "gives up a round won for certain" }, " blunder") : null)))))));
     if (x.columns.length > 1) parts.push(moreColumns());
-    if (x.rows.some((r) => r.blunder && !(r.best || r.tied))) parts.push(h("p", { class: "quiet" }, "A blunder gives up a round won for certain" + (g.board.final && g.board.final.in_play ? "." : " (it may still be as good for the game).")));
+    if (x.blunder_note) parts.push(h("p", { class: "quiet" }, x.blunder_note));
     if (x.ties_note) parts.push(h("p", { class: "quiet", id: "ties-note" }, x.ties_note));
     if (x.note) parts.push(h("p", { class: "quiet", id: "hint-note" }, x.note)); // below the numbers it qualifies
     if (x.left_out) parts.push(h("button", { class: "link", id: "hint-all", onclick: () => { S.whole = true; refresh(); } }, `… and ${x.left_out} more plays: show them all`));
