@@ -345,6 +345,73 @@ def test_a_searched_value_keeps_its_own_interval_beside_a_win_estimated_apart() 
     assert cells[0][1] == "6.4–9.5%", cells
 
 
+def test_an_exact_value_beside_a_win_estimated_apart_is_not_called_an_estimate() -> None:
+    # Found in session 46 (-t 10, 12 cards in the pile): a play whose value the search finished,
+    # its later rounds exact too (no evaluator read), but whose round win was still open, read
+    # "26.45% est." with a 95% interval "26.5–26.5%" and "searched" for bounds.
+    from dataclasses import replace
+
+    from solver.core.rules import legal_plays
+    from solver.search import bias
+    from solver.search.engine import MoveValue
+    from solver.search.estimate import LOOKAHEAD, Estimate
+    from solver.search.hint import _Rows
+    from solver.words.hint import hint_columns
+
+    p = parse_position({"player": [3, 7, 9, 1], "wolf": [6, 2, 5, 8], "final": False})
+    root = initial_state(p)
+    play = legal_plays(root)[0]
+    e = Estimate(0.3, 0, LOOKAHEAD, (0.3, 0.3), win=0.4, win_interval=(0.4, 0.4))
+    m = _Rows(root, "game", True).move(play, MoveValue(play, 0.2645, 0.2645, 0.2645), MoveValue(play, 0.5, 0.0, 1.0), e)
+    assert m.value == 0.2645 and m.bounds is None and m.method == bias.method(LOOKAHEAD)
+    assert not m.value_estimated() and m.win_interval is not None
+    result = hint(p, max_states=200)
+    cut = next(x for x in result.moves if x.bounds is not None)  # a row cut short keeps the Bounds column
+    columns, cells = hint_columns("vanguard", replace(result, moves=(m, cut)), [m, cut])
+    row = dict(zip(columns, cells[0], strict=True))
+    assert row["Chance to win the game"].strip() == "26.45%", row
+    assert row["95% interval"] == "" and row["Bounds"] == "exact", row
+    assert row["Round won"].endswith(" est."), row
+    estimated = dict(zip(columns, cells[1], strict=True))
+    assert estimated["Chance to win the game"].endswith(" est.") and estimated["95% interval"], estimated
+    from solver.words.hint import explain
+
+    said = explain(replace(result, moves=(m, cut), best=m.play, exact=False))
+    assert said.startswith(f"{m.play} wins the game 26.5%;") and "estimate" not in said, said
+    assert "estimate: the search was cut short" in explain(replace(result, moves=(cut, m), best=cut.play, exact=False))
+
+
+def test_a_hint_whose_searches_spend_the_clock_still_looks_ahead_at_every_open_play(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Found in session 46: a 2 s answer at 12 cards in the pile (15 plays) gave its searches 97% of
+    # the clock and the lookahead what was left, so that one run in three valued every open play by
+    # the network alone (and recommended by it) where the others looked ahead. The lookahead now
+    # values the plays before the searches.
+    import time
+
+    from solver.search import bias
+    from solver.search import hint as hint_module
+    from solver.search.estimate import LOOKAHEAD
+
+    searched = hint_module.evaluate_moves
+
+    def spend_the_clock(*args: Any, **kwargs: Any) -> Any:
+        began = time.perf_counter()
+        out = searched(*args, **{**kwargs, "max_states": 2000})
+        limit = kwargs.get("time_limit")
+        time.sleep(max(0.0, (limit or 0.0) - (time.perf_counter() - began)))  # as a big round's search does
+        return out
+
+    monkeypatch.setattr(hint_module, "evaluate_moves", spend_the_clock)
+    p = parse_position({"player": [3, 7, 9, 2], "wolf": [5, 8, 1, 6], "reserve": [4], "party": ["J", "Q"],
+                        "discard": [1, 1, 2, 2, 3, 3, 4, 5, 5, 6, 6, 7, 8, 9, 9], "draw_pile": {"size": 12}})  # fmt: skip
+    r = hint(p, time_limit=1.0)
+    open_rows = [m for m in r.moves if m.bounds is not None]
+    assert len(open_rows) > 8  # more than the lookahead's first batch, which it values whatever the clock
+    assert all(m.method == bias.method(LOOKAHEAD) for m in open_rows), {str(m.play): m.method for m in open_rows}
+
+
 def test_the_only_play_is_said_to_be_the_only_one() -> None:
     # Found by a review: Fold, the one legal play, was said to "lose least".
     from solver.core.position import parse_position

@@ -31,6 +31,7 @@ from solver.search.engine import (
     value_range,
 )
 from solver.search.estimate import (
+    EVALUATED,
     LOOKAHEAD,
     MAX_ROLLOUTS,
     MIN_ROLLOUTS,
@@ -74,6 +75,12 @@ MIDPOINT = "middle of the sound bounds"  # a state budget only: nothing was samp
 # to the round's end, its own error is found by a search of its own, with at most this share of the
 # time left between them.
 OWN_ERROR_SHARE = 0.25
+# Under a clock that is not short, where a value network values the open plays, the lookahead
+# values every play before the searches, with at most this share of the clock (it takes some
+# 40-80 ms for a dozen plays): left for last, it could find the clock spent and fall back on the
+# network alone (found in session 46: a 2 s answer at 12 cards in the pile, one run in three, and
+# its recommendation with it).
+EARLY_LOOKAHEAD_SHARE = 0.25
 
 
 @dataclass(frozen=True)
@@ -110,6 +117,13 @@ class MoveResult:
                 est["bias_measured_on"] = self.measured
             out["estimate"] = est
         return out
+
+    def value_estimated(self) -> bool:
+        """Whether the value itself is an estimate: cut short (bounds), or searched to the round's end
+        with the evaluator beyond. An exact value's row may still carry an estimate: its win
+        probability's (found in session 46: such a value was marked "est." with an interval of
+        no width)."""
+        return self.bounds is not None or (self.method is not None and self.method.startswith(EVALUATED))
 
     def known_range(self) -> tuple[float, float] | None:
         """Where the value lies as far as the answer knows: the exact value, else the estimator's
@@ -429,6 +443,12 @@ def _search(
         apart and objective == "game" and g.win_probability and len(state.party) == 1
         and max_states is None and not short
     )  # fmt: skip
+    early: dict[Play, Estimate] = {}
+    if networked and deadline is not None and max_states is None and not short:
+        until = time.perf_counter() + EARLY_LOOKAHEAD_SHARE * max(0.0, deadline - time.perf_counter())
+        early = looked_ahead(
+            state, objective, legal_plays(state), value_net.for_round(state), win=apart, deadline=until
+        )
     wv: list[MoveValue] | None = None
     start = None
     if win_first:
@@ -511,7 +531,10 @@ def _search(
         # Its batches go on past the deadline by the rollouts' overrun (milliseconds a position, as
         # before): only a position with a hundred plays and more is left to the network alone.
         late = None if deadline is None or time_limit is None else deadline + overrun(max(0.05, OVERRUN * time_limit))
-        estimates.update(looked_ahead(state, objective, open_plays, net, win=apart, deadline=late))
+        estimates.update({p: early[p] for p in open_plays if p in early and early[p].method == LOOKAHEAD})
+        rest = [p for p in open_plays if p not in estimates]
+        if rest:
+            estimates.update(looked_ahead(state, objective, rest, net, win=apart, deadline=late))
     elif open_plays and (deadline is not None or samples):
         # One method whatever the budget: rollouts, corrected for their bias (solver/search/bias.py).
         # With a sample budget only, the deals' count is the budget (math.inf: no deadline).

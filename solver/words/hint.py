@@ -147,7 +147,7 @@ def value_texts(objective: str, moves: Sequence[MoveResult]) -> list[str]:
             text = number_text(v, "g")
         else:
             text = signed_text(v, "+.0f" if whole else "+.4f")
-        texts.append(text + (_estimate_note(m) if m.bounds is not None or m.samples is not None else ""))
+        texts.append(text + (_estimate_note(m) if m.value_estimated() else ""))
     return texts
 
 
@@ -223,18 +223,14 @@ def hint_columns(game_name: str, result: HintResult, moves: Sequence[MoveResult]
     for m, value_text in zip(moves, value_texts(objective, moves), strict=True):
         cells = [value_text]
         if sampled:
-            # (an exact value's zero-width interval beside a win probability estimated apart says nothing)
-            shown = (
-                m.samples is not None
-                and m.interval is not None
-                and (m.bounds is not None or m.samples == 0 or m.interval[0] < m.interval[1])
-            )
+            # (an exact value beside a win probability estimated apart has no interval of its own)
+            shown = m.interval is not None and m.value_estimated()
             cells.append(interval_text(objective, m.interval) if shown else "")
         if show_win:
             cells.append(win_text(m))
         if bounded:
             # A play searched to the round's end is exact there; "searched" where the rounds after are estimated.
-            unbounded = "exact" if m.samples is None else "searched"
+            unbounded = "searched" if m.value_estimated() else "exact"
             cells.append(unbounded if m.bounds is None else interval_text(objective, m.bounds))  # as the values are
         rows.append(cells)
     return columns, rows
@@ -305,7 +301,7 @@ def explain(result: HintResult) -> str:
         return f"{m.play} (the Wolf draws {n} card{'' if n == 1 else 's'})"
 
     line = f"{named(best)} {said(best)}"
-    if not result.exact:
+    if not result.exact and best.value_estimated():  # (a play the search finished is exact, whatever the rest)
         line += (
             " (estimate: the search was cut short)"
             if cut_short(result)
