@@ -414,7 +414,7 @@ def test_a_final_round_hint_cut_short_by_the_clock_bounds_what_it_did_not_decide
     for i in range(n):
         raw = random_final(rng, max_hand=12, max_reserve=4, max_wolf=9)
         raw["objective"] = "score"
-        answer = hint(parse_position(raw), time_limit=(0.004, 0.02, 0.08)[i % 3]).to_json()
+        answer = hint(parse_position(raw), time_limit=(0.002, 0.004, 0.02, 0.08)[i % 4]).to_json()
         for m in answer["moves"]:
             truth = _child_truth(raw, m["play"])
             if "bounds" in m:
@@ -426,11 +426,16 @@ def test_a_final_round_hint_cut_short_by_the_clock_bounds_what_it_did_not_decide
                 exact += 1
             assert not m.get("blunder") or truth is None, (raw, m)
         if answer["status"] == "proven_won":
-            assert (
-                _child_truth(raw, answer["best"])
-                == answer["value"]
-                == reference_best_finish(reference_form(parse_position(raw)))["score"]
-            ), raw
+            best_score = reference_best_finish(reference_form(parse_position(raw)))["score"]
+            best = next(m for m in answer["moves"] if m["play"] == answer["best"])
+            if "bounds" in best:
+                # A finish found, not proven best (a clock of a few ms on a busy machine: found in
+                # session 46, the flake of session 45): the round is won, and the best score lies
+                # within the best play's bounds, whose middle is its value.
+                assert best["bounds"][0] <= best_score <= best["bounds"][1], (raw, best, best_score)
+                assert answer["value"] == best["value"] and not answer["exact"], raw
+            else:
+                assert _child_truth(raw, answer["best"]) == answer["value"] == best_score, raw
         if answer["status"] != "proven_lost":
             assert answer["best"]["type"] != "fold", raw  # a round left open is not given up
         assert answer["exact"] == all("bounds" not in m for m in answer["moves"]), raw
