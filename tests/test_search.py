@@ -423,3 +423,19 @@ def test_the_only_play_is_said_to_be_the_only_one() -> None:
     answer = hint(pos, max_states=2000, samples=8)
     assert len(answer.moves) == 1 and answer.status == "proven_lost"
     assert explain(answer) == "the round cannot be won whatever comes; the only play"
+
+
+def test_a_state_budget_that_estimated_nothing_does_not_call_a_middle_of_bounds_a_chance() -> None:
+    # Found by a review: lobo at --max-states 5000, no --samples: "2+4=6 wins the game 50.2%
+    # (estimate: the search was cut short)", the middle of its bounds 0.3-100%.
+    from solver.search.hint import MIDPOINT
+    from solver.words.hint import explain
+
+    p = parse_position({"game": "lobo", "player": [2, 7, 8, 4], "wolf": [5, 9, 3, 6], "draw_pile": {"size": 15},
+                        "discard": [1, 1, 1, 1, 2, 2, 2, 3, 3, 4, 5, 5, 6, 6, 7, 7, 8, 8, 8, 9, 9, 9]})  # fmt: skip
+    r = hint(p, max_states=5000)
+    best = next(m for m in r.moves if m.play == r.best)
+    assert best.method == MIDPOINT and best.bounds is not None
+    said = explain(r)
+    assert said.startswith(f"{r.best} has the best worst case: ") and "--samples" in said, said
+    assert "wins the game" not in said.split(";")[0], said

@@ -301,7 +301,15 @@ def explain(result: HintResult) -> str:
         return f"{m.play} (the Wolf draws {n} card{'' if n == 1 else 's'})"
 
     line = f"{named(best)} {said(best)}"
-    if not result.exact and best.value_estimated():  # (a play the search finished is exact, whatever the rest)
+    if best.method == MIDPOINT and best.bounds is not None:
+        # Found by a review: "wins the game 50.2%" was the middle of bounds 0.3-100%. A state budget
+        # with no deals estimates nothing: the best play is the one whose worst case is best.
+        objective = shown_objective(result)
+        line = (
+            f"{named(best)} has the best worst case: {interval_text(objective, best.bounds)} "
+            "(the state budget ran out and nothing was estimated: --samples N estimates the open plays)"
+        )
+    elif not result.exact and best.value_estimated():  # (a play the search finished is exact, whatever the rest)
         line += (
             " (estimate: the search was cut short)"
             if cut_short(result)
