@@ -8,7 +8,7 @@ value a player reads is the value of playing on well, so the average is correcte
 rollouts missed on positions whose exact values are known:
 
   for each game, objective and target (the value, or under `game` the round's win probability),
-  and each bin of (the play's kind, the rollout average's place in the objective's range, the
+  and each bin of (the play's kind, a big Over apart: kind_of, the rollout average's place in the objective's range, the
   unknown cards in the pile): the mean and the 1% and 99% quantiles of (exact − rollout
   average), in units of the objective's range; a lobo race under way has such tables for each
   band of the scores (race_band).
