@@ -82,28 +82,6 @@ def test_bins_hold_their_quantiles_and_fall_back_to_coarser_ones() -> None:
     assert quantile([0.0, 1.0], 0.5) == 0.5
 
 
-def test_a_big_over_is_binned_apart_and_falls_back_on_the_overs_bin(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Session 46: the lookahead misses an Over that makes the Wolf draw five cards or more about
-    # twice as far as other plays (it reads the network before such a draw); its intervals, measured
-    # among every Over, missed exact values a review found.
-    from solver.core.plays import Play
-
-    assert bias.kind_of(Play("over", hand=(7,), wolf=(1,))) == bias.BIG_OVER  # draws 6
-    assert bias.kind_of(Play("over", hand=(8,), reserve=(), wolf=(4,))) == "over"  # draws 4
-    assert bias.kind_of(Play("over", reserve=(9,), wolf=(4,))) == bias.BIG_OVER  # a reserve card's Over too
-    big = [("vanguard", "game", "value", bias.BIG_OVER, 0.5, 12, -0.3 + i / 100, bias.NETWORK, "") for i in range(50)]
-    small = [("vanguard", "game", "value", "over", 0.5, 12, i / 1000, bias.NETWORK, "") for i in range(50)]
-    t = tables(big + small)["vanguard/game/value/network"]
-    assert t["big-over|2|2"]["n"] == t["big-over|*|2"]["n"] == 50 and t["over|2|2"]["n"] == 50
-    assert t["*|2|2"]["n"] == 100
-    assert t["big-over|2|2"]["high"] - t["big-over|2|2"]["low"] > 5 * (t["over|2|2"]["high"] - t["over|2|2"]["low"])
-    # A table measured before big Overs were apart (lobo's races): a big Over reads the Overs' bin.
-    old = {k: v for k, v in t.items() if not k.startswith(bias.BIG_OVER)}
-    monkeypatch.setattr(bias, "_raw", lambda: {"tables": {"vanguard/game/value/network": old}})
-    got = bias.lookup("vanguard", "game", "value", bias.BIG_OVER, 0.5, 12, bias.NETWORK)
-    assert got is not None and got.measured == 50 and got.mean == old["over|2|2"]["mean"]
-
-
 def test_a_race_is_binned_by_the_points_each_side_needs() -> None:
     assert bias.race_band((0, 0)) == ""  # the start: the plain tables
     assert bias.race_band((99, 99)) == "race-0-0"

@@ -8,7 +8,7 @@ value a player reads is the value of playing on well, so the average is correcte
 rollouts missed on positions whose exact values are known:
 
   for each game, objective and target (the value, or under `game` the round's win probability),
-  and each bin of (the play's kind, a big Over apart: kind_of, the rollout average's place in the objective's range, the
+  and each bin of (the play's kind, the rollout average's place in the objective's range, the
   unknown cards in the pile): the mean and the 1% and 99% quantiles of (exact − rollout
   average), in units of the objective's range; a lobo race under way has such tables for each
   band of the scores (race_band).
@@ -37,24 +37,17 @@ from pathlib import Path
 from typing import Any
 
 from solver.core.games import LOBO_TARGET
-from solver.core.plays import Play
 from solver.search import stamps
 
 DATA = Path(__file__).with_name("data") / "rollout_bias.json"
 BUILD = "python -m solver.train.rollout_bias"
 MIN_MEASURED = 40  # plays a bin needs to stand on its own
-# An Over that makes the Wolf draw this many cards or more is binned apart: the lookahead reads the
-# network before such a draw (more than 200 outcomes), and misses there about twice as far as on
-# other plays (session 46: RMSE 0.17 against 0.09 on 465 plays), in both directions.
-BIG_DRAW = 5
-BIG_OVER = "big-over"
 
 KIND_GROUP = {
     "perfect": "cover",
     "sum": "cover",
     "split": "cover",
     "over": "over",
-    BIG_OVER: BIG_OVER,
     "sacrifice": "sacrifice",
     "fold": "fold",
 }
@@ -75,7 +68,6 @@ LAYOUT: dict[str, Any] = {
     "unknown_edges": list(UNKNOWN_EDGES),
     "quantiles": [0.01, 0.99],
     "race_edges": list(RACE_EDGES),
-    "big_draw": BIG_DRAW,
 }
 
 
@@ -102,27 +94,14 @@ def unknown_bin(unknown: int) -> int:
     return sum(1 for edge in UNKNOWN_EDGES if unknown > edge)
 
 
-def kind_of(play: Play) -> str:
-    """The kind a play's misses are binned by: its own, an Over with a big draw apart (BIG_DRAW)."""
-    if play.kind == "over" and play.mine[0] - play.wolf[0] >= BIG_DRAW:
-        return BIG_OVER
-    return play.kind
-
-
 def bin_keys(kind: str, place: float, unknown: int) -> list[str]:
-    """The bins an average is measured in (solver.train.rollout_bias), the most specific first: a
-    big Over's also pools every place (few are measured at each)."""
-    k, p, u = KIND_GROUP.get(kind, kind), place_bin(place), unknown_bin(unknown)
-    pooled = [f"{k}|{ANY}|{u}"] if k == BIG_OVER else []
-    return [f"{k}|{p}|{u}", *pooled, f"{ANY}|{p}|{u}", f"{ANY}|{ANY}|{u}", f"{ANY}|{ANY}|{ANY}"]
+    """The bins an average falls in, the most specific first."""
+    return _keys(kind, place_bin(place), unknown_bin(unknown))
 
 
 def _keys(kind: str, p: int, u: int) -> list[str]:
-    """The bins an estimate looks up, the most specific first. A big Over falls back on the Overs'
-    bin before every kind's: a table measured before big Overs were apart (lobo's races) has it."""
     k = KIND_GROUP.get(kind, kind)
-    apart = [f"{k}|{ANY}|{u}", f"over|{p}|{u}"] if k == BIG_OVER else []
-    return [f"{k}|{p}|{u}", *apart, f"{ANY}|{p}|{u}", f"{ANY}|{ANY}|{u}", f"{ANY}|{ANY}|{ANY}"]
+    return [f"{k}|{p}|{u}", f"{ANY}|{p}|{u}", f"{ANY}|{ANY}|{u}", f"{ANY}|{ANY}|{ANY}"]
 
 
 CORRECTED = ", corrected for their bias"
@@ -262,7 +241,6 @@ __all__ = [
     "about",
     "bin_keys",
     "corrected",
-    "kind_of",
     "lookup",
     "method",
     "race_band",
