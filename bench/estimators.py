@@ -65,7 +65,7 @@ def rows_of(pos: Any, deals: int, exact_limit: float, mcts: tuple[int, float]) -
     span = value_range(root, "game")
     out = []
     for m in exact:
-        kind, unknown = m.play.kind, root.unknown_draws
+        kind, unknown = bias.kind_of(m.play), root.unknown_draws
         a = _corrected(la[m.play], kind, unknown, root.game, span, bias.NETWORK)
         b = _corrected(ro[m.play], kind, unknown, root.game, span, bias.ROLLOUTS)
         mid = (la[m.play].value + pr[m.play]) / 2

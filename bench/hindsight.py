@@ -169,7 +169,7 @@ def _games(args: argparse.Namespace) -> None:
         def corrected(p: Play) -> float:
             e = got[p]
             return bias.corrected(
-                e.value, (0.0, 0.0), game=state.game, objective="game", target="value", kind=p.kind,
+                e.value, (0.0, 0.0), game=state.game, objective="game", target="value", kind=bias.kind_of(p),
                 unknown=state.unknown_draws, value_range=span, bounds=(0.0, 1.0), estimator=bias.NETWORK,
             )[0]  # fmt: skip
 

@@ -82,6 +82,34 @@ def test_bins_hold_their_quantiles_and_fall_back_to_coarser_ones() -> None:
     assert quantile([0.0, 1.0], 0.5) == 0.5
 
 
+def test_a_big_over_keeps_the_overs_correction_and_widens_its_interval_by_its_own_bins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Session 46: the lookahead misses an Over that makes the Wolf draw five cards or more about
+    # twice as far as other plays; among every Over its intervals held the exact value for 63% of
+    # them. Its own bins' correction changed choices and lost games, so it keeps the Overs' value
+    # and gets an interval that holds both bins' misses.
+    from solver.core.plays import Play
+
+    assert bias.kind_of(Play("over", hand=(7,), wolf=(1,))) == bias.BIG_OVER  # draws 6
+    assert bias.kind_of(Play("over", hand=(8,), wolf=(4,))) == "over"  # draws 4
+    assert bias.kind_of(Play("over", reserve=(9,), wolf=(4,))) == bias.BIG_OVER  # a reserve card's Over too
+    big = [("vanguard", "game", "value", bias.BIG_OVER, 0.5, 12, -0.3 + i / 100, bias.NETWORK, "") for i in range(50)]
+    small = [("vanguard", "game", "value", "over", 0.5, 12, i / 1000, bias.NETWORK, "") for i in range(50)]
+    t = tables(big + small)["vanguard/game/value/network"]
+    assert t["over|2|2"]["n"] == 100 and t["big-over|2|2"]["n"] == t["big-over|*|2"]["n"] == 50
+    monkeypatch.setattr(bias, "_raw", lambda: {"tables": {"vanguard/game/value/network": t}})
+    over = bias.lookup("vanguard", "game", "value", "over", 0.5, 12, bias.NETWORK)
+    wide = bias.lookup("vanguard", "game", "value", bias.BIG_OVER, 0.5, 12, bias.NETWORK)
+    assert over is not None and wide is not None
+    assert wide.mean == over.mean and wide.measured == over.measured  # the same value: the same choices
+    assert wide.low == min(over.low, t["big-over|2|2"]["low"]) < over.low
+    assert wide.high == max(over.high, t["big-over|2|2"]["high"])
+    # A table without a big Over's bins (lobo's) gives it the Overs' bin alone.
+    del t["big-over|2|2"], t["big-over|*|2"]
+    assert bias.lookup("vanguard", "game", "value", bias.BIG_OVER, 0.5, 12, bias.NETWORK) == over
+
+
 def test_a_race_is_binned_by_the_points_each_side_needs() -> None:
     assert bias.race_band((0, 0)) == ""  # the start: the plain tables
     assert bias.race_band((99, 99)) == "race-0-0"

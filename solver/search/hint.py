@@ -674,7 +674,7 @@ class _Rows:
             game=self.state.game,
             objective=self.objective,
             target=target,
-            kind=play.kind,
+            kind=bias.kind_of(play),
             unknown=self.state.unknown_draws,
             value_range=(0.0, 1.0) if target == "win" else value_range(self.state, self.objective),
             bounds=bounds,

@@ -146,7 +146,7 @@ def measure(raw: dict[str, Any], deals: int, time_limit: float, seed: int, race:
         for estimator, got in by.items():
             for m in values:
                 e = got[m.play]
-                kinds[str(m.play)] = m.play.kind
+                kinds[str(m.play)] = bias.kind_of(m.play)
                 place = (e.value - lo) / width if width > 0 else 0.5
                 unknown = root.unknown_draws
                 rows.append(
@@ -154,7 +154,7 @@ def measure(raw: dict[str, Any], deals: int, time_limit: float, seed: int, race:
                         pos.game,
                         objective,
                         "value",
-                        m.play.kind,
+                        bias.kind_of(m.play),
                         place,
                         unknown,
                         (m.value - e.value) / width,
