@@ -228,9 +228,7 @@ def analyse(
     for line in bad[:5]:
         typer.echo(f"lobo-hint: invalid: {one_line(str(line))}", err=True)
     if len(bad) > 5:
-        typer.echo(
-            f"lobo-hint: and {len(bad) - 5} more {'line' if len(bad) == 6 else 'lines'} that are not games", err=True
-        )
+        typer.echo(f"lobo-hint: and {count_text(len(bad) - 5, 'more line')} that are not games", err=True)
     if bad:
         raise typer.Exit(EXIT_INPUT)
 

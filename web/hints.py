@@ -23,6 +23,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from solver.play.companion import HintNote, Session, save_json, warm_engine
+from solver.words.numbers import count_text
 
 MAX_RUNNING = 2
 CHANGED = "the table changed"  # why a hint was stopped by a step or an undo
@@ -268,7 +269,7 @@ class HintService:
             busy = sum(1 for k in list(self._jobs) if k != key and (j := self._poll(k)) and j.state == RUNNING)
             if busy >= self._max:
                 raise ValueError(
-                    f"the engine is busy with {busy} {'hint' if busy == 1 else 'hints'} for other games; try again when one ends"
+                    f"the engine is busy with {count_text(busy, 'hint')} for other games; try again when one ends"
                 )
             w, self._idle = self._idle, None
             if w is None or not w.alive():
