@@ -40,6 +40,13 @@ def _methods(m: MoveResult) -> list[str]:
     return [] if m.method is None else m.method.split(WIN_BY)
 
 
+def _looked_ahead() -> str:
+    """The lookahead's depth in a player's words (a ply is a draw or a play)."""
+    if LOOKAHEAD_PLIES == 2:
+        return "every draw that can follow the play and every play after that"
+    return f"every draw and every play of the next {LOOKAHEAD_PLIES} steps"
+
+
 def estimates_note(moves: Sequence[MoveResult], *, sources: bool = True) -> str:
     """What `est.` and `mid` in the table mean: the methods, their deals and what they measure;
     `sources`: with the source file of each method (the terminal's readers can open it, a phone's not)."""
@@ -61,21 +68,22 @@ def estimates_note(moves: Sequence[MoveResult], *, sources: bool = True) -> str:
                 f"est.: {deals} {what} a play{by}, corrected for how far such rollouts fell short of exact values"
                 f"{src('solver/search/bias.py')}; the 95% interval is for the value of playing on as advised"
                 + (
-                    " (where no such shortfall was measured, as under rulings other than the defaults, it is the sound bounds)"
+                    " (where no such shortfall was measured, as under rulings other than the defaults, it is the bounds the search proved)"
                     if unmeasured
                     else ""
                 )
             )
     if any(bias.method(LOOKAHEAD) in _methods(m) for m in moves):
         parts.append(
-            f"est.: every draw and play {LOOKAHEAD_PLIES} plies ahead, then the value network trained on lobo-hint's "
-            f"own games{src('solver/search/value_net.py')}, corrected for how far it fell from exact values; the 95% "
+            f"est.: lobo-hint looks at {_looked_ahead()}, then values the positions reached with a network "
+            f"trained on its own games{src('solver/search/value_net.py')}, corrected for how far such values fell "
+            "from exact ones; the 95% "
             "interval is for the value of playing on as advised"
         )
     if any(NETWORK_ALONE in _methods(m) for m in moves):
         parts.append(
             "est.: the value network alone at the play's child, where the clock ran out before the lookahead "
-            "reached the play; its 95% interval is the search's sound bounds"
+            "reached the play; its 95% interval is the bounds the search proved"
         )
     if any(EVALUATED in _methods(m) for m in moves):
         parts.append(
@@ -83,7 +91,7 @@ def estimates_note(moves: Sequence[MoveResult], *, sources: bool = True) -> str:
             f"{src('solver/search/evaluator.py')}; the 95% interval is their sampling error"
         )
     if any(m.method == MIDPOINT for m in moves):
-        parts.append("mid: the middle of the sound bounds, nothing sampled")
+        parts.append("mid: the middle of the bounds the search proved, nothing sampled")
     return ". ".join(parts) + ("." if parts else "")
 
 
