@@ -661,6 +661,12 @@ class _Rows:
     scores: tuple[int, int] = (0, 0)  # lobo's race
     default_rules: bool = True  # what the bias tables and the evaluator were measured under
 
+    @property
+    def last_member(self) -> bool:
+        """Under `game` with one active member: losing this round loses the game (RULES.md §4), so
+        a play's chance to win the game is at most its chance to win the round."""
+        return self.apart and game(self.state.game).has_party and len(self.state.party) == 1
+
     def corrected(
         self, play: Play, e: Estimate, target: str, bounds: tuple[float, float]
     ) -> tuple[float, tuple[float, float], int]:
@@ -724,6 +730,11 @@ class _Rows:
                 elif m.exact and ev is not None and method != ev.method:
                     # Both, the value's then the win's (found by a review: the value's own interval was lost).
                     method = f"{ev.method}{WIN_BY}{method}"
+            if self.last_member and win is not None and value > win:
+                floor = None if m.exact else m.lo  # None: searched to the round's end, the surer of the two
+                value, interval, win, win_interval = _game_within_round(
+                    value, interval, floor, win, win_interval, w.exact
+                )
         return MoveResult(
             play,
             value,
@@ -735,6 +746,29 @@ class _Rows:
             win_interval=win_interval,
             measured=measured,
         )
+
+
+Interval = tuple[float, float] | None
+
+
+def _game_within_round(
+    value: float, interval: Interval, floor: float | None, win: float, win_interval: Interval, win_exact: bool
+) -> tuple[float, Interval, float, Interval]:
+    """A game estimate above the round's chance where the round decides the game (one member
+    left): estimated apart (their biases corrected apart), they can cross; the truth cannot. A game
+    estimate (floor: the search's lower bound on it) is brought down to the round's chance, never
+    below that bound; a game value searched to the round's end, or that bound, raises a round
+    estimate to it (found by a review: 0.21% against 0.10%). Intervals are cut to match, never widened past the value."""
+    if floor is not None:
+        value = max(floor, win)
+        cap = win if win_exact or win_interval is None else win_interval[1]
+        if interval is not None:
+            interval = (min(interval[0], value), max(value, min(interval[1], cap)))
+    if value > win:  # a sure game value (or the search's bound on it) above the round's estimate
+        win = value
+        if win_interval is not None:
+            win_interval = (max(win_interval[0], value), max(win_interval[1], value))
+    return value, interval, win, win_interval
 
 
 def _known_line(search: Search, state: State, first: Play) -> tuple[Play, ...] | None:
