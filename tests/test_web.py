@@ -151,9 +151,18 @@ def test_a_physical_game_takes_the_cards_tapped(api: Api) -> None:
     assert comparable(g["board"]) == board(companion(lines, seed=None))
     assert g["board"]["wolf"] == [2, 5, 7]
     assert g["board"]["can_undo"] and g["board"]["can_analyse"]
+    # A draw taken back comes with its cards, for the page's keypad; a play does not.
+    g = dict(api.post(gid, "undo", count=1).json())
+    assert g["undone"] == {"player": [5], "wolf": []} and g["board"]["phase"] == "draw"
+    g = dict(api.post(gid, "undo", count=1).json())
+    assert "undone" not in g
+    g = api.step(gid, lines[1])
+    g = api.step(gid, lines[2])
     g = dict(api.post(gid, "undo", count=2).json())
     assert comparable(g["board"]) == board(companion(lines[:1], seed=None))
-    assert g["notes"][0]["text"].startswith("took back: ")
+    assert g["notes"][0]["text"].startswith("took back: ") and "undone" not in g
+    g = dict(api.post(gid, "undo", count=1).json())
+    assert g["undone"] == {"player": [6, 8, 9, 9], "wolf": [2, 2, 7, 7]} and g["board"]["phase"] == "deal"
 
 
 def test_undo_and_analyse_wait_for_the_players_first_step(api: Api) -> None:

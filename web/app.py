@@ -45,7 +45,7 @@ from solver.play.driver import MAX_TARGET, PLAY, REWARD, GameError, Setup, seed_
 from web.hints import ANALYSIS, DONE, HintService
 from web.protocol import HEAD_SECONDS
 from web.store import Entry, Store, WebError, cut, save_text
-from web.views import game_view, summary_view
+from web.views import game_view, summary_view, undone_cards
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "lobo_token"
@@ -191,7 +191,9 @@ def create_app(
 ) -> Starlette:
     settings = ServerSettings(store, hints, token, local_only, seconds)
 
-    def view(entry: Entry, request: Request | None = None, status: int = 200) -> JSONResponse:
+    def view(
+        entry: Entry, request: Request | None = None, status: int = 200, extra: dict[str, Any] | None = None
+    ) -> JSONResponse:
         job = hints.job(entry.id)
         if job is not None and job.state == DONE and job.note is not None:
             store.attach_hint(entry.id, job.revision, job.note)
@@ -199,7 +201,7 @@ def create_app(
         if job is not None and job.state == DONE and job.analysis is not None:
             store.attach_analysis(entry.id, job.analysis)
         whole = request is not None and request.query_params.get("all") in ("1", "true")
-        return JSONResponse(game_view(entry, job, whole), status_code=status)
+        return JSONResponse({**game_view(entry, job, whole), **(extra or {})}, status_code=status)
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
@@ -269,9 +271,15 @@ def create_app(
     async def take_back(request: Request) -> Response:
         game_id = request.path_params["game_id"]
         data = await body(request, UNDO)
+        before = store.get(game_id)
         entry = store.undo(game_id, data.get("at"), data.get("rev"), data.get("count", 1))
         hints.forget(game_id, say=True)
-        return view(entry, request)
+        # The steps taken back, where the undo was of the game as read just before it.
+        steps = before.session.game.steps
+        same = len(steps) == data.get("at") and data.get("rev") in (None, before.revision)
+        taken = steps[len(entry.session.game.steps) :] if same else ()
+        cards = undone_cards(taken)
+        return view(entry, request, extra=None if cards is None else {"undone": cards})
 
     async def hint(request: Request) -> Response:
         game_id = request.path_params["game_id"]

@@ -5,12 +5,13 @@ hint reads the same on the phone as in `lobo-hint play`."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from solver.core.games import game
 from solver.play.board import board, current_hint, hint_data, play_options
 from solver.play.companion import HINT_ROWS, hint_rows, round_number, summary_lines
-from solver.play.driver import PLAY, waiting_for
+from solver.play.driver import PLAY, Deal, Draw, Step, waiting_for
 from solver.words.board import effect_text, party_text
 from solver.words.hint import STATUS_WORDS, estimates_note, hint_columns, why_not_exact
 from web.hints import HintJob
@@ -53,6 +54,20 @@ def game_view(entry: Entry, job: HintJob | None, whole: bool = False) -> dict[st
         "analysis": analysis_stub(entry),
         "analysis_outdated": entry.analysis_outdated,
     }
+
+
+def undone_cards(taken: Sequence[Step]) -> dict[str, list[int]] | None:
+    """The cards of a deal or a draw just taken back, for the page to put back in the keypad's
+    slots: one wrong card is then one tap to fix, not the whole deal typed again (found by a
+    review). None for anything else (a play, a reward, several steps)."""
+    if len(taken) != 1:
+        return None
+    step = taken[0]
+    if isinstance(step, Deal):
+        return {"player": list(step.player), "wolf": list(step.wolf)}
+    if isinstance(step, Draw):
+        return {"player": list(step.cards), "wolf": []}
+    return None
 
 
 def analysis_stub(entry: Entry) -> dict[str, Any] | None:
@@ -118,4 +133,4 @@ def summary_view(entry: Entry, job: HintJob | None) -> dict[str, Any]:
     }
 
 
-__all__ = ["analysis_stub", "game_view", "hint_view", "short_title", "summary_view", "title"]
+__all__ = ["analysis_stub", "game_view", "hint_view", "short_title", "summary_view", "title", "undone_cards"]

@@ -209,6 +209,11 @@ async function act(path, extra) {
     const g = await api("POST", `/api/games/${S.id}/${path}` + (S.whole ? "?all=1" : ""),
       { at: b.steps, rev: b.revision, ...extra });
     show(g);
+    // A deal or draw taken back: its cards back in the keypad's slots, to fix one and confirm.
+    if (path === "undo" && g.undone) {
+      S.pad = { player: [...g.undone.player], wolf: [...g.undone.wolf] };
+      redraw();
+    }
     showError("");
     done = true;
     // After a step or an undo the table is what changed: back in view if it was scrolled away.
