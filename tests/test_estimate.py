@@ -375,4 +375,24 @@ def test_with_one_member_left_no_play_wins_the_game_more_often_than_the_round(n:
             for v, interval in ((m.value, m.interval), (m.win_probability, m.win_interval)):
                 low, high = interval or (v, v)
                 assert low - 1e-12 <= v <= high + 1e-12, (str(m.play), low, v, high)
+            # Nor does the game's interval reach past the round's (a review: 0–12.5% beside 0.8–7.6%).
+            game_high = (m.interval or (m.value, m.value))[1]
+            assert game_high <= (m.win_interval or (m.win_probability, m.win_probability))[1] + 1e-12
     assert estimated > 2 * n  # the rounds were estimated, not searched to their end
+
+
+def test_with_one_member_left_a_plays_game_interval_ends_where_its_round_interval_does() -> None:
+    # Found by a review: 4>2's game chance 0–12.5% beside its round chance 0.8–7.6%.
+    raw = {
+        "player": [1, 3, 4, 7], "wolf": [2, 7, 9, 9], "party": ["K"], "final": False,
+        "discard": [1, 1, 1, 2, 3, 4, 4, 5, 5, 6, 6, 7, 8, 8, 8, 9], "draw_pile": {"size": 12},
+    }  # fmt: skip
+    h = hint(parse_position(raw), max_states=3000, samples=64)
+    capped = 0
+    for m in h.moves:
+        assert m.value is not None and m.win_probability is not None
+        high = (m.interval or (m.value, m.value))[1]
+        win_high = (m.win_interval or (m.win_probability, m.win_probability))[1]
+        assert m.value <= high and high <= win_high + 1e-12, (str(m.play), m.interval, m.win_interval)
+        capped += m.bounds is not None and high < m.bounds[1] - 0.01
+    assert capped  # some estimated play's interval was cut below its bounds

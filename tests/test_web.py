@@ -153,7 +153,7 @@ def test_a_physical_game_takes_the_cards_tapped(api: Api) -> None:
     assert g["board"]["can_undo"] and g["board"]["can_analyse"]
     # A draw taken back comes with its cards, for the page's keypad; a play does not.
     g = dict(api.post(gid, "undo", count=1).json())
-    assert g["undone"] == {"player": [5], "wolf": []} and g["board"]["phase"] == "draw"
+    assert g["undone"] == {"cards": [5]} and g["board"]["phase"] == "draw"
     g = dict(api.post(gid, "undo", count=1).json())
     assert "undone" not in g
     g = api.step(gid, lines[1])

@@ -374,9 +374,11 @@ def physical_game_on_the_keypad(d: WebDriver, server: str, tmp_path: Path, axe: 
     assert "Wolf\n2\n5\n7" in text(d, "#table")
     assert after(d, lambda: press(d, "#undo")) == n - 1
     assert "The Wolf draws 1 card" in text(d, "#dock-action")
-    # The draw taken back is back in its slot (found by a review: retyped from nothing), to fix.
+    # The draw taken back is back in its slot (found by a review: retyped from nothing), to fix;
+    # untouched, Undo goes on back a step (a review: it took the cards back one by one first).
     assert text(d, ".slot.filled") == "5" and text(d, "#confirm") == "Confirm the card"
-    assert text(d, ".confirm-row #undo") == "Undo card"
+    assert text(d, ".confirm-row #undo") == "Undo"
+    assert after(d, lambda: press(d, "#undo")) == n - 2
 
 
 def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Path, axe: str) -> None:
@@ -777,6 +779,9 @@ def small_screens(d: WebDriver, server: str) -> None:
         assert d.find_element(By.TAG_NAME, "body").get_attribute("data-phase") == "deal"
         filled = [e.text for e in d.find_elements(By.CSS_SELECTOR, ".slot.filled")]
         assert filled == ["6", "8", "9", "9", "2", "2", "7", "7"], filled
+        press(d, ".slot.filled")  # a card changed: Undo takes back cards again
+        assert text(d, ".confirm-row #undo") == "Undo card"
+        press(d, '.key[data-key="6"]')
         assert not dock_buttons_outside(d), dock_buttons_outside(d)
         in_reach(d, "#confirm")
     finally:

@@ -59,14 +59,15 @@ def game_view(entry: Entry, job: HintJob | None, whole: bool = False) -> dict[st
 def undone_cards(taken: Sequence[Step]) -> dict[str, list[int]] | None:
     """The cards of a deal or a draw just taken back, for the page to put back in the keypad's
     slots: one wrong card is then one tap to fix, not the whole deal typed again (found by a
-    review). None for anything else (a play, a reward, several steps)."""
+    review). A deal's by side, a draw's (or a revealed top card's) as `cards`. None for anything
+    else (a play, a reward, several steps)."""
     if len(taken) != 1:
         return None
     step = taken[0]
     if isinstance(step, Deal):
         return {"player": list(step.player), "wolf": list(step.wolf)}
     if isinstance(step, Draw):
-        return {"player": list(step.cards), "wolf": []}
+        return {"cards": list(step.cards)}
     return None
 
 

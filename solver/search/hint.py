@@ -730,7 +730,7 @@ class _Rows:
                 elif m.exact and ev is not None and method != ev.method:
                     # Both, the value's then the win's (found by a review: the value's own interval was lost).
                     method = f"{ev.method}{WIN_BY}{method}"
-            if self.last_member and win is not None and value > win:
+            if self.last_member and win is not None:
                 floor = None if m.exact else m.lo  # None: searched to the round's end, the surer of the two
                 value, interval, win, win_interval = _game_within_round(
                     value, interval, floor, win, win_interval, w.exact
@@ -754,20 +754,21 @@ Interval = tuple[float, float] | None
 def _game_within_round(
     value: float, interval: Interval, floor: float | None, win: float, win_interval: Interval, win_exact: bool
 ) -> tuple[float, Interval, float, Interval]:
-    """A game estimate above the round's chance where the round decides the game (one member
-    left): estimated apart (their biases corrected apart), they can cross; the truth cannot. A game
-    estimate (floor: the search's lower bound on it) is brought down to the round's chance, never
-    below that bound; a game value searched to the round's end, or that bound, raises a round
-    estimate to it (found by a review: 0.21% against 0.10%). Intervals are cut to match, never widened past the value."""
-    if floor is not None:
+    """A play's game chance kept within its round chance where the round decides the game (one
+    member left). Estimated apart, their biases corrected apart, the two can cross; the truth
+    cannot (found by a review: 0.21% against 0.10%). A game estimate (floor: the search's lower
+    bound on it) above the round's chance is brought down to it, never below that bound; a game
+    value searched to the round's end, or that bound, raises a round estimate below it; and the
+    game's interval ends where the round's does (a review: 0–12.5% beside 0.8–7.6%)."""
+    if floor is not None and value > win:
         value = max(floor, win)
-        cap = win if win_exact or win_interval is None else win_interval[1]
-        if interval is not None:
-            interval = (min(interval[0], value), max(value, min(interval[1], cap)))
     if value > win:  # a sure game value (or the search's bound on it) above the round's estimate
         win = value
         if win_interval is not None:
             win_interval = (max(win_interval[0], value), max(win_interval[1], value))
+    if interval is not None:
+        cap = win if win_exact or win_interval is None else win_interval[1]
+        interval = (min(interval[0], value), max(value, min(interval[1], cap)))
     return value, interval, win, win_interval
 
 

@@ -4,7 +4,7 @@
 
 const S = {
   id: null, game: null, key: null, whole: false, seconds: 2, timer: null, busy: false, failures: 0, asked: false, held: 0,
-  sel: { hand: [], reserve: [], wolf: [], member: null }, pad: { player: [], wolf: [] }, padRev: null,
+  sel: { hand: [], reserve: [], wolf: [], member: null }, pad: { player: [], wolf: [] }, padRefilled: false, padRev: null,
 };
 const $ = (id) => document.getElementById(id);
 const FEW = 8; // plays listed before "show all": a final round has twenty-odd
@@ -210,8 +210,11 @@ async function act(path, extra) {
       { at: b.steps, rev: b.revision, ...extra });
     show(g);
     // A deal or draw taken back: its cards back in the keypad's slots, to fix one and confirm.
+    // Untouched, they leave Undo a step's: a second tap goes on back (a review: it took cards).
     if (path === "undo" && g.undone) {
-      S.pad = { player: [...g.undone.player], wolf: [...g.undone.wolf] };
+      const u = g.undone;
+      S.pad = u.cards ? { player: [...u.cards], wolf: [] } : { player: [...u.player], wolf: [...u.wolf] };
+      S.padRefilled = true;
       redraw();
     }
     showError("");
@@ -251,9 +254,11 @@ function unsent(path, extra) {
 // Cards tapped into the keypad and not yet confirmed: Undo takes back the last of them (found by
 // a review: the Undo beside Confirm dropped the cards and took back the step before them).
 function padCards() { return S.pad.player.length + S.pad.wolf.length; }
+// Cards Undo takes back one by one: none while the slots hold a step's cards untouched.
+function padEdits() { return S.padRefilled ? 0 : padCards(); }
 
 function undo() {
-  if (padCards()) {
+  if (padEdits()) {
     S.pad[S.pad.wolf.length ? "wolf" : "player"].pop();
     // The last card gone, the button is a step's Undo again: a double tap's second tap must not
     // take a step back (found by a review), so it is held a moment, as after an answer.
@@ -273,6 +278,7 @@ function show(g) {
     S.padRev = b.revision;
     S.sel = { hand: [], reserve: [], wolf: [], member: null };
     S.pad = { player: [], wolf: [] };
+    S.padRefilled = false;
     S.allPlays = false;
   }
   const key = JSON.stringify({ ...g, job: g.job && { state: g.job.state, message: g.job.message } });
@@ -289,7 +295,7 @@ function show(g) {
     $("history").replaceChildren(...b.history.map((line) => h("li", {}, line)));
     // A virtual game's deal is the deck's: nothing to take back but the cards tapped.
     $("undo").disabled = !b.can_undo && !padCards();
-    $("undo").textContent = padCards() ? "Undo card" : "Undo";
+    $("undo").textContent = padEdits() ? "Undo card" : "Undo";
   }
   // A job the server lost while it ran (it restarted): asked again, for the same table, once.
   const lost = was && was.job && was.job.state === "running" && !g.job && was.board.revision === b.revision;
@@ -543,7 +549,7 @@ function keypad(b) {
         : "the Wolf's card";
       return h("button", { class: "slot" + (v ? " filled" : ""), "data-slot": `${who}-${i}`,
         "aria-label": v ? `${whose} ${i + 1}: ${v}, tap to take it back` : `${whose} ${i + 1}: empty`,
-        onclick: () => { if (v) { S.pad[who].splice(i, 1); redraw(); } } }, v ? String(v) : "·");
+        onclick: () => { if (v) { S.pad[who].splice(i, 1); S.padRefilled = false; redraw(); } } }, v ? String(v) : "·");
     }));
   if (deal) {
     parts.push(slots("player", "You"));
@@ -562,7 +568,7 @@ function keypad(b) {
     const v = i + 1;
     const left = b.unseen[i] + b.pile.top.filter((x) => x === v).length - (used.get(v) || 0);
     return h("button", { class: "key", "data-key": v, disabled: full || left <= 0, "aria-label": `${v === 1 ? "ace" : v}, ${left > 0 ? left : "none"} left`,
-      onclick: () => { S.pad[side].push(v); redraw(); } },
+      onclick: () => { S.pad[side].push(v); S.padRefilled = false; redraw(); } },
     // The ace is 1 here as on the table and in every play (RULES.md: Ace = 1).
     h("b", {}, String(v)), h("small", {}, left > 0 ? `${left} left` : "none left"));
   })));
