@@ -199,18 +199,22 @@ def test_the_hint_table_shows_bounds_only_where_a_budget_cut_a_play_short() -> N
     keeps the column, and a play it finished says "searched" there, not "exact"."""
     from solver.core.position import parse_position
     from solver.search.hint import hint
-    from solver.words.hint import hint_columns
+    from solver.words.hint import estimates_note, hint_columns
 
     whole = hint(parse_position({"game": "lobo", "player": [5, 3, 6], "wolf": [5, 7], "draw_pile": {"size": 3}}))
     assert not whole.exact and all(m.bounds is None for m in whole.moves)
     columns, _ = hint_columns("lobo", whole, whole.moves)
-    assert "Bounds" not in columns
+    assert "Bounds" not in columns and "Bounds:" not in estimates_note(whole.moves)
     cut = hint(parse_position({"game": "lobo", "player": [5, 3, 6, 2], "wolf": [5, 7, 9, 4]}), max_states=300)
     assert any(m.bounds is not None for m in cut.moves)
     columns, rows = hint_columns("lobo", cut, cut.moves)
     cells = [row[columns.index("Bounds")] for row in rows]
     assert "exact" not in cells
     assert all(c == "searched" or "–" in c for c in cells), cells
+    # The column is explained where it is shown (found by a review: never), "searched" with it.
+    note = estimates_note(cut.moves)
+    assert "Bounds: the least and the most the search proved" in note
+    assert ("searched: to the round's end" in note) == ("searched" in cells), (note, cells)
 
 
 BIG = {

@@ -40,6 +40,9 @@ def _methods(m: MoveResult) -> list[str]:
     return [] if m.method is None else m.method.split(WIN_BY)
 
 
+AS_ADVISED = "what the play is worth when every later choice follows lobo-hint's advice"
+
+
 def _looked_ahead() -> str:
     """The lookahead's depth in a player's words (a ply is a draw or a play)."""
     if LOOKAHEAD_PLIES == 2:
@@ -66,7 +69,7 @@ def estimates_note(moves: Sequence[MoveResult], *, sources: bool = True) -> str:
             unmeasured = any(method in _methods(m) and m.measured == 0 for m in moves)
             parts.append(
                 f"est.: {deals} {what} a play{by}, corrected for how far such rollouts fell short of exact values"
-                f"{src('solver/search/bias.py')}; the 95% interval is for the value of playing on as advised"
+                f"{src('solver/search/bias.py')}; the 95% interval is for {AS_ADVISED}"
                 + (
                     " (where no such shortfall was measured, as under rulings other than the defaults, it is the bounds the search proved)"
                     if unmeasured
@@ -78,7 +81,7 @@ def estimates_note(moves: Sequence[MoveResult], *, sources: bool = True) -> str:
             f"est.: lobo-hint looks at {_looked_ahead()}, then values the positions reached with a network "
             f"trained on its own games{src('solver/search/value_net.py')}, corrected for how far such values fell "
             "from exact ones; the 95% "
-            "interval is for the value of playing on as advised"
+            f"interval is for {AS_ADVISED}"
         )
     if any(NETWORK_ALONE in _methods(m) for m in moves):
         parts.append(
@@ -92,7 +95,19 @@ def estimates_note(moves: Sequence[MoveResult], *, sources: bool = True) -> str:
         )
     if any(m.method == MIDPOINT for m in moves):
         parts.append("mid: the middle of the bounds the search proved, nothing sampled")
+    if any(m.bounds is not None for m in moves):
+        parts.append(
+            "Bounds: the least and the most the search proved a play is worth before its budget ran out"
+            " (exact: searched to the end"
+            + ("; searched: to the round's end, the rounds after it estimated" if _searched(moves) else "")
+            + ")"
+        )
     return ". ".join(parts) + ("." if parts else "")
+
+
+def _searched(moves: Sequence[MoveResult]) -> bool:
+    """Whether the Bounds column says "searched" somewhere (hint_columns)."""
+    return any(m.bounds is None and m.value_estimated() for m in moves)
 
 
 def mark_text(m: MoveResult, best: MoveResult | None) -> str:
