@@ -271,13 +271,8 @@ def create_app(
     async def take_back(request: Request) -> Response:
         game_id = request.path_params["game_id"]
         data = await body(request, UNDO)
-        before = store.get(game_id)
-        entry = store.undo(game_id, data.get("at"), data.get("rev"), data.get("count", 1))
+        entry, taken = store.undo(game_id, data.get("at"), data.get("rev"), data.get("count", 1))
         hints.forget(game_id, say=True)
-        # The steps taken back, where the undo was of the game as read just before it.
-        steps = before.session.game.steps
-        same = len(steps) == data.get("at") and data.get("rev") in (None, before.revision)
-        taken = steps[len(entry.session.game.steps) :] if same else ()
         cards = undone_cards(taken)
         return view(entry, request, extra=None if cards is None else {"undone": cards})
 

@@ -37,7 +37,7 @@ from solver.play.companion import (
     where_it_stands,
     write_atomic,
 )
-from solver.play.driver import GameError, Setup, step_to_json
+from solver.play.driver import GameError, Setup, Step, step_to_json
 from web.analysis import FORMAT as ANALYSIS_FORMAT
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -266,7 +266,8 @@ class Store:
                 raise WebError(400, cut_echoes(str(e), line)) from None
             return self._commit(game_id, reply.session, reply.notes)
 
-    def undo(self, game_id: str, at: Any, rev: Any, count: Any = 1) -> Entry:
+    def undo(self, game_id: str, at: Any, rev: Any, count: Any = 1) -> tuple[Entry, tuple[Step, ...]]:
+        """Take back steps; the entry after, and the steps taken back."""
         with self._lock:
             entry = self.get(game_id)
             self.check(entry, at, rev)
@@ -276,7 +277,8 @@ class Store:
                 reply = undo(entry.session, count)
             except CompanionError as e:
                 raise WebError(400, str(e)) from None
-            return self._commit(game_id, reply.session, reply.notes)
+            taken = entry.session.game.steps[len(reply.session.game.steps) :]
+            return self._commit(game_id, reply.session, reply.notes), taken
 
     def attach_hint(self, game_id: str, rev: str, note: HintNote) -> None:
         """A finished hint joins its game, if the game is still at the table it was asked for

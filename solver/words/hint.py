@@ -107,7 +107,13 @@ def estimates_note(moves: Sequence[MoveResult], *, sources: bool = True) -> str:
 
 def _searched(moves: Sequence[MoveResult]) -> bool:
     """Whether the Bounds column says "searched" somewhere (hint_columns)."""
-    return any(m.bounds is None and m.value_estimated() for m in moves)
+    return any(m.bounds is None and _unbounded_text(m) == "searched" for m in moves)
+
+
+def _unbounded_text(m: MoveResult) -> str:
+    """The Bounds cell of a play the search finished: "exact", or "searched" where it searched to
+    the round's end and the rounds after are estimated."""
+    return "searched" if m.value_estimated() else "exact"
 
 
 def mark_text(m: MoveResult, best: MoveResult | None) -> str:
@@ -252,9 +258,8 @@ def hint_columns(game_name: str, result: HintResult, moves: Sequence[MoveResult]
         if show_win:
             cells.append(win_text(m))
         if bounded:
-            # A play searched to the round's end is exact there; "searched" where the rounds after are estimated.
-            unbounded = "searched" if m.value_estimated() else "exact"
-            cells.append(unbounded if m.bounds is None else interval_text(objective, m.bounds))  # as the values are
+            # Bounds as the values are written.
+            cells.append(_unbounded_text(m) if m.bounds is None else interval_text(objective, m.bounds))
         rows.append(cells)
     return columns, rows
 
