@@ -53,6 +53,25 @@ def sample_sizes(everyday: int, full: int) -> pytest.MarkDecorator:
     return pytest.mark.parametrize("n", [everyday, pytest.param(full, marks=pytest.mark.slow)])
 
 
+def engine_sample_sizes(everyday: int, full: int, plain_full: int, plain_everyday: bool = True) -> pytest.MarkDecorator:
+    """sample_sizes for a test of both searches, by `engine` and `n`: the compiled one (what a player
+    gets) at `everyday` and `full` cases; the plain Python one (the same source, some 20 times slower
+    a state) at `everyday` (under `slow` unless plain_everyday) and `plain_full` under `slow`. The
+    two agree value for value on thousands of positions (tests/test_compiled.py), so the plain
+    search's large sample is a share of the compiled's, and the slow run stays a few times the
+    default run (.ci/run budgets it so)."""
+    slow = pytest.mark.slow
+    return pytest.mark.parametrize(
+        ("engine", "n"),
+        [
+            pytest.param("compiled", everyday),
+            pytest.param("python", everyday, marks=() if plain_everyday else slow),
+            pytest.param("compiled", full, marks=slow),
+            pytest.param("python", plain_full, marks=slow),
+        ],
+    )
+
+
 # -- running in parallel (pytest-xdist; addopts in pyproject.toml asks for `-n auto`) ----------------
 
 

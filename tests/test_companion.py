@@ -195,6 +195,8 @@ def test_physical_game_refuses_mistakes_and_changes_nothing() -> None:
     s = run(s, "9>2")  # the Wolf owes 7 cards
     assert s.table.phase == DRAW and s.table.owed() == ("wolf", 7)
     refused(s, "draw 4 4", "7 cards are drawn here, not 2")
+    # Found by a review: a reveal typed for a draw was taken as the draw.
+    refused(s, "reveal 7 7 7 5 5 5 5", "no card is revealed now", "the Wolf's hand", "type draw")
     refused(s, "1+3=4", "not time for a play", "7 cards drawn by the Wolf")
     s = run(s, "draw 7 7 7 5 5 5 5", "7=7")  # every 7 is now in sight
     assert s.table.phase == DRAW and s.table.owed() == ("player", 1)
@@ -797,6 +799,8 @@ def test_top_card_visible_game_reveals() -> None:
     p = run(p, "deal 1 2 3 4 / 5 6 7 8")
     assert p.table.phase == DRAW and p.table.owed() == ("reveal", 1)
     assert completions(p)[0] == "reveal "
+    # Found by a review: "draw 9" here was taken as the reveal, though no card is drawn.
+    refused(p, "draw 9", "no card is drawn now", "type reveal")
     p = run(p, "reveal 9")
     assert p.table.pile_top == (9,) and p.table.phase == PLAY
     # A reveal is a Draw step at the table, but it reads as what it was (a review: "draw 9").

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from conftest import sample_sizes
+from conftest import engine_sample_sizes
 from gen import A_REWARD
 from solver.core.position import parse_position
 from solver.core.rules import apply, initial_state, legal_plays
@@ -489,8 +489,7 @@ def test_each_reward_carries_the_error_of_the_value_it_reads(monkeypatch: pytest
     assert EV_ERRORS == EV_SIZE
 
 
-@pytest.mark.parametrize("engine", ["compiled", pytest.param("python", marks=pytest.mark.slow)])
-@sample_sizes(8, 200)
+@engine_sample_sizes(8, 200, plain_full=50, plain_everyday=False)
 def test_a_plays_own_error_bounds_what_the_evaluators_errors_can_move_it(
     monkeypatch: pytest.MonkeyPatch, engine: str, n: int
 ) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from conftest import examples, sample_sizes
+from conftest import engine_sample_sizes, examples, sample_sizes
 from gen import random_game_position
 from reference.game import game_values
 from reference.legal import play_key
@@ -63,8 +63,7 @@ def test_the_top_card_the_winning_draw_turns_up_is_seen_before_the_reward(
             assert abs(max(m.value for m in moves) - float(want)) < 1e-12 and all(m.exact for m in moves)
 
 
-@pytest.mark.parametrize("engine", ["python", "compiled"])
-@sample_sizes(25, 1000)
+@engine_sample_sizes(25, 1000, plain_full=250)
 def test_a_sure_loss_that_takes_the_last_member_is_worth_nothing(
     monkeypatch: pytest.MonkeyPatch, engine: str, n: int
 ) -> None:
@@ -89,8 +88,7 @@ def test_a_sure_loss_that_takes_the_last_member_is_worth_nothing(
         checked += 1
 
 
-@pytest.mark.parametrize("engine", ["python", "compiled"])
-@sample_sizes(12, 1000)
+@engine_sample_sizes(12, 1000, plain_full=250)
 def test_a_game_search_bounded_by_the_round_s_win_search_gives_the_same_values(
     monkeypatch: pytest.MonkeyPatch, engine: str, n: int
 ) -> None:

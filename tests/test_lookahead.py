@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conftest import sample_sizes
+from conftest import engine_sample_sizes, sample_sizes
 from gen import random_game_position
 from reference.game import game_values, round_win_values
 from reference.legal import play_key
@@ -117,10 +117,9 @@ def test_a_deep_lookahead_is_the_exact_value(monkeypatch: pytest.MonkeyPatch, en
         checked += 1
 
 
-# The plain engine's run of the same samples (the same source, some 20 times slower a state) is
-# left to `pytest -m slow`: the default suite keeps under 5 minutes on 2 cores.
-@pytest.mark.parametrize("engine", [pytest.param("python", marks=pytest.mark.slow), "compiled"])
-@sample_sizes(4, 60)
+# The plain engine's run (the same source, some 20 times slower a state) is left to `pytest -m
+# slow`: the default suite keeps under 5 minutes on 2 cores.
+@engine_sample_sizes(4, 60, plain_full=15, plain_everyday=False)
 def test_a_cut_lookahead_reads_the_network_at_its_frontier(
     monkeypatch: pytest.MonkeyPatch, engine: str, n: int
 ) -> None:

@@ -303,6 +303,11 @@ def test_a_new_game_takes_the_rulings(api: Api) -> None:
     g = api.new(mode="physical", rules={"top_card_visible": True})
     g = api.post(g["id"], "step", line="deal 1 2 3 4 / 5 6 7 8").json()
     assert g["board"]["phase"] == "draw" and "reveal" in json.dumps(g).lower()
+    # A draw typed where the reveal is due is refused, not taken as the reveal (a review).
+    r = api.post(g["id"], "step", line="draw 9")
+    assert r.status_code == 400 and "type reveal" in r.json()["error"], r.text
+    g = api.post(g["id"], "step", line="reveal 9").json()
+    assert g["board"]["phase"] == "play"
 
 
 def test_only_json_bodies_are_taken(api: Api, folder: Path) -> None:

@@ -31,6 +31,7 @@ from typing import Any
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -152,16 +153,46 @@ def desktop(d: WebDriver) -> None:
 
 
 def wait(d: WebDriver, what: Callable[[WebDriver], Any], seconds: float = 15) -> Any:
-    return WebDriverWait(d, seconds, poll_frequency=0.05).until(what)
+    # An element gone stale in a poll is polled again, not a failure: `found` finds it anew.
+    return WebDriverWait(d, seconds, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)).until(
+        what
+    )
+
+
+def found(d: WebDriver, css: str, ready: Callable[[WebElement], bool] = lambda el: True) -> WebElement:
+    """The element as the page has it now, once `ready` holds of it. Found anew on every poll: the
+    page redraws the dock whenever the game changes (a hint job ending, say), and an element found
+    before that is stale (CI failed so on a loaded machine)."""
+
+    def now(d: WebDriver) -> WebElement | bool:
+        el = d.find_element(By.CSS_SELECTOR, css)
+        return el if ready(el) else False
+
+    el: WebElement = wait(d, now)
+    return el
+
+
+def click(d: WebDriver, css: str, find: Callable[[], WebElement]) -> WebElement:
+    """Click the element `find` gives, finding it again if the page redraws it in between."""
+    for _ in range(5):
+        el = find()
+        try:
+            el.click()
+            return el
+        except StaleElementReferenceException:
+            continue
+    raise AssertionError(f"{css} was redrawn under every click")
 
 
 def tap(d: WebDriver, css: str) -> WebElement:
-    el: WebElement = wait(d, lambda d: d.find_element(By.CSS_SELECTOR, css))
+    found(d, css)
     settled(d)
-    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
-    wait(d, lambda d: el.is_displayed() and el.is_enabled())
-    el.click()
-    return el
+
+    def scrolled() -> WebElement:
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", found(d, css))
+        return found(d, css, lambda el: el.is_displayed() and el.is_enabled())
+
+    return click(d, css, scrolled)
 
 
 def play(d: WebDriver, line: str) -> int:
@@ -226,12 +257,13 @@ def dock_buttons_outside(d: WebDriver) -> list[Any]:
     )
 
 
-def in_reach(d: WebDriver, css: str) -> WebElement:
+def in_reach(d: WebDriver, css: str, ready: Callable[[WebElement], bool] = lambda el: el.is_displayed()) -> WebElement:
     """The element is on the screen as it is, with no scrolling: within a thumb's reach."""
-    el: WebElement = wait(d, lambda d: d.find_element(By.CSS_SELECTOR, css))
-    wait(d, lambda d: el.is_displayed())
+    el = found(d, css, ready)
     top, bottom, height = d.execute_script(
-        "const r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom, window.innerHeight]", el
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+        "return [r.top, r.bottom, window.innerHeight]",
+        css,
     )
     assert top >= 0 and bottom <= height, f"{css} is at {top:.0f}-{bottom:.0f} px on a {height} px screen"
     return el
@@ -240,11 +272,10 @@ def in_reach(d: WebDriver, css: str) -> WebElement:
 def press(d: WebDriver, css: str) -> None:
     """Tap an element where it is, without scrolling to it (it must be in reach); as a person
     does, not in the moment the dock moved under the finger (app.js: S.dockQuietUntil)."""
-    el = in_reach(d, css)
+    in_reach(d, css)
     settled(d)
     wait(d, lambda d: d.execute_script("return Date.now() >= (S.dockQuietUntil || 0)"))
-    wait(d, lambda d: el.is_enabled())
-    el.click()
+    click(d, css, lambda: in_reach(d, css, lambda el: el.is_displayed() and el.is_enabled()))
 
 
 def offline(d: WebDriver, off: bool) -> None:
@@ -654,6 +685,12 @@ def double_tap(d: WebDriver, css: str, gap: float) -> int:
     return steps(d) - n
 
 
+def refilled_after_undo(d: WebDriver) -> None:
+    """Undo the draw of the 4: the card goes back in the keypad's slot, ready to confirm again."""
+    after(d, lambda: press(d, "#undo"))
+    assert d.execute_script("return S.pad.player") == [4]
+
+
 def double_taps(d: WebDriver, server: str) -> None:
     """Found by a review: a button in the dock tapped twice (0.15–0.6 s apart) made a second,
     unmeant step. The answer to the first tap changes the dock (the keypad goes, the play tapped
@@ -674,15 +711,14 @@ def double_taps(d: WebDriver, server: str) -> None:
     # review: the second tap, on a step's Undo by then, took the step before back).
     press(d, '.key[data-key="4"]')
     assert double_tap(d, ".confirm-row #undo", 0.15) == 0 and text(d, ".confirm-row #undo") == "Undo"
+    press(d, '.key[data-key="4"]')
     for gap in (0.15, 0.45):
-        press(d, '.key[data-key="4"]')
         made = double_tap(d, "#confirm", gap)
         history = d.execute_script("return [S.game.board.history, S.game.job]")
         assert made == 1 and d.execute_script("return S.game.job") is None, f"Confirm twice, {gap} s apart: {history}"
-        after(d, lambda: press(d, "#undo"))
+        refilled_after_undo(d)
     # A tap the page ignores shows that it was seen (found by a review: nothing showed): Undo
     # tapped the moment Confirm's answer is drawn is held, and the page dims a moment.
-    press(d, '.key[data-key="4"]')
     n = steps(d)
     seen = d.execute_async_script(
         "const done = arguments[arguments.length - 1], n = S.game.board.steps, held = S.held;"
@@ -695,9 +731,8 @@ def double_taps(d: WebDriver, server: str) -> None:
     settled(d)
     assert seen == [1, True] and steps(d) == n + 1, (seen, steps(d), n)
     assert not d.execute_script("return document.body.classList.contains('held')")
-    after(d, lambda: press(d, "#undo"))
+    refilled_after_undo(d)
     # A fold in the list: the first tap only asks.
-    press(d, '.key[data-key="4"]')
     n = after(d, lambda: press(d, "#confirm"))
     if not d.find_elements(By.CSS_SELECTOR, '#plays button[data-line="fold"]'):
         tap(d, "#all-plays")

@@ -261,7 +261,7 @@ class Store:
                     raise CompanionError(
                         f"{line.strip()!r} is not a step of the game (a play, deal, draw, reward or reshuffle)"
                     )
-                reply = take_step(session, cmd.step)
+                reply = take_step(session, cmd.step, said=cmd.said)
             except (CompanionError, GameError) as e:
                 raise WebError(400, cut_echoes(str(e), line)) from None
             return self._commit(game_id, reply.session, reply.notes)

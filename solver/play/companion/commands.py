@@ -51,7 +51,7 @@ def execute(session: Session, line: str, thinking: Callable[[], AbstractContextM
                 return Reply(session)
             case "step":
                 assert cmd.step is not None
-                return take_step(session, cmd.step)
+                return take_step(session, cmd.step, said=cmd.said)
             case "undo":
                 return undo(session, count_arg(cmd.args, "undo"))
             case "hint":

@@ -35,6 +35,11 @@ class Command:
     step: Step | None = None
     args: tuple[str, ...] = ()
 
+    @property
+    def said(self) -> str:
+        """The word a step was typed with: a draw and a reveal are one kind of step, told apart by it."""
+        return self.args[0] if self.word == "step" and self.args else ""
+
 
 def _an(word: str) -> str:
     return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
@@ -89,7 +94,7 @@ def parse_command(line: str, setup: Setup) -> Command:
         cards = _cards(rest, top, diff, word)
         if not cards:
             raise CompanionError(f"{word}: name the card(s), e.g. {word} 5")
-        return Command("step", Draw(cards))
+        return Command("step", Draw(cards), args=(word,))
     if word == "reshuffle":
         return Command("step", Reshuffle())
     if word == "reserve":

@@ -183,13 +183,15 @@ def deck_steps(session: Session) -> tuple[Session, list[Note]]:
 # Steps
 
 
-def take_step(session: Session, step: Step) -> Reply:
-    """A step typed by the user, checked by the rules; in a virtual game the deck's steps follow."""
+def take_step(session: Session, step: Step, said: str = "") -> Reply:
+    """A step typed by the user, checked by the rules; in a virtual game the deck's steps follow.
+    said: the word a draw was typed with ("draw" or "reveal"), checked against the one due."""
     t = session.table
     if session.virtual and isinstance(step, (Deal, Draw, Reshuffle)):
         what = "reshuffles" if isinstance(step, Reshuffle) else "deals and draws"
         raise CompanionError(f"in a virtual game the program {what}: {waits(t)}")
     if isinstance(step, (Deal, Draw)) and t.phase == step_phase(step):
+        _check_word(t, said)
         _check_supply(t, step)
     try:
         game = session.game.then(step)
@@ -204,6 +206,17 @@ def take_step(session: Session, step: Step) -> Reply:
 
 def step_phase(step: Step) -> str:
     return {Deal: DEAL, Draw: DRAW, Move: PLAY, Take: REWARD, Reshuffle: RESHUFFLE}[type(step)]
+
+
+def _check_word(t: Table, said: str) -> None:
+    """A reveal typed as a draw, or a draw as a reveal: the cards would be taken for what is due,
+    and a player who meant the other would not know (found by a review)."""
+    who = t.owed()[0]
+    if said == "draw" and who == "reveal":
+        raise CompanionError("no card is drawn now: the new top card is turned face up; type reveal CARD")
+    if said == "reveal" and who in ("player", "wolf"):
+        hand = "your hand" if who == "player" else "the Wolf's hand"
+        raise CompanionError(f"no card is revealed now: the next card goes to {hand}; type draw CARD")
 
 
 def _check_supply(t: Table, step: Deal | Draw) -> None:
