@@ -396,3 +396,21 @@ def test_with_one_member_left_a_plays_game_interval_ends_where_its_round_interva
         assert m.value <= high and high <= win_high + 1e-12, (str(m.play), m.interval, m.win_interval)
         capped += m.bounds is not None and high < m.bounds[1] - 0.01
     assert capped  # some estimated play's interval was cut below its bounds
+
+
+@pytest.mark.parametrize("objective", ["win", "party"])
+def test_plays_apart_only_by_hand_or_reserve_get_one_estimate_where_the_two_are_one(objective: str) -> None:
+    # Found by a review: under `win`, 5r>3 and 5>3 (one state after either) 15.17% and 15.09%.
+    raw = {
+        "player": [2, 5, 7, 9], "reserve": [5], "wolf": [3, 4, 8], "party": ["J", "Q", "K"],
+        "discard": [1, 1, 6], "draw_pile": {"size": 22}, "final": False, "objective": objective,
+    }  # fmt: skip
+    h = hint(parse_position(raw), max_states=300, samples=64)
+    alike: dict[tuple[Any, ...], list[Any]] = {}
+    for m in h.moves:
+        alike.setdefault((m.play.kind, m.play.mine, m.play.wolf), []).append(m)
+    pairs = [ms for ms in alike.values() if len(ms) > 1]
+    assert pairs and all(m.samples for ms in pairs for m in ms)  # estimated, and there are such plays
+    for ms in pairs:
+        said = {(m.value, m.win_probability, m.interval, m.win_interval, m.samples, m.method) for m in ms}
+        assert len(said) == 1, [str(m.play) for m in ms]
