@@ -68,10 +68,10 @@ def estimates_note(moves: Sequence[MoveResult], *, sources: bool = True) -> str:
             deals = f"{n[0]}" if len(n) == 1 else f"{n[0]}–{n[-1]}"
             unmeasured = any(method in _methods(m) and m.measured == 0 for m in moves)
             parts.append(
-                f"est.: {deals} {what} a play{by}, corrected for how far such rollouts fell short of exact values"
+                f"est.: {deals} {what} a play{by}, corrected by how far such rollouts were measured from exact values (they mostly fall short)"
                 f"{src('solver/search/bias.py')}; the 95% interval is for {AS_ADVISED}"
                 + (
-                    " (where no such shortfall was measured, as under rulings other than the defaults, it is the bounds the search proved)"
+                    " (where no such correction was measured, as under rulings other than the defaults, it is the bounds the search proved)"
                     if unmeasured
                     else ""
                 )
@@ -79,7 +79,7 @@ def estimates_note(moves: Sequence[MoveResult], *, sources: bool = True) -> str:
     if any(bias.method(LOOKAHEAD) in _methods(m) for m in moves):
         parts.append(
             f"est.: lobo-hint looks at {_looked_ahead()}, then values the positions reached with a network "
-            f"trained on its own games{src('solver/search/value_net.py')}, corrected for how far such values fell "
+            f"trained on its own games{src('solver/search/value_net.py')}, corrected by how far such values were measured "
             "from exact ones; the 95% "
             f"interval is for {AS_ADVISED}"
         )
