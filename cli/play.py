@@ -139,9 +139,9 @@ def _rules(given: list[str]) -> Rules:
         if not eq or not name.strip():
             fail(f"--rule: {item!r} is not NAME=VALUE, e.g. top_card_visible=true")
         text = value.strip().lower()
-        raw[name.strip()] = (
-            True if text == "true" else False if text == "false" else int(text) if text.isdigit() else text
-        )
+        # A signed whole number is read as one, so that -1 is told it is too small, not a string.
+        whole = text.lstrip("+-").isdigit() and text.count("-") + text.count("+") <= 1
+        raw[name.strip()] = True if text == "true" else False if text == "false" else int(text) if whole else text
     try:
         return parse_rules(raw)
     except PositionError as e:

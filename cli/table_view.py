@@ -76,7 +76,8 @@ def board(session: Session) -> Panel:
     grid.add_row("Pile", pile)
     unseen = "  ".join(f"{v}×{n}" for v, n in enumerate(t.unseen, start=1) if n)
     grid.add_row("Unseen", f"{unseen or '—'}   ({count_text(sum(t.unseen))})")
-    grid.add_row("Discards", count_text(len(t.discards)) + (f": {_cards(t.discards)}" if t.discards else ""))
+    discards = t.discards_in_view
+    grid.add_row("Discards", count_text(len(discards)) + (f": {_cards(discards)}" if discards else ""))
     before_deal = "   (to be dealt)" if round_number(t) > t.rounds else ""
     grid.add_row(
         "Round",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -40,6 +41,7 @@ from solver.play.driver import (
     Table,
     Take,
     advance,
+    new_table,
     table_from_position,
 )
 from solver.play.policies import GreedyPolicy
@@ -510,3 +512,18 @@ def test_a_loss_shown_is_the_difference_of_the_chances_shown() -> None:
     for r in lossy:
         played, best = (float(r[i].split("%")[0]) for i in (3, 5))
         assert float(r[6]) == pytest.approx(best - played, abs=1e-9), r
+
+
+@pytest.mark.parametrize(("target", "points"), [(30, (0, 0)), (30, (20, 0)), (60, (35, 10)), (100, (40, 70))])
+def test_a_race_to_another_target_is_valued_between_rounds_as_the_same_race_to_100(
+    target: int, points: tuple[int, int]
+) -> None:
+    # Found by a review: between rounds a race to 30 was valued as a race to 100 (6.7% at 0 to 0)
+    # while the hint valued the rounds by the race it is (20 to 0 in a race to 30 as 90 to 70).
+    shift = 100 - target
+    table = replace(new_table(Setup("lobo", "standard", target=target)), points=points)
+    same = replace(new_table(Setup("lobo", "standard")), points=(points[0] + shift, points[1] + shift))
+    assert A.deal_chance(table).value == pytest.approx(A.deal_chance(same).value, abs=1e-12)
+    if target < 100:  # and not the race to 100 from the same points
+        raw = replace(new_table(Setup("lobo", "standard")), points=points)
+        assert abs(A.deal_chance(table).value - A.deal_chance(raw).value) > 0.01

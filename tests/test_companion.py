@@ -8,7 +8,9 @@ import os
 import random
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from solver.core.plays import parse_play, to_text
 from solver.core.position import Rules, parse_position
 from solver.core.rounds import Reward
 from solver.core.rules import final_score, legal_plays
+from solver.play.board import board
 from solver.play.companion import (
     HINT_ROWS,
     CompanionError,
@@ -233,6 +236,11 @@ def test_lobo_physical_game_with_reshuffles() -> None:
         s = run(s, typed(step))
     t = s.table
     assert t.over and (t.result, t.points, t.reshuffles) == (rec.result, rec.points, rec.reshuffles)
+    # Every step in the history, the reshuffles too, each opening the round it deals (a review:
+    # they were left out).
+    history = " ".join(history_lines(s.game))
+    assert history.count("reshuffle, deal") == rec.reshuffles, history
+    assert sum(line.count(", ") + 1 for line in history_lines(s.game)) == len(rec.steps)
 
 
 def test_race_to_100_is_the_same_race_when_it_can_be() -> None:
@@ -684,6 +692,9 @@ def test_hint_rows_keep_every_play_tied_with_the_best() -> None:
     assert hint_rows(short) == (short.moves, 0)
     long = _result([0.9 - 0.01 * i for i in range(30)])
     assert hint_rows(long, 3) == (long.moves[:3], 27)
+    # A play that cannot be told apart from the best (≈ best) is shown too, below the rows (a review).
+    near = replace(long, moves=tuple(replace(m, tied=i == 10) for i, m in enumerate(long.moves)))
+    assert hint_rows(near, 3) == ((*near.moves[:3], near.moves[10]), 26)
 
 
 def test_reward_advice() -> None:
@@ -809,6 +820,17 @@ def test_top_card_visible_game_reveals() -> None:
     assert "took back: reveal 9" in said, said
 
 
+def test_a_known_top_card_is_dealt_to_the_side_the_order_gives_it() -> None:
+    # Found by a review: the face-up top card 9 was taken in the Wolf's hand; the Player is dealt first.
+    p = physical(Setup("vanguard", "standard", Rules(top_card_visible=True)))
+    p = run(p, "deal 1 2 3 4 / 1 2 3 4", "reveal 5", "1=1", "reveal 6", "2=2", "reveal 7", "3=3", "reveal 8")
+    p = run(p, "4=4", "reveal 9", "reserve 5")
+    assert p.table.phase == DEAL and p.table.pile_top == (9,)
+    refused(p, "deal 1 1 2 2 / 9 3 4 4", "the known top card 9 is dealt to your hand")
+    p = run(p, "deal 9 1 2 2 / 1 3 4 4")
+    assert p.table.round is not None and 9 in p.table.round.hand
+
+
 def test_a_bad_hint_line_is_said_before_any_thinking() -> None:
     # Found by a review: `hint -5` showed the terminal's spinner before its error.
     from collections.abc import Iterator
@@ -857,3 +879,20 @@ def test_a_game_taken_up_again_numbers_its_round_as_the_prompt_does() -> None:
     s = start(VANGUARD).session  # a physical game: the first deal is awaited
     assert where_it_stands(s.table, 0) == "round 1, 0 steps; next: " + waiting_for(s.table)
     assert round_number(s.table) == 1 and s.table.rounds == 0
+
+
+@pytest.mark.parametrize("game", ["vanguard", "lobo"])
+def test_the_table_at_the_games_end_shows_every_card_once(game: str) -> None:
+    # Found by a review: the last hands were shown beside discards that held them too (39 of 36).
+    for seed in range(4):
+        s = start(Setup(game, "standard"), seed=seed).session
+        rng = random.Random(seed)
+        while not s.table.over:
+            t = s.table
+            policy = GreedyPolicy()
+            s = run(s, str(policy.reward(t, rng) if t.phase == REWARD else policy.play(t, rng)))
+        t = s.table
+        hand, wolf = t.last_hands or ((), ())
+        shown = Counter(hand + wolf + t.reserve + t.discards_in_view + t.pile_top)
+        assert [shown[v] + t.unseen[v - 1] for v in range(1, t.setup.top + 1)] == list(t.setup.deck), seed
+        assert board(s)["discards"] == list(t.discards_in_view)

@@ -312,7 +312,10 @@ def test_a_game_value_under_other_rulings_says_its_tables_were_made_for_the_defa
            "scores": {"player": 99, "wolf": 99}, "rules": {"hand_size": 1}}  # fmt: skip
     answer = hint(parse_position(raw), time_limit=1)
     assert not answer.exact and answer.note is not None and "made for the default rules" in answer.note
-    assert "hand_size 1" in answer.note
+    assert "hand_size=1" in answer.note
+    # ...written as a user writes them (a review: "top_card_visible True").
+    shown = hint(parse_position({**raw, "rules": {"top_card_visible": True}}), time_limit=1)
+    assert shown.note is not None and "top_card_visible=true" in shown.note
     default = hint(parse_position({**raw, "rules": {}}), time_limit=1)
     assert default.note is None or "default rules" not in default.note
 

@@ -445,8 +445,13 @@ def test_a_game_with_a_ruling_given_on_the_command_line() -> None:
     )
     assert r.exit_code == 0, r.output
     assert "reveal>" in r.stdout and "top card" in r.stdout.lower()
-    for bad, said in (("top_card_visible=maybe", "must be true or false"), ("colour=red", "unknown key 'colour'"),
-                      ("top_card_visible", "is not NAME=VALUE")):  # fmt: skip
+    bad_rules = (
+        ("top_card_visible=maybe", "must be true or false"),
+        ("colour=red", "unknown key 'colour'"),
+        ("top_card_visible", "is not NAME=VALUE"),
+        ("hand_size=-1", "must be at least 1, not -1"),  # a review: it said "not a string"
+    )
+    for bad, said in bad_rules:
         r = runner.invoke(app, ["play", "--rule", bad], input="quit\n")
         assert r.exit_code == 2 and "--rule: " in r.stderr and said in r.stderr, r.stderr
 

@@ -46,6 +46,17 @@ def deal(order: Sequence[int], hand_size: int) -> tuple[tuple[int, ...], tuple[i
     return tuple(sorted(player)), tuple(sorted(wolf)), list(order[k:])
 
 
+def known_dealt(top: Sequence[int], pile_size: int, hand_size: int) -> tuple[list[int], list[int]]:
+    """The known top cards of a pile the next deal takes, by the side each is dealt to (the
+    Player's, the Wolf's): they are the first cards dealt, so §2's order places each."""
+    n = kernel.dealt(pile_size, hand_size)
+    known = list(enumerate(top[:n]))
+    return (
+        [v for j, v in known if kernel.to_the_player(j, pile_size, hand_size)],
+        [v for j, v in known if not kernel.to_the_player(j, pile_size, hand_size)],
+    )
+
+
 def final_at_deal(g: Game, pile_left: int, rules: Rules) -> bool:
     """Whether a round dealt with pile_left cards left in the pile is the final round (§4)."""
     return kernel.final_when_dealt(g.ruleset, pile_left, rules.final_threshold)

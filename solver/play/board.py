@@ -125,7 +125,7 @@ def board(session: Session) -> dict[str, Any]:
         "winning_hand": t.phase == REWARD,
         "pile": {"size": t.pile_size, "top": list(t.pile_top)},
         "unseen": list(t.unseen),
-        "discards": list(t.discards),
+        "discards": list(t.discards_in_view),
         "owed": {"who": who, "count": owed} if t.phase == DRAW else None,
         "deal": list(t.deal_sizes()) if t.phase == "deal" else None,
         "prompts": prompts(session),

@@ -288,6 +288,16 @@ class Table:
         return (self.round.hand, self.round.wolf) if self.over and self.round is not None else None
 
     @property
+    def discards_in_view(self) -> tuple[int, ...]:
+        """The discards as the table shows them: at the game's end, less the last hands shown beside
+        them (last_hands), so that no card shows twice (found by a review: 39 cards of 36)."""
+        rest = list(self.discards)
+        for v in sum(self.last_hands or ((), ()), ()):
+            if v in rest:
+                rest.remove(v)
+        return tuple(rest)
+
+    @property
     def final(self) -> bool:
         """Whether the round in play is the final round."""
         return self.round is not None and self.phase in (PLAY, DRAW) and self.round.final
@@ -461,13 +471,20 @@ def _deal(t: Table, step: Deal) -> Table:
             f"this deal gives {count_text(want_p)} to you and {want_w} to the Wolf, not {len(step.player)} and {len(step.wolf)}"
         )
     n = want_p + want_w
-    known = list(t.pile_top[:n])
-    fresh = list(step.player + step.wolf)
-    for v in known:  # known top cards are dealt first
-        if v not in fresh:
-            raise GameError(f"the known top card {v} must be among the cards dealt")
-        fresh.remove(v)
-    unseen = _take_from(t.unseen, fresh, "deal")
+    mine, wolfs = list(step.player), list(step.wolf)
+    # Known top cards are dealt first, each to the side §2's order gives it (found by a review:
+    # the face-up top card was taken in the Wolf's hand).
+    for side, cards, known in zip(
+        ("your", "the Wolf's"),
+        (mine, wolfs),
+        rounds.known_dealt(t.pile_top, t.pile_size, t.setup.rules.hand_size),
+        strict=True,
+    ):
+        for v in known:
+            if v not in cards:
+                raise GameError(f"the known top card {v} is dealt to {side} hand: it must be among {side} cards")
+            cards.remove(v)
+    unseen = _take_from(t.unseen, mine + wolfs, "deal")
     pile_size = t.pile_size - n
     s = settle(
         State(

@@ -18,7 +18,7 @@ from typing import Any
 from solver.core import kernel
 from solver.core.cover import counts, min_sacrifices
 from solver.core.games import game
-from solver.core.rounds import Reward, apply_reward, deal, next_deal_final, rewards
+from solver.core.rounds import Reward, apply_reward, deal, next_deal_final, race_to_100, rewards
 from solver.core.rules import WON, State, vector
 from solver.search import evaluator
 from solver.search import expectimax as x
@@ -196,6 +196,9 @@ def deal_value(
         p, w = scores
         if p >= target or w >= target:
             return RoundEndValue(1.0 if p >= target else 0.0, True)
+        # The table knows races to 100: this one as that race (found by a review: a race to 30
+        # was valued as if to 100 between rounds, and by its own race within them).
+        (p, w), _ = race_to_100(scores, target)
         v = x.estimated(ev, evaluator.lobo_index(s.top, p, w), ctr)
         return RoundEndValue(float(v), False, ctr[x.ERROR] / 1e6)
     if not s.party:

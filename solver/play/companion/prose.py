@@ -108,8 +108,9 @@ def race_words(t: Table) -> str | None:
 
 def hint_rows(result: HintResult, limit: int | None = HINT_ROWS) -> tuple[tuple[MoveResult, ...], int]:
     """The rows a hint's table shows, and how many plays it leaves out: the first `limit` plays
-    (best first), widened to every play tied with the best; None: every play. A single play
-    left out is shown instead, since the line saying so would take its row."""
+    (best first), widened to every play tied with the best or marked as not told apart from it
+    (≈ best: found by a review, 7>4 left out); None: every play. A single play left out is shown
+    instead, since the line saying so would take its row."""
     moves = result.moves
     if limit is None or len(moves) <= limit + 1:
         return moves, 0
@@ -119,6 +120,7 @@ def hint_rows(result: HintResult, limit: int | None = HINT_ROWS) -> tuple[tuple[
         for i, m in enumerate(moves)
         if i < limit
         or m.play == result.best
+        or m.tied
         or (best is not None and m.value is not None and abs(m.value - best) < 1e-9)
     ]
     if len(moves) - len(shown) <= 1:
@@ -385,11 +387,18 @@ def rounds(game: Playthrough) -> list[RoundRecord]:
     """The game cut into rounds, each with its steps and what it ended in."""
     out: list[RoundRecord] = []
     current: list[str] = []
+    # A reshuffle comes between rounds: it opens the round it deals (found by a review: it was
+    # left out of the history, though it can be undone).
+    reshuffled: list[str] = []
     number, party_before = 0, game.tables[0].party
     for i, step in enumerate(game.steps):
         before, after = game.tables[i], game.tables[i + 1]
+        if isinstance(step, Reshuffle):
+            reshuffled.append(step_text(step, before))
+            continue
         if isinstance(step, Deal):
-            number, current, party_before = after.rounds, [], before.party
+            number, current, party_before = after.rounds, reshuffled, before.party
+            reshuffled = []
         current.append(step_text(step, before))
         if isinstance(step, (Deal, Draw, Move)) and after.phase not in (PLAY, DRAW) and after.round is not None:
             s = after.round
@@ -401,6 +410,8 @@ def rounds(game: Playthrough) -> list[RoundRecord]:
     if current and (not out or out[-1].number != number):
         now = game.table.round
         out.append(RoundRecord(number, tuple(current), None, now is not None and now.final))
+    if reshuffled:  # the next round, not yet dealt
+        out.append(RoundRecord(number + 1, tuple(reshuffled), None, False))
     return out
 
 
