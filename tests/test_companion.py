@@ -896,3 +896,12 @@ def test_the_table_at_the_games_end_shows_every_card_once(game: str) -> None:
         shown = Counter(hand + wolf + t.reserve + t.discards_in_view + t.pile_top)
         assert [shown[v] + t.unseen[v - 1] for v in range(1, t.setup.top + 1)] == list(t.setup.deck), seed
         assert board(s)["discards"] == list(t.discards_in_view)
+
+
+def test_lobo_says_it_has_no_reserve_and_no_rewards() -> None:
+    # Found by a review: "your reserve holds no 1", and "not time for a reward" as if there were one.
+    s = run(physical(Setup("lobo", "standard")), "deal 1 2 3 4 / 1 2 3 5")
+    refused(s, "1r=1", "lobo has no reserve")
+    refused(s, "K=1", "lobo has no party")
+    refused(s, "reserve 1", "lobo has no rewards")
+    refused(s, "revive J", "lobo has no rewards")

@@ -272,6 +272,8 @@ def _reason(state: State, play: Play) -> str | None:
         if wolf is not None:
             also.append(_short("the Wolf holds", wolf, play.wolf, state.wolf))
         return broken + (f" (and {', '.join(also)})" if also else "")
+    if play.reserve and not game(state.game).has_reserve:  # a review: "your reserve holds no 1"
+        return f"{state.game} has no reserve"
     absent = _absent(state, play)
     if absent is not None:
         return absent

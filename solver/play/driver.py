@@ -589,6 +589,9 @@ def _between(t: Table) -> Table:
 
 
 def _take(t: Table, step: Take) -> Table:
+    g = game_of(t.setup.game)
+    if not g.has_rewards:  # said before "not time for": there is never a time (a review)
+        raise GameError(f"{g.name} has no rewards: a won round gives points, not a card kept or a member revived")
     _expect(t, REWARD, "reward")
     s = t.round
     assert s is not None
