@@ -311,6 +311,12 @@ def test_ranges_that_only_touch_are_told_apart() -> None:
     assert {k for k, m in marked.items() if m.tied} == {"exact inside", "overlapping"}
     two = _mark_ties((MoveResult(best, 0.5), MoveResult(Play("split", hand=(1,), wolf=(1, 1)), 0.5 + 1e-13)), best)
     assert two[1].tied
+    # Sound bounds, nothing sampled, hold their ends (found by a review: final-round plays worth the
+    # best's exact 38, cut short with bounds 0–38, were told apart from it).
+    cut = MoveResult(Play("perfect", hand=(6,), wolf=(6,)), 19.0, bounds=(0.0, 38.0), samples=0, method="mid")
+    below = MoveResult(Play("perfect", hand=(7,), wolf=(7,)), 9.0, bounds=(0.0, 18.0), samples=0, method="mid")
+    marked_cut = _mark_ties((MoveResult(best, 38.0), cut, below), best)
+    assert [m.tied for m in marked_cut[1:]] == [True, False]
 
 
 def test_a_searched_value_keeps_its_own_interval_beside_a_win_estimated_apart() -> None:

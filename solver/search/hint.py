@@ -229,7 +229,11 @@ def _mark_ties(moves: tuple[MoveResult, ...], best: Play | None) -> tuple[MoveRe
         if not points:
             return False
         (v, _), (lo, hi) = points[0], (ref if points[0] is r else r)
-        return lo + EPS < v < hi - EPS
+        # Sound bounds with nothing sampled hold their ends: a value at one may be the other play's
+        # very value (found by a review: final-round plays worth the best's 38 exactly, cut short
+        # with bounds 0–38, were told apart from it). A sampled interval's end is no such value.
+        ranged = top if points[0] is r else m
+        return lo + EPS < v < hi - EPS or (not ranged.samples and min(abs(v - lo), abs(v - hi)) <= EPS)
 
     return tuple(m if m is top else replace(m, tied=tied(m)) for m in moves)
 
