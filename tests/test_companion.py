@@ -905,3 +905,9 @@ def test_lobo_says_it_has_no_reserve_and_no_rewards() -> None:
     refused(s, "K=1", "lobo has no party")
     refused(s, "reserve 1", "lobo has no rewards")
     refused(s, "revive J", "lobo has no rewards")
+
+
+def test_a_long_line_is_quoted_cut_short_in_a_refusal() -> None:
+    # Found by a review: a 5,000-character unknown word came back whole.
+    reply = refused(physical(), "x" * 5000, "unknown command", "…': type a play")
+    assert len(reply.notes[0].text) < 200

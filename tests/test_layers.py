@@ -185,10 +185,10 @@ def test_the_layers_the_issue_names() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# The companion package: parse, prose, session, files, commands, each using only those before it
+# The companion package: echoes, parse, prose, session, files, commands, each using only those before it
 
 COMPANION = ROOT / "solver" / "play" / "companion"
-COMPANION_ORDER = ["parse", "prose", "session", "files", "commands"]
+COMPANION_ORDER = ["echoes", "parse", "prose", "session", "files", "commands"]
 
 
 @pytest.mark.parametrize("name", COMPANION_ORDER)

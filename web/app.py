@@ -40,11 +40,11 @@ from solver.core.games import GAMES, LOBO_TARGET
 from solver.core.games import game as game_of
 from solver.core.jsonio import MAX_DIGITS
 from solver.core.position import PositionError, parse_rules
-from solver.play.companion import NOTHING_TO_ANALYSE, decisions_made
+from solver.play.companion import NOTHING_TO_ANALYSE, cut, decisions_made
 from solver.play.driver import MAX_TARGET, PLAY, REWARD, GameError, Setup, seed_from_json, waiting_for
 from web.hints import ANALYSIS, DONE, HintService
 from web.protocol import HEAD_SECONDS
-from web.store import Entry, Store, WebError, cut, save_text
+from web.store import Entry, Store, WebError, save_text
 from web.views import game_view, summary_view, undone_cards
 
 STATIC = Path(__file__).parent / "static"

@@ -27,6 +27,8 @@ from solver.play.companion import (
     Note,
     Session,
     Settings,
+    cut,
+    cut_echoes,
     load_file,
     load_text,
     parse_command,
@@ -45,7 +47,6 @@ MAX_UNDO = 1000
 
 
 MAX_MESSAGE = 400  # characters of a refusal
-MAX_ECHO = 80  # characters of the caller's input a refusal quotes
 # Characters of a step's line: the longest step there is, a deal of a whole deck with suits, is a
 # few hundred; a longer line is refused before it is read (and an echo of it is cut).
 MAX_LINE = 1000
@@ -63,36 +64,6 @@ class WebError(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
-
-
-def cut(text: str, keep: int = MAX_ECHO) -> str:
-    """An input as a refusal quotes it: its first `keep` characters and "…" when it is longer."""
-    return text if len(text) <= keep else text[:keep] + "…"
-
-
-def cut_echoes(message: str, line: str, keep: int = MAX_ECHO) -> str:
-    """A refusal with every long stretch of it that repeats the caller's line (as typed, with its
-    spaces collapsed, or without them, as a play is quoted) cut to its first `keep` characters and
-    "…", so that the reason after an echo is still read. The line is at most MAX_LINE long."""
-    sources = (line, " ".join(line.split()), "".join(line.split()))
-
-    def echoed(part: str) -> bool:
-        return any(part in s for s in sources)
-
-    out: list[str] = []
-    i = 0
-    while i < len(message):
-        if len(message) - i > keep and echoed(message[i : i + keep + 1]):
-            lo, hi = i + keep + 1, len(message)  # the longest echo from i: a binary search
-            while lo < hi:
-                mid = (lo + hi + 1) // 2
-                lo, hi = (mid, hi) if echoed(message[i:mid]) else (lo, mid - 1)
-            out.append(message[i : i + keep] + "…")
-            i = lo
-        else:
-            out.append(message[i])
-            i += 1
-    return "".join(out)
 
 
 @dataclass
@@ -310,4 +281,4 @@ class Store:
             del self._games[game_id]
 
 
-__all__ = ["GAME_ID", "MAX_ECHO", "MAX_LINE", "Entry", "Store", "WebError", "cut", "cut_echoes", "save_text"]
+__all__ = ["GAME_ID", "MAX_LINE", "Entry", "Store", "WebError", "save_text"]

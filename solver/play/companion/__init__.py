@@ -13,14 +13,15 @@ steps, and what the steps did into words.
     reply = execute(reply.session, "9>7")                   # a play; the Wolf's draws follow
     reply = execute(reply.session, "save game.json")
 
-One module per concern, each using only those before it: parse (the typed language), prose (the
-words), session (the session and its steps), files (save, load, export), commands (a typed line
+One module per concern, each using only those before it: echoes (what a refusal quotes), parse (the
+typed language), prose (the words), session (the session and its steps), files (save, load, export), commands (a typed line
 executed). This package re-exports their public names: import from `solver.play.companion`.
 """
 
 from __future__ import annotations
 
 from .commands import completions, execute
+from .echoes import MAX_ECHO, cut, cut_echoes
 from .files import (
     SAVE_FORMAT,
     SAVE_KEYS,
@@ -80,6 +81,7 @@ __all__ = [
     "DECK_INDEX",
     "HELP",
     "HINT_ROWS",
+    "MAX_ECHO",
     "NOTHING_TO_ANALYSE",
     "REWARD_POLICIES",
     "SAVE_FORMAT",
@@ -99,6 +101,8 @@ __all__ = [
     "ask_reward",
     "can_undo",
     "completions",
+    "cut",
+    "cut_echoes",
     "decisions_made",
     "events",
     "execute",

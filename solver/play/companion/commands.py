@@ -14,6 +14,7 @@ from solver.core.rules import legal_plays
 from solver.play.driver import DEAL, DRAW, PLAY, RESHUFFLE, REWARD
 from solver.search.engine import cores
 
+from .echoes import cut_echoes
 from .files import export, save
 from .parse import WORDS, CompanionError, count_arg, meant_as_step, parse_command, reward_args, seconds_arg
 from .prose import HELP, waits
@@ -42,7 +43,7 @@ def execute(session: Session, line: str, thinking: Callable[[], AbstractContextM
         if session.table.over and meant_as_step(line):
             # Found by a review: "deal 8" after the game ended said how to write a deal.
             return error_reply(session, f"{waits(session.table)}: no step follows (undo takes the last one back)")
-        return error_reply(session, str(e))
+        return error_reply(session, cut_echoes(str(e), line))
     if cmd.word != "exit" and session.quitting:
         session = replace(session, quitting=False)
     try:
@@ -96,7 +97,7 @@ def execute(session: Session, line: str, thinking: Callable[[], AbstractContextM
             case "analyse":
                 return ask_analysis(session, seconds_arg(cmd.args, session.settings.hint_seconds, "analyse"))
     except CompanionError as e:
-        return error_reply(session, str(e))
+        return error_reply(session, cut_echoes(str(e), line))
     raise AssertionError(f"unhandled command {cmd.word!r}")  # pragma: no cover - parse_command's words
 
 
