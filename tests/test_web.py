@@ -208,6 +208,9 @@ def _snapshot(api: Api, gid: str, folder: Path) -> tuple[dict[str, Any], bytes, 
         ("virtual", "step", {"line": "6=6", "at": 0}, 409, "stale page: it shows step 0, but the game is at step 1"),
         ("virtual", "step", {"line": "6=6", "at": "1"}, 400, "step number"),
         ("virtual", "step", {"line": "6=6", "rev": "000000000000"}, 409, "changed elsewhere"),
+        # Found by a review: without "rev" a stale page's step was taken.
+        ("virtual", "step", {"line": "6=6", "rev": None}, 400, '"rev"'),
+        ("virtual", "undo", {"rev": 5}, 400, '"rev"'),
         ("virtual", "step", {"line": "reserve 3"}, 400, "not time for a reward"),
         ("virtual", "undo", {}, 400, "nothing to undo"),
         ("virtual", "undo", {"count": 0}, 400, "count"),
@@ -520,9 +523,9 @@ def test_an_unexpected_fault_is_a_json_500_not_a_bare_one(folder: Path, monkeypa
         raise RuntimeError("a bug")
 
     with TestClient(create_app(Store(folder), HintService(warm=False)), raise_server_exceptions=False) as c:
-        gid = c.post("/api/games", json={"mode": "virtual", "seed": SEED}).json()["id"]
+        g = c.post("/api/games", json={"mode": "virtual", "seed": SEED}).json()
         monkeypatch.setattr(store_module, "take_step", broken)
-        r = c.post(f"/api/games/{gid}/step", json={"at": 1, "line": "9=2+7"})
+        r = c.post(f"/api/games/{g['id']}/step", json={"at": 1, "rev": g["board"]["revision"], "line": "9=2+7"})
         assert r.status_code == 500 and r.headers["content-type"] == "application/json", r.text
         assert r.json() == {"error": "the server failed on this request: RuntimeError"}
 

@@ -207,7 +207,11 @@ class Store:
             raise WebError(
                 409, f"stale page: it shows step {at}, but the game is at step {n} (changed elsewhere); nothing changed"
             )
-        if rev is not None and rev != entry.revision:
+        # Both are required: a step number alone is the same after a step taken back and another
+        # taken (found by a review: a page that left out "rev" changed a game it did not show).
+        if not isinstance(rev, str):
+            raise WebError(400, 'name the revision the page shows ("rev": the board\'s "revision", a string)')
+        if rev != entry.revision:
             raise WebError(
                 409, "stale page: the game was changed elsewhere (a step taken back and another taken); nothing changed"
             )
