@@ -275,11 +275,12 @@ def test_made_up_ids_and_paths_are_refused(api: Api, folder: Path) -> None:
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ({"game": "poker"}, "game: 'poker' is not one of"),
+        ({"game": "poker"}, 'game: "poker" is not one of'),
         ({"difficulty": "nightmare"}, "difficulty"),
-        ({"difficulty": ["easy"]}, "difficulty: ['easy'] is not one of"),
+        ({"difficulty": ["easy"]}, 'difficulty: ["easy"] is not one of'),
         ({"difficulty": {}}, "difficulty: {} is not one of"),
-        ({"game": {"lobo": 1}}, "game: {'lobo': 1} is not one of"),
+        ({"game": {"lobo": 1}}, 'game: {"lobo": 1} is not one of'),
+        ({"game": None}, "game: null is not one of"),  # as the request wrote it (a review: None)
         ({"mode": ["virtual"]}, "mode"),
         ({"mode": "dream"}, "mode"),
         ({"mode": "physical", "seed": 3}, "only a virtual game has a seed"),

@@ -186,6 +186,12 @@ HINT = ("at", "rev", "seconds")  # and an analysis
 CANCEL = ("at", "rev")
 
 
+
+def _said(value: Any) -> str:
+    """A value of the request as the request wrote it (JSON: null, "HARD"), cut if long (a review:
+    Python's None and 'HARD')."""
+    return cut(json.dumps(value, ensure_ascii=False))
+
 def create_app(
     store: Store, hints: HintService, *, token: str | None = None, local_only: bool = True, seconds: float = 2.0
 ) -> Starlette:
@@ -224,9 +230,9 @@ def create_app(
         mode = data.get("mode", "virtual")
         # A list or an object is no name (and `in` a dict of names would raise on it).
         if not isinstance(game, str) or game not in GAMES:
-            raise WebError(400, f"game: {game!r} is not one of {', '.join(GAMES)}")
+            raise WebError(400, f"game: {_said(game)} is not one of {', '.join(GAMES)}")
         if not isinstance(difficulty, str) or difficulty not in DIFFICULTIES:
-            raise WebError(400, f"difficulty: {difficulty!r} is not one of {', '.join(DIFFICULTIES)}")
+            raise WebError(400, f"difficulty: {_said(difficulty)} is not one of {', '.join(DIFFICULTIES)}")
         if not isinstance(mode, str) or mode not in ("virtual", "physical"):
             raise WebError(400, 'mode: "virtual" (the program deals) or "physical" (you tap the cards dealt)')
         seed = data.get("seed")
