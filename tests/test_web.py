@@ -328,6 +328,14 @@ def test_only_json_bodies_are_taken(api: Api, folder: Path) -> None:
         assert api.c.request(method, "/api/games", json={}).status_code == 405
     r = api.c.request("PUT", "/api/games")
     assert r.headers["Allow"] and r.headers["Allow"] in r.json()["error"], (r.headers, r.text)
+    # Every method the path takes (found by a review: POST left out, one route a method).
+    for path, methods in (
+        ("/api/games", {"GET", "HEAD", "POST"}),
+        (f"/api/games/{g['id']}", {"GET", "HEAD", "DELETE"}),
+    ):
+        allow = api.c.request("PATCH", path).headers["Allow"]
+        assert set(allow.split(", ")) == methods, (path, allow)
+    assert api.c.head(f"/api/games/{g['id']}").status_code == 200
     r = api.c.post(url, content="{not json", headers={"Content-Type": "application/json"})
     assert r.status_code == 400 and "not valid JSON" in r.json()["error"]
     r = api.c.post(url, content="[1, 2]", headers={"Content-Type": "application/json"})
