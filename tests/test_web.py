@@ -336,6 +336,9 @@ def test_only_json_bodies_are_taken(api: Api, folder: Path) -> None:
         allow = api.c.request("PATCH", path).headers["Allow"]
         assert set(allow.split(", ")) == methods, (path, allow)
     assert api.c.head(f"/api/games/{g['id']}").status_code == 200
+    # A slash too many: a JSON 404, not a bare redirect (a review).
+    r = api.c.get(f"/api/games/{g['id']}/", follow_redirects=False)
+    assert r.status_code == 404 and "error" in r.json(), r.text
     r = api.c.post(url, content="{not json", headers={"Content-Type": "application/json"})
     assert r.status_code == 400 and "not valid JSON" in r.json()["error"]
     r = api.c.post(url, content="[1, 2]", headers={"Content-Type": "application/json"})

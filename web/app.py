@@ -409,12 +409,16 @@ def create_app(
         Route(g + "/analysis", get_analysis, methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(
+    app = Starlette(
         routes=routes,
         middleware=[Middleware(Guard, settings=settings)],
         exception_handlers={WebError: refused, 404: not_found, 405: not_allowed, Exception: failed},
         lifespan=lifespan,
     )
+    # A path with a slash too many is a JSON 404 like any other unknown path, not a bare redirect
+    # (found by a review: 307 with no body, where every other answer is JSON).
+    app.router.redirect_slashes = False
+    return app
 
 
 __all__ = ["create_app"]
