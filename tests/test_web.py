@@ -940,6 +940,19 @@ def test_a_hint_can_be_stopped_at_once(folder: Path, hints: HintService) -> None
         assert g["job"]["state"] == "cancelled" and g["job"]["message"] == "stopped"
 
 
+def test_a_hint_asked_again_with_more_time_starts_again_with_it(folder: Path, hints: HintService) -> None:
+    # Found by a review: 3 s asked while a 1 s hint ran gave the 1 s hint without a word.
+    with TestClient(create_app(Store(folder), hints)) as c:
+        api = Api(c)
+        gid = api.new(mode="virtual", seed=SEED)["id"]
+        assert api.post(gid, "hint", seconds=300).json()["job"]["seconds"] == 300
+        g = api.post(gid, "hint", seconds=100).json()  # less: the one running serves
+        assert g["job"]["seconds"] == 300 and g["job"]["state"] == "running"
+        g = api.post(gid, "hint", seconds=600).json()
+        assert g["job"]["seconds"] == 600 and g["job"]["state"] == "running"
+        assert c.post(f"/api/games/{gid}/hint/cancel", json={}).json()["job"]["state"] == "cancelled"
+
+
 def test_a_step_stops_the_hint_for_the_table_before(folder: Path, hints: HintService) -> None:
     with TestClient(create_app(Store(folder), hints)) as c:
         api = Api(c)
