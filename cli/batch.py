@@ -23,6 +23,7 @@ from .common import (
     MemoryOpt,
     OutputError,
     close_out,
+    disk_code,
     emit_json,
     fail,
     interrupted,
@@ -343,7 +344,7 @@ def generate(
                 write_whole(folder / f"{puzzle.id}.json", json.dumps(puzzle.to_json(), indent=1) + "\n")
             except OSError as e:
                 done = f" ({written} written before it)" if written else ""
-                fail(f"--out: cannot write into {out}: {e.strerror or e}{done}")
+                fail(f"--out: cannot write into {out}: {e.strerror or e}{done}", code=disk_code(e))
             written += 1
             advance(puzzle)
     typer.echo(

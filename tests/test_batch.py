@@ -727,3 +727,17 @@ def test_the_summary_rows_add_up_to_the_puzzles_solved(tmp_path: Path) -> None:
     assert s["proven_won_or_won"] + s["proven_lost_or_lost"] + s["open"] == s["solved"], s
     shown = CliRunner().invoke(app, ["batch", str(ROOT / "puzzles" / "examples"), "-t", "0.5", "-j", "1"]).stdout
     assert "open (neither proven)" in shown
+
+
+def test_generate_on_a_full_disk_exits_1_as_the_other_writers_do(tmp_path: Path, monkeypatch: Any) -> None:
+    # Found by a review: exit 2 (bad input) where batch, simulate and report say 1 (the machine's).
+    import errno
+
+    from cli import batch as batch_cli
+
+    def full(path: object, text: str) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(batch_cli, "write_whole", full)
+    r = runner.invoke(app, ["generate", "--kind", "finish", "--count", "2", "-o", str(tmp_path / "g")])
+    assert r.exit_code == 1 and "No space left on device" in r.stderr, r.output
