@@ -317,6 +317,14 @@ def generate(
     ] = 1,
     only: Annotated[str | None, typer.Option("--only", help="won or lost: keep only winnable or lost ones")] = None,
     grade: Annotated[str | None, typer.Option("--grade", help="easy, medium or hard: keep only this grade")] = None,
+    game: Annotated[
+        str | None,
+        typer.Option(
+            "--game",
+            "-g",
+            help="vanguard or lobo: hint and known-pile puzzles of one game (default: both, a quarter lobo)",
+        ),
+    ] = None,
 ) -> None:
     """Random puzzles with their answers, graded (hard: one narrow way), as files for batch --check."""
     from solver.batch.generate import KINDS as GENERATE_KINDS
@@ -326,6 +334,8 @@ def generate(
 
     if kind not in GENERATE_KINDS:
         fail(f"--kind: {kind!r} is not one of {', '.join(GENERATE_KINDS)}")
+    if game not in (None, "vanguard", "lobo"):
+        fail(f"--game: {game!r} is not one of vanguard, lobo")
     if difficulty not in ("easy", "standard", "hard"):
         fail(f"--difficulty: {difficulty!r} is not one of easy, standard, hard")
     if only not in (None, Outcome.WON, Outcome.LOST):
@@ -333,13 +343,13 @@ def generate(
     if grade not in (None, *GRADES):
         fail(f"--grade: {grade!r} is not one of easy, medium, hard")
     positive(count, "--count")
-    never = never_matches(kind, only, grade)
+    never = never_matches(kind, only, grade, game)
     if never is not None:
         fail(never)
     folder = writable_folder(out, "--out")
     written = 0
     with render.batch_progress(count, doing="generating") as advance:
-        for puzzle in make_puzzles(kind, difficulty, count, seed, only, grade):
+        for puzzle in make_puzzles(kind, difficulty, count, seed, only, grade, game=game):
             try:
                 write_whole(folder / f"{puzzle.id}.json", json.dumps(puzzle.to_json(), indent=1) + "\n")
             except OSError as e:

@@ -741,3 +741,18 @@ def test_generate_on_a_full_disk_exits_1_as_the_other_writers_do(tmp_path: Path,
     monkeypatch.setattr(batch_cli, "write_whole", full)
     r = runner.invoke(app, ["generate", "--kind", "finish", "--count", "2", "-o", str(tmp_path / "g")])
     assert r.exit_code == 1 and "No space left on device" in r.stderr, r.output
+
+
+def test_generate_makes_one_games_puzzles_when_asked(tmp_path: Path) -> None:
+    # Found by a review: --kind hint mixed lobo in with no way to ask for one game.
+    for game in ("vanguard", "lobo"):
+        args = ["generate", "--kind", "hint", "--count", "3", "--seed", "5", "--game", game, "-o", str(tmp_path / game)]
+        r = runner.invoke(app, args)
+        assert r.exit_code == 0, r.output
+        files = sorted((tmp_path / game).glob("*.json"))
+        assert len(files) == 3 and all(json.loads(f.read_text())["position"]["game"] == game for f in files)
+        assert all(f.name.startswith(f"hint-{game}-") for f in files)
+    r = runner.invoke(app, ["generate", "--kind", "finish", "--game", "lobo", "-o", str(tmp_path / "x")])
+    assert r.exit_code == 2 and "lobo has no final round" in r.stderr
+    r = runner.invoke(app, ["generate", "--kind", "hint", "--game", "chess", "-o", str(tmp_path / "x")])
+    assert r.exit_code == 2 and "--game" in r.stderr

@@ -58,9 +58,11 @@ def _final(rng: random.Random, difficulty: str) -> dict[str, Any]:
     }
 
 
-def _midround(rng: random.Random, difficulty: str, known: bool) -> dict[str, Any]:
-    """4 v 4 late in a round: most of the deck discarded, so that the answer is exact and quick."""
-    game = "lobo" if rng.random() < 0.25 else "vanguard"
+def _midround(rng: random.Random, difficulty: str, known: bool, game: str | None) -> dict[str, Any]:
+    """4 v 4 late in a round: most of the deck discarded, so that the answer is exact and quick.
+    game: one game, or None for a quarter lobo (drawn either way: a seed's other puzzles stay)."""
+    drawn = "lobo" if rng.random() < 0.25 else "vanguard"
+    game = game or drawn
     deck = _deal(rng, difficulty, game)
     pile = rng.randint(2, 5)
     unseen = deck[8 : 8 + pile + rng.randint(0, 2)]
@@ -84,8 +86,10 @@ def _midround(rng: random.Random, difficulty: str, known: bool) -> dict[str, Any
     return raw
 
 
-def never_matches(kind: str, only: str | None, grade: str | None) -> str | None:
+def never_matches(kind: str, only: str | None, grade: str | None, game: str | None = None) -> str | None:
     """Why a filter can never keep a puzzle of this kind (None: it can)."""
+    if kind == "finish" and game == "lobo":
+        return "--game lobo: a finish puzzle is a vanguard final round (lobo has no final round)"
     if kind == "finish" and only == Outcome.LOST and grade == "easy":
         return "--only lost --grade easy: a final round that cannot be finished is graded medium or hard"
     if kind == "known-pile" and grade == "hard":
@@ -104,19 +108,21 @@ def generate(
     only: str | None = None,
     grade: str | None = None,
     max_tries: int = TRIES,
+    game: str | None = None,
 ) -> Iterator[Puzzle]:
     """Up to `count` puzzles; `only` "won" or "lost" keeps winnable or lost ones; `grade` keeps
-    one grade. Gives up after max_tries × count attempts (some filters are rare)."""
+    one grade; `game` one game's (hint and known-pile; None: both). Gives up after max_tries ×
+    count attempts (some filters are rare)."""
     rng = random.Random(f"{kind}-{difficulty}-{seed}")
     # The filters in the name: runs with other filters into one folder write other files (found by
     # a review: --grade easy replaced the puzzles --grade hard had written there, under their names).
-    name = "-".join(str(x) for x in (kind, difficulty, seed, only, grade) if x is not None)
+    name = "-".join(str(x) for x in (kind, game, difficulty, seed, only, grade) if x is not None)
     # As many digits as the count needs, so that the files sort in the order they were made.
     width = max(3, len(str(count)))
     made = tries = 0
     while made < count and tries < max_tries * count:
         tries += 1
-        p = _one(kind, difficulty, rng, f"{name}-{made + 1:0{width}d}")
+        p = _one(kind, difficulty, rng, f"{name}-{made + 1:0{width}d}", game)
         if p is None:
             continue
         if (
@@ -134,7 +140,7 @@ def _clean(v: float) -> float:
     return round(v, 12) + 0.0
 
 
-def _one(kind: str, difficulty: str, rng: random.Random, ident: str) -> Puzzle | None:
+def _one(kind: str, difficulty: str, rng: random.Random, ident: str, game: str | None = None) -> Puzzle | None:
     if kind == "finish":
         raw = _final(rng, difficulty)
         f = solve_finish(initial_state(parse_position(raw)), count_alternatives=True)
@@ -161,7 +167,7 @@ def _one(kind: str, difficulty: str, rng: random.Random, ident: str) -> Puzzle |
             {"status": FinishStatus.WIN.value, "score": f.score},
             winnable=True,
         )
-    raw = _midround(rng, difficulty, known=kind == "known-pile")
+    raw = _midround(rng, difficulty, known=kind == "known-pile", game=game)
     # Graded by the value the file names, so that the file's own answer ranks the plays the same:
     # vanguard by the chance to win the round, lobo by the round's points (under `game` a lobo
     # round is never exact: the race beyond it is a table's estimate, and no puzzle was made).
