@@ -130,6 +130,8 @@ def test_missing_file_and_bad_json(tmp_path: Path) -> None:
         (str(tmp_path / "nope.json"), "cannot read"),
         (write(tmp_path, "{oops"), "not valid JSON"),
         (write(tmp_path, b"\xff\xfe".decode("latin-1")), "not valid JSON"),
+        # Positions one a line point to batch (found by a review: "Extra data" and no more).
+        (write(tmp_path, '{"player": [1], "wolf": [1]}\n{"player": [2], "wolf": [2]}\n'), "is for lobo-hint batch"),
     ):
         r = run("validate", path)
         assert r.exit_code == 2 and words in r.stderr, r.stderr

@@ -457,7 +457,10 @@ def load_position(path: str | Path, *, allow_reward: bool = False) -> Position:
     try:
         raw = loads(text)
     except json.JSONDecodeError as e:
-        raise PositionError(f"{p}: not valid JSON: {json_error(e)}", "bad_json") from None
+        # A file of positions one a line is batch's (found by a review: "Extra data" said no more).
+        lines = e.msg == "Extra data" and text[: e.pos].strip().count("\n") == 0
+        several = "; a file of positions one a line is for lobo-hint batch" if lines else ""
+        raise PositionError(f"{p}: not valid JSON: {json_error(e)}{several}", "bad_json") from None
     except RecursionError:
         raise PositionError(f"{p}: not valid JSON: nested too deeply", "bad_json") from None
     try:
