@@ -290,7 +290,7 @@ def _mismatch_line(record: dict[str, Any]) -> str:
     estimate = (
         ""
         if record.get("exact", True) not in (False, "False")
-        else " (an estimate: exact false; a longer -t may agree)"
+        else " (an estimate: exact false; a larger budget, -t or --max-states, may agree)"
     )
     differs = record.get("mismatch") or ["see its record"]
     return f"{record.get('id')}: {'; '.join(differs)}{estimate}"
