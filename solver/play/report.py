@@ -393,7 +393,7 @@ def _markdown(
         if g.has_party:  # and a final round: members lost, final round reached
             lines += [
                 "| difficulty | policy | win rate | 95% interval | score of won games: mean (q1 / median / q3) "
-                "| rounds (mean) | members lost (mean) | final round reached | games/s |",
+                "| rounds (mean) | members turned face down (mean; a revived one counts again) | final round reached | games/s |",
                 "|---|---|---|---|---|---|---|---|---|",
             ]
         else:
