@@ -331,11 +331,12 @@ def generate(
     from solver.batch.generate import TRIES, never_matches
     from solver.batch.generate import generate as make_puzzles
     from solver.batch.grades import GRADES
+    from solver.core.games import GAMES
 
     if kind not in GENERATE_KINDS:
         fail(f"--kind: {kind!r} is not one of {', '.join(GENERATE_KINDS)}")
-    if game not in (None, "vanguard", "lobo"):
-        fail(f"--game: {game!r} is not one of vanguard, lobo")
+    if game is not None and game not in GAMES:
+        fail(f"--game: {game!r} is not one of {', '.join(GAMES)}")
     if difficulty not in ("easy", "standard", "hard"):
         fail(f"--difficulty: {difficulty!r} is not one of easy, standard, hard")
     if only not in (None, Outcome.WON, Outcome.LOST):

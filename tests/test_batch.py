@@ -753,6 +753,6 @@ def test_generate_makes_one_games_puzzles_when_asked(tmp_path: Path) -> None:
         assert len(files) == 3 and all(json.loads(f.read_text())["position"]["game"] == game for f in files)
         assert all(f.name.startswith(f"hint-{game}-") for f in files)
     r = runner.invoke(app, ["generate", "--kind", "finish", "--game", "lobo", "-o", str(tmp_path / "x")])
-    assert r.exit_code == 2 and "lobo has no final round" in r.stderr
+    assert r.exit_code == 2 and "a finish puzzle is a final round, and lobo has none" in r.stderr
     r = runner.invoke(app, ["generate", "--kind", "hint", "--game", "chess", "-o", str(tmp_path / "x")])
     assert r.exit_code == 2 and "--game" in r.stderr

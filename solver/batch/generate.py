@@ -88,8 +88,8 @@ def _midround(rng: random.Random, difficulty: str, known: bool, game: str | None
 
 def never_matches(kind: str, only: str | None, grade: str | None, game: str | None = None) -> str | None:
     """Why a filter can never keep a puzzle of this kind (None: it can)."""
-    if kind == "finish" and game == "lobo":
-        return "--game lobo: a finish puzzle is a vanguard final round (lobo has no final round)"
+    if kind == "finish" and game is not None and not game_of(game).has_final_round:
+        return f"--game {game}: a finish puzzle is a final round, and {game} has none"
     if kind == "finish" and only == Outcome.LOST and grade == "easy":
         return "--only lost --grade easy: a final round that cannot be finished is graded medium or hard"
     if kind == "known-pile" and grade == "hard":
