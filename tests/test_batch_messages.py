@@ -112,6 +112,11 @@ def test_invalid_puzzles_are_listed_with_their_reason_and_exit_2(tmp_path: Path)
     # Every puzzle still has its line: the bad ones did not stop the good ones.
     records = {x["id"]: x for x in map(json.loads, out.read_text().splitlines())}
     assert len(records) == 5 and records["good"]["status"] != "invalid" and records["line1"]["status"] != "invalid"
+    # Every invalid record's error names where it is, as validate does, read or not (a review).
+    for x in records.values():
+        if x["status"] == "invalid":
+            place = f"{x['source']}:{x['line']}" if x["line"] else x["source"]
+            assert x["error"].startswith(f"{place}: ") and not x["error"].startswith(f"{place}: {place}"), x
 
 
 def test_many_invalid_puzzles_show_the_first_five_and_a_count(tmp_path: Path) -> None:

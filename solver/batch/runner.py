@@ -392,7 +392,10 @@ def solve_one(
         if isinstance(e, RailwayError) and e.code in BUDGET_CODES:  # a fine puzzle, a small budget
             record.update(kind="error", status=RecordStatus.ERROR, error=str(e), exact=False)
         else:
-            record.update(kind="invalid", status=RecordStatus.INVALID, error=str(e), exact=True)
+            # Named where it is, as `validate` and a file that cannot be read are (a review).
+            place = f"{job.source}:{job.line}" if job.line else job.source
+            said = str(e) if str(e).startswith(f"{place}: ") else f"{place}: {e}"
+            record.update(kind="invalid", status=RecordStatus.INVALID, error=said, exact=True)
             expect = job.raw.get("expect") if isinstance(job.raw, dict) else None
             if isinstance(expect, dict) and "invalid" in expect:
                 record["check"] = Check.MATCH
