@@ -82,6 +82,10 @@ class Rules(NamedTuple):
             "top_card_visible": self.top_card_visible,
         }
 
+    def written(self) -> dict[str, str]:
+        """Each ruling's value as a user writes it (a position's `rules`, `--rule`): true/false."""
+        return {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in self.to_json().items()}
+
 
 @dataclass(frozen=True, slots=True)
 class Position:

@@ -39,11 +39,8 @@ def deal_sizes(pile_size: int, hand_size: int) -> tuple[int, int]:
 
 def deal(order: Sequence[int], hand_size: int) -> tuple[tuple[int, ...], tuple[int, ...], list[int]]:
     """Deal from a pile in order (top first): (the Player's hand, the Wolf's, the pile left)."""
-    n = len(order)
-    k = kernel.dealt(n, hand_size)
-    player = [v for j, v in enumerate(order[:k]) if kernel.to_the_player(j, n, hand_size)]
-    wolf = [v for j, v in enumerate(order[:k]) if not kernel.to_the_player(j, n, hand_size)]
-    return tuple(sorted(player)), tuple(sorted(wolf)), list(order[k:])
+    player, wolf = known_dealt(order, len(order), hand_size)  # every card of the order is known
+    return tuple(sorted(player)), tuple(sorted(wolf)), list(order[kernel.dealt(len(order), hand_size) :])
 
 
 def known_dealt(top: Sequence[int], pile_size: int, hand_size: int) -> tuple[list[int], list[int]]:

@@ -94,8 +94,8 @@ def rules_summary(game: str, rules: Rules | None = None) -> list[tuple[str, list
             [
                 # final_threshold and reserve_scores mean nothing without a final round and a reserve.
                 ", ".join(
-                    f"{k} = {str(v).lower() if isinstance(v, bool) else v}"
-                    for k, v in r.to_json().items()
+                    f"{k} = {v}"
+                    for k, v in r.written().items()
                     if g.has_final_round or k not in ("final_threshold", "reserve_scores")
                 ),
             ],

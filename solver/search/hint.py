@@ -611,7 +611,7 @@ def _search(
         # The evaluator's tables and the value network were made for the default rules' rounds.
         note = (f"{note}; " if note else "") + (
             "the game after this round is valued by tables made for the default rules; under these "
-            f"rulings ({_rulings(pos.rules)}) they are a rough "
+            f"rulings ({', '.join(f'{k}={v}' for k, v in pos.rules.written().items())}) they are a rough "
             "guide, and an estimate's interval is its sound bounds"
         )
     if stats.get("stopped") == "memory" and memory.resident() >= memory.limit() // 2:
@@ -637,11 +637,6 @@ def _search(
         stats,
         line,
     )
-
-
-def _rulings(rules: Rules) -> str:
-    """The rulings as a user writes them (a position's `rules`, `--rule`): hand_size=1, top_card_visible=true."""
-    return ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in rules.to_json().items())
 
 
 def _stand_ins(plays: list[Play], objective: str) -> dict[Play, Play]:
