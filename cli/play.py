@@ -18,6 +18,7 @@ from . import render
 from .common import MemoryOpt, fail, input_errors, positive, use_memory
 
 if TYPE_CHECKING:
+    from solver.core.games import Game
     from solver.core.position import Rules
     from solver.play.companion import Note, Session
 
@@ -114,7 +115,7 @@ def play(
             setup = Setup.asked(game, difficulty, LOBO_TARGET if target is None else target)  # 0 is refused, not 100
         except GameError as e:
             fail(f"--target: {e}")  # the difficulty and the game were checked above
-        setup = replace(setup, rules=_rules(rule or []))
+        setup = replace(setup, rules=_rules(rule or [], game_of(game)))
         if virtual and seed is None:
             seed = random.SystemRandom().randrange(1_000_000)
         first = start(setup, seed if virtual else None, settings)
@@ -129,7 +130,7 @@ def play(
     run_session(reader, console, first, interactive=interactive)
 
 
-def _rules(given: list[str]) -> Rules:
+def _rules(given: list[str], g: Game) -> Rules:
     """--rule NAME=VALUE, each read as a position's "rules" key reads (true/false, a whole number)."""
     from solver.core.position import PositionError, parse_rules
 
@@ -143,9 +144,13 @@ def _rules(given: list[str]) -> Rules:
         whole = text.lstrip("+-").isdigit() and text.count("-") + text.count("+") <= 1
         raw[name.strip()] = True if text == "true" else False if text == "false" else int(text) if whole else text
     try:
-        return parse_rules(raw)
+        rules = parse_rules(raw)
     except PositionError as e:
         fail(f"--rule: {e}")
+    refused = rules.refused(g)
+    if refused:
+        fail(f"--rule {refused}")
+    return rules
 
 
 def _resumed(path: str, session: Session) -> Note:

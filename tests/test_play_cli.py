@@ -454,6 +454,14 @@ def test_a_game_with_a_ruling_given_on_the_command_line() -> None:
     for bad, said in bad_rules:
         r = runner.invoke(app, ["play", "--rule", bad], input="quit\n")
         assert r.exit_code == 2 and "--rule: " in r.stderr and said in r.stderr, r.stderr
+    # Found by a review: lobo took vanguard's final-round rulings and played on as if they were in force.
+    for ruling in ("final_threshold=5", "reserve_scores=true"):
+        r = runner.invoke(app, ["play", "--game", "lobo", "--rule", ruling], input="quit\n")
+        assert r.exit_code == 2 and "lobo has no final round" in r.stderr, r.stderr
+        name = ruling.partition("=")[0]
+        assert f"--rule {name}:" in r.stderr
+    r = runner.invoke(app, ["play", "--game", "lobo", "--rule", "final_threshold=8"], input="quit\n")
+    assert r.exit_code == 0, r.output  # its default changes nothing
 
 
 def test_ctrl_d_offers_the_file_the_game_came_from(tmp_path: Path) -> None:

@@ -229,3 +229,26 @@ def test_bad_json_is_said_once_and_where(tmp_path: Any) -> None:
         load_position(str(torn))
     with pytest.raises(PositionError, match=r"empty\.json: not valid JSON: it is empty$"):
         load_position(str(empty))
+
+
+def test_lobo_reads_the_final_rounds_rulings_and_ignores_them() -> None:
+    """Found by a review: a lobo position with final_threshold 5 was valued as a game under other
+    rules (the interval widened to its sound bounds, a note blamed the rulings). lobo has no final
+    round; FORMAT.md lets a position carry the keys, and they change nothing."""
+    from solver.core.position import Rules
+    from solver.search.hint import hint
+
+    raw = {"game": "lobo", "player": [5, 7, 6, 2], "wolf": [1, 3, 5, 3], "scores": {"player": 10, "wolf": 20}}
+    odd = parse_position({**raw, "rules": {"final_threshold": 5, "reserve_scores": True, "hand_size": 4}})
+    plain = parse_position(raw)
+    assert odd.rules == Rules() == plain.rules
+    with pytest.raises(PositionError, match="rules.final_threshold: must be at least 0"):
+        parse_position({**raw, "rules": {"final_threshold": -1}})  # still checked
+    # The rulings lobo has do change its play; vanguard keeps all four.
+    assert parse_position({**raw, "rules": {"hand_size": 3}}).rules.hand_size == 3
+    kept = parse_position({"player": [1], "wolf": [6], "rules": {"final_threshold": 5, "reserve_scores": True}})
+    assert kept.rules == Rules(final_threshold=5, reserve_scores=True)
+    a, b = (hint(p, max_states=2000, samples=32).to_json() for p in (odd, plain))
+    assert {**a, "stats": None} == {**b, "stats": None}  # the seconds differ
+    assert "default rules" not in str(a.get("note"))
+    assert all(m["estimate"]["interval"] != [0, 1] for m in a["moves"] if "estimate" in m)

@@ -294,6 +294,8 @@ def test_made_up_ids_and_paths_are_refused(api: Api, folder: Path) -> None:
         ({"rules": {"top_card_visible": "yes"}}, "rules.top_card_visible: must be true or false"),
         ({"rules": {"colour": 1}}, "rules: unknown key 'colour'"),
         ({"rules": [1]}, "rules: must be an object"),
+        ({"game": "lobo", "rules": {"final_threshold": 5}}, "rules.final_threshold: lobo has no final round"),
+        ({"game": "lobo", "rules": {"reserve_scores": True}}, "rules.reserve_scores: lobo has no final round"),
     ],
 )
 def test_a_bad_new_game_is_refused(api: Api, folder: Path, body: dict[str, Any], message: str) -> None:

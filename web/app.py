@@ -262,9 +262,13 @@ def create_app(
             raise WebError(400, f"target: a whole number from 1 to {MAX_TARGET}, the score that wins")
         try:
             setup = Setup.asked(game, difficulty, LOBO_TARGET if target is None else target)
-            setup = replace(setup, rules=parse_rules(data.get("rules")))
+            rules = parse_rules(data.get("rules"))
         except (GameError, PositionError) as e:
             raise WebError(400, str(e)) from None
+        refused = rules.refused(game_of(game))
+        if refused:
+            raise WebError(400, f"rules.{refused}")
+        setup = replace(setup, rules=rules)
         return view(store.create(setup, seed if mode == "virtual" else None), status=201)
 
     async def upload(request: Request) -> Response:

@@ -76,6 +76,13 @@ class Game:
         )
 
     @property
+    def rulings(self) -> tuple[str, ...]:
+        """The rulings a position's `rules` may change (FORMAT.md) that mean something in this game:
+        final_threshold and reserve_scores speak of the final round, which lobo has not."""
+        final = ("final_threshold", "reserve_scores") if self.has_final_round else ()
+        return ("hand_size", *final, "top_card_visible")
+
+    @property
     def is_race(self) -> bool:
         """Whether the game is a race to a target score (lobo)."""
         return self.target is not None

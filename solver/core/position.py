@@ -25,7 +25,7 @@ from solver.core.cards import (
     parse_value,
     top_value,
 )
-from solver.core.games import GAMES
+from solver.core.games import GAMES, Game
 from solver.core.games import game as game_of
 from solver.core.jsonio import HugeNumber, Unreadable, json_error, loads, read_text, shown, shown_path
 from solver.core.kinds import other_game
@@ -81,6 +81,25 @@ class Rules(NamedTuple):
             "reserve_scores": self.reserve_scores,
             "top_card_visible": self.top_card_visible,
         }
+
+    def unused(self, g: Game) -> tuple[str, ...]:
+        """The rulings set away from their defaults that mean nothing in game `g` (lobo's
+        final_threshold and reserve_scores: it has no final round)."""
+        d = Rules()
+        return tuple(k for k in self._fields if k not in g.rulings and getattr(self, k) != getattr(d, k))
+
+    def within(self, g: Game) -> Rules:
+        """These rulings as game `g` plays them: the ones it has no use for at their defaults, so that
+        they change nothing (an answer's note included). A position may carry them (FORMAT.md)."""
+        d = Rules()
+        return self._replace(**{k: getattr(d, k) for k in self.unused(g)})
+
+    def refused(self, g: Game) -> str | None:
+        """Why a game set up with these rulings is refused (a ruling it has no use for), or None."""
+        unused = self.unused(g)
+        if not unused:
+            return None
+        return f"{unused[0]}: {g.name} has no final round, so this ruling means nothing there; leave it out"
 
     def written(self) -> dict[str, str]:
         """Each ruling's value as a user writes it (a position's `rules`, `--rule`): true/false."""
@@ -309,7 +328,7 @@ def parse_position(raw: object, *, allow_reward: bool = False) -> Position:
             )
         party = member_order(members)
 
-    rules = parse_rules(raw.get("rules"))
+    rules = parse_rules(raw.get("rules")).within(g)
 
     raw_pile = raw.get("draw_pile")
     size_given: int | None = None

@@ -92,12 +92,7 @@ def rules_summary(game: str, rules: Rules | None = None) -> list[tuple[str, list
         (
             'Rulings that a position can change (its "rules" object)',
             [
-                # final_threshold and reserve_scores mean nothing without a final round and a reserve.
-                ", ".join(
-                    f"{k} = {v}"
-                    for k, v in r.written().items()
-                    if g.has_final_round or k not in ("final_threshold", "reserve_scores")
-                ),
+                ", ".join(f"{k} = {v}" for k, v in r.written().items() if k in g.rulings),
             ],
         )
     )

@@ -80,6 +80,8 @@ class Setup:
             raise GameError(f"difficulty {self.difficulty!r} is not one of {', '.join(DIFFICULTIES)}")
         if self.target < 1:
             raise GameError(f"the target score must be from 1 to {MAX_TARGET}, not {self.target}")
+        # A save may carry rulings its game has no use for; they change nothing (Rules.within).
+        object.__setattr__(self, "rules", self.rules.within(game_of(self.game)))
 
     @staticmethod
     def asked(game: str, difficulty: str, target: int) -> Setup:
