@@ -242,7 +242,7 @@ def test_lobo_reads_the_final_rounds_rulings_and_ignores_them() -> None:
     odd = parse_position({**raw, "rules": {"final_threshold": 5, "reserve_scores": True, "hand_size": 4}})
     plain = parse_position(raw)
     assert odd.rules == Rules() == plain.rules
-    with pytest.raises(PositionError, match="rules.final_threshold: must be at least 0"):
+    with pytest.raises(PositionError, match=r"rules\.final_threshold: must be at least 0"):
         parse_position({**raw, "rules": {"final_threshold": -1}})  # still checked
     # The rulings lobo has do change its play; vanguard keeps all four.
     assert parse_position({**raw, "rules": {"hand_size": 3}}).rules.hand_size == 3
