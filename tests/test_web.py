@@ -334,10 +334,15 @@ def test_only_json_bodies_are_taken(api: Api, folder: Path) -> None:
     for path, methods in (
         ("/api/games", {"GET", "HEAD", "POST"}),
         (f"/api/games/{g['id']}", {"GET", "HEAD", "DELETE"}),
+        ("/api/games/upload", {"POST"}),
     ):
         allow = api.c.request("PATCH", path).headers["Allow"]
         assert set(allow.split(", ")) == methods, (path, allow)
     assert api.c.head(f"/api/games/{g['id']}").status_code == 200
+    # A review: GET of the upload's address said no game "upload" exists (404), not how it is used.
+    for method in ("GET", "DELETE", "HEAD"):
+        r = api.c.request(method, "/api/games/upload")
+        assert r.status_code == 405 and r.headers["Allow"] == "POST", (method, r.status_code, r.headers)
     # A slash too many: a JSON 404, not a bare redirect (a review).
     r = api.c.get(f"/api/games/{g['id']}/", follow_redirects=False)
     assert r.status_code == 404 and "error" in r.json(), r.text

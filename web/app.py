@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.base import BaseHTTPMiddleware
 from starlette.requests import ClientDisconnect, Request
@@ -186,11 +187,20 @@ HINT = ("at", "rev", "seconds")  # and an analysis
 CANCEL = ("at", "rev")
 
 
+# The methods a route that answers them all names (by_method refuses the ones it has no handler for).
+EVERY_METHOD = ("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
 def by_method(**handlers: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
-    """One endpoint for a path that several methods use, each to its handler (HEAD as GET)."""
+    """One endpoint for a path that several methods use, each to its handler (HEAD as GET). A
+    route that takes every method answers the others 405 here: a path that a pattern (a game's id)
+    matches too is then not passed on to that pattern's route."""
+    allow = ", ".join(sorted({*handlers, *(("HEAD",) if "GET" in handlers else ())}))
 
     async def endpoint(request: Request) -> Response:
         method = "GET" if request.method == "HEAD" else request.method
+        if method not in handlers:
+            raise HTTPException(405, headers={"Allow": allow})
         return await handlers[method](request)
 
     return endpoint
@@ -402,7 +412,8 @@ def create_app(
         # One route a path, whatever its methods: a 405 names them all in Allow (found by a
         # review: two routes on one path, and the answer named the first one's only).
         Route("/api/games", by_method(GET=list_games, POST=new_game), methods=["GET", "POST"]),
-        Route("/api/games/upload", upload, methods=["POST"]),
+        # Every method, so that GET is told POST is the way, not that no game "upload" exists.
+        Route("/api/games/upload", by_method(POST=upload), methods=EVERY_METHOD),
         Route(g, by_method(GET=get_game, DELETE=delete), methods=["GET", "DELETE"]),
         Route(g + "/step", step, methods=["POST"]),
         Route(g + "/undo", take_back, methods=["POST"]),
