@@ -46,7 +46,13 @@ def main(argv: list[str]) -> None:
     end_with_parent(parent)
     conn = Connection(fd)
     warm_engine()
-    conn.send(("ready", None))
+
+    def say(kind: str, value: Any) -> None:
+        # When it happened, on the machine's monotonic clock (one clock for every process): the
+        # server reads the messages when a page polls, which may be much later.
+        conn.send((kind, value, time.monotonic()))
+
+    say("ready", None)
     while True:
         try:
             job = conn.recv()
@@ -55,12 +61,12 @@ def main(argv: list[str]) -> None:
         if job is None:
             return
         saved, settings, seconds, asked, kind = job
-        conn.send(("started", None))
+        say("started", None)
         if kind == ANALYSIS:
-            conn.send(_analyse(saved, settings, seconds, lambda done, total: conn.send(("progress", (done, total)))))
+            say(*_analyse(saved, settings, seconds, lambda done, total: say("progress", (done, total))))
             continue
         # The time limit counts from the request (time.time() there: another process's clock).
-        conn.send(_run(saved, settings, seconds, time.perf_counter() - max(0.0, time.time() - asked)))
+        say(*_run(saved, settings, seconds, time.perf_counter() - max(0.0, time.time() - asked)))
 
 
 def _run(saved: dict[str, Any], settings: dict[str, Any], seconds: float, started: float) -> tuple[str, Any]:
@@ -118,15 +124,15 @@ class Worker:
     def alive(self) -> bool:
         return self.process.poll() is None
 
-    def drain(self) -> list[tuple[str, Any]]:
-        """The messages the worker has sent so far (never waits)."""
+    def drain(self) -> list[tuple[str, Any, float]]:
+        """The messages the worker has sent so far, each with when it was sent (never waits)."""
         out = []
         try:
             while self.conn.poll():
                 out.append(self.conn.recv())
         except (EOFError, OSError):
             pass
-        for kind, _ in out:
+        for kind, _, _ in out:
             if kind == "ready":
                 self.ready = True
         return out
@@ -212,13 +218,14 @@ class HintService:
         if job is None or job.state != RUNNING or job.worker is None:
             return job
         w = job.worker
-        for kind, value in w.drain():
+        for kind, value, sent in w.drain():
+            at = min(max(sent, job.requested), time.monotonic())  # within what this process saw
             if kind == "started":
-                job.started = time.monotonic()
+                job.started = at
             elif kind == "progress":
                 job.done, job.total = value
             elif kind in (DONE, FAILED):
-                job.state, job.ended = kind, time.monotonic()
+                job.state, job.ended = kind, at
                 if kind == DONE and job.kind == ANALYSIS:
                     job.analysis = value
                 elif kind == DONE:
