@@ -423,8 +423,11 @@ def _pick(path: str, found: Iterator[Any], game: int | None) -> tuple[str, Any]:
             fail(_not_its_number(path, game, own))
         return where, raw  # one with no number is replayed first: its faults are said before --game's
     if game is None:
-        unreadable = f" and {count_text(len(unread), 'line')} that cannot be read" if unread else ""
-        fail(f'{path}: {count - len(unread)} games in this file{unreadable}: name one with --game N (its "game" key)')
+        unreadable = f" and {count_text(len(unread), 'line')} that cannot be read ({unread[0]})" if unread else ""
+        fail(
+            f"{path}: {count_text(count - len(unread), 'game')} in this file{unreadable}: "
+            'name one with --game N (its "game" key)'
+        )
     if match is not None:
         where, raw = match
         return where, raw

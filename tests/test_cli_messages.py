@@ -610,3 +610,13 @@ def test_a_disk_that_fills_mid_record_leaves_no_torn_line(tmp_path: Path, monkey
     monkeypatch.setattr(common.os, "write", real)
     sink.close()
     assert len(calls) == 2 and out.read_text() == '{"a": 1}\n'
+
+
+def test_a_torn_json_file_is_said_the_same_way_by_every_command(monkeypatch: Any, capsys: Any, tmp_path: Path) -> None:
+    """A review: a position said `not valid JSON: why`, a game file `not valid JSON (why)`."""
+    torn = tmp_path / "torn.json"
+    torn.write_text('{"setup": ')
+    said = f"{torn}: not valid JSON: Expecting value at line 1 column 11"
+    for args in (["hint", str(torn)], ["replay", str(torn)], ["analyse", str(torn)], ["play", "--load", str(torn)]):
+        code, _, err = lobo(monkeypatch, capsys, *args)
+        assert code == 2 and said in err, (args, err)

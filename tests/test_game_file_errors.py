@@ -104,6 +104,10 @@ def test_a_game_with_no_game_key_replays_without_game(tmp_path: Path) -> None:
     both.write_text(json.dumps(record()) + "\n{torn\n" + json.dumps({**record(), "game": 7}) + "\n")
     many = runner.invoke(app, ["replay", str(both)])
     assert many.exit_code == 2 and "2 games in this file and 1 line that cannot be read" in many.stderr
+    assert "two.jsonl:2: not valid JSON" in many.stderr  # which line, and why
+    both.write_text(json.dumps(record()) + "\n{torn\n")
+    one = runner.invoke(app, ["replay", str(both)])
+    assert one.exit_code == 2 and "1 game in this file and 1 line" in one.stderr, one.stderr
     assert _rounds(r.stdout) == _rounds(whole.stdout)  # the same game, the same view
     js = runner.invoke(app, ["replay", path, "--json"])
     assert js.exit_code == 0, js.output

@@ -128,7 +128,7 @@ def read_raw(path: str) -> Iterator[tuple[str, Any] | GameFileError]:
             raw = jsonio.loads(text)
         except json.JSONDecodeError as e:
             if not _lines_of_json(text):
-                raise GameFileError(shown, f"not valid JSON ({json_error(e)})") from None
+                raise GameFileError(shown, f"not valid JSON: {json_error(e)}") from None
         except RecursionError:
             raise GameFileError(shown, "nested too deeply") from None
         else:
@@ -187,7 +187,7 @@ def _lines(path: str, shown: str) -> Iterator[tuple[str, Any] | GameFileError]:
             try:
                 raw = jsonio.loads(line)
             except json.JSONDecodeError as e:
-                yield GameFileError(f"{shown}:{n}", f"not valid JSON ({json_error(e, line=False)})")
+                yield GameFileError(f"{shown}:{n}", f"not valid JSON: {json_error(e, line=False)}")
                 continue
             except RecursionError:
                 yield GameFileError(f"{shown}:{n}", "nested too deeply")

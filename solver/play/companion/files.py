@@ -162,7 +162,7 @@ def load_text(text: str, settings: Settings | None = None) -> Session:
                 f"{count_text(lines, 'line')} of JSON, one game a line (as simulate --games-out writes), not one saved"
                 " game: `lobo-hint replay FILE --game N` replays one of them, `lobo-hint analyse` analyses them"
             ) from None
-        raise CompanionError(f"not valid JSON ({json_error(e)}): cut short or edited?") from None
+        raise CompanionError(f"not valid JSON: {json_error(e)}; cut short or edited?") from None
     except RecursionError:
         raise CompanionError("not valid JSON: nested too deeply") from None
     try:
