@@ -157,12 +157,16 @@ def batch(
                 f"--out: {out} is a puzzle file this batch reads (by its folder or a glob), not results: "
                 "write the results to another file"
             )
+        if not resume and Path(out).is_file() and _format_written(out) == "other":
+            # Found by a review: a collection of puzzles named by mistake was emptied without a word.
+            fail(f"--out: {out} holds something other than batch results: choose another file, or remove it first")
     # One pass over the puzzles: how many, and for --resume each one's digest by its place.
-    total, current = 0, {}
+    total, current, files = 0, {}, set()
     for j in iter_jobs(paths, out):
         total += 1
         if resume:
             current[place(j.source, j.line)] = digest(j.raw)
+            files.add(place(j.source, None))
     skip: set[str] = set()
     before: list[dict[str, Any]] = []  # the records a resume keeps: counted in the summary
     held = None  # the lock on a file resumed: one run appends to it at a time
@@ -181,7 +185,7 @@ def batch(
                 # Skipped: the puzzles answered under these budgets and not edited since.
                 answered = answered_records(read_records(out, fmt))
                 try:
-                    skip = resumable(answered, current, budget_text(time_limit, max_states, samples))
+                    skip = resumable(answered, current, budget_text(time_limit, max_states, samples), files)
                 except ValueError as e:
                     fail(f"--out: {out}: {e}")
                 before = keep_answered(out, fmt, skip)  # one line a puzzle: those read again are written again

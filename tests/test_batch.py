@@ -304,6 +304,17 @@ def test_resume_solves_an_edited_puzzle_again_and_refuses_other_budgets(tmp_path
             x["id"] for x in (csv.DictReader(text.splitlines()) if fmt == "csv" else map(json.loads, text.splitlines()))
         ]
         assert sorted(ids) == ["edited", "p0", "p2"], text  # the old answer of line 2 is gone
+        # A review: a line deleted left its old record beside the one now at its place.
+        puzzles.write_text("".join(json.dumps(r) + "\n" for r in rows[1:]))
+        r = runner.invoke(app, [*args, "--resume", "--json"])
+        assert r.exit_code == 0 and json.loads(r.stdout)["total"] == 2, r.output
+        text = out.read_text()
+        ids = [
+            x["id"] for x in (csv.DictReader(text.splitlines()) if fmt == "csv" else map(json.loads, text.splitlines()))
+        ]
+        assert sorted(ids) == ["edited", "p2"], text
+        puzzles.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        assert runner.invoke(app, args).exit_code == 0  # as before the edits, for what follows
         before = out.read_text()
         r = runner.invoke(app, [*args, "--resume", "--max-states", "500"])
         assert r.exit_code == 2 and "resume with the budgets it was made with" in r.output, r.output
@@ -396,7 +407,7 @@ def test_names_and_lines_that_are_not_utf8_and_dangling_links_are_puzzles_said_i
     (folder / "c.jsonl").write_bytes(good.encode() + b"\n\xff\xfe\n" + good.encode() + b"\n")
     (folder / "gone.json").symlink_to(tmp_path / "nowhere.json")
     out = tmp_path / "r.jsonl"
-    out.write_text("an earlier run\n")
+    out.write_text(json.dumps({"source": "earlier.json", "status": "solved"}) + "\n")
     r = runner.invoke(app, ["batch", str(folder), "--out", str(out), "-j", "1", "--json"])
     assert r.exit_code == 2, r.output  # invalid puzzles, every other one solved
     records = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]

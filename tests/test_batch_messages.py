@@ -238,7 +238,7 @@ def test_a_scheduler_lost_mid_run_is_one_line_and_the_out_file_is_left_as_it_was
     puzzle = tmp_path / "p.json"
     puzzle.write_text(json.dumps({"id": "p", "player": [1, 2], "wolf": [1], "final": True}))
     out = tmp_path / "r.jsonl"
-    out.write_text('{"an": "earlier run"}\n')
+    out.write_text('{"source": "earlier.json", "status": "solved"}\n')
     from solver.parallel.cluster import CONNECT_SECONDS
 
     with batch_waiting_for_workers(str(puzzle), "--out", str(out)) as (cluster, proc, first):
@@ -254,7 +254,7 @@ def test_a_scheduler_lost_mid_run_is_one_line_and_the_out_file_is_left_as_it_was
     assert line.startswith("lobo-hint: error: --cluster: the cluster stopped the work (") and line.endswith(
         f"; no result finished: {out} left as it was"
     ), line
-    assert out.read_text() == '{"an": "earlier run"}\n'
+    assert out.read_text() == '{"source": "earlier.json", "status": "solved"}\n'
 
 
 def test_a_cluster_where_nothing_listens_is_said_at_once(tmp_path: Path) -> None:
@@ -332,15 +332,23 @@ def test_a_second_run_on_the_same_out_file_is_refused_and_the_file_kept(tmp_path
     puzzle = tmp_path / "p.json"
     puzzle.write_text(json.dumps({"id": "p", "player": [1, 2], "wolf": [1], "final": True}))
     out = tmp_path / "r.jsonl"
-    before = '{"an": "earlier run"}\n'
+    before = '{"source": "earlier.json", "status": "solved"}\n'
     for resume in (False, True):
         out.write_text(before)
         with append_locked(out):  # another run writing it
             r = runner.invoke(app, ["batch", str(puzzle), "--out", str(out), *(["--resume"] if resume else [])])
         assert r.exit_code == 2 and "another run is writing" in r.output, (resume, r.output)
         assert out.read_text() == before
+    out.write_text(before := '{"my": "notes"}\n')
+    r = runner.invoke(app, ["batch", str(puzzle), "--out", str(out)])
+    # Found by a review: a file of something else, named by mistake, was emptied without a word.
+    assert r.exit_code == 2 and "holds something other than batch results" in r.output, r.output
+    assert out.read_text() == before
+    out.unlink()
     assert runner.invoke(app, ["batch", str(puzzle), "--out", str(out)]).exit_code == 0
     assert json.loads(out.read_text())["id"] == "p"
+    again = runner.invoke(app, ["batch", str(puzzle), "--out", str(out)])  # its own results: written again
+    assert again.exit_code == 0 and json.loads(out.read_text())["id"] == "p"
 
 
 def test_check_with_nothing_to_check_says_so(tmp_path: Path) -> None:

@@ -592,6 +592,11 @@ def place(source: Any, line: Any) -> str:
     return f"{where}:{line}" if line else where
 
 
+def file_of(place_: str, line: Any) -> str:
+    """The file part of a place() (its real path): the place without its `:LINE`."""
+    return place_.rsplit(":", 1)[0] if line else place_
+
+
 def digest(raw: Any) -> str:
     """A puzzle's fingerprint, kept with its record: a resumed batch solves again a puzzle edited
     since (found by a review: the old answer stayed, under the old id)."""
@@ -613,16 +618,18 @@ class Answered:
     place: str
     digest: str | None  # None: a file from before digests (taken as the same puzzle)
     budget: str | None
+    file: str  # the place's file (its real path)
 
 
 def answered_records(records: Iterable[dict[str, Any]]) -> list[Answered]:
     """The records a resumed batch may skip: those answered. An invalid puzzle or one the solver
     failed on is read again (it may have been fixed; else it is reported again)."""
-    return [
-        Answered(place(r.get("source"), r.get("line")), r.get("digest") or None, r.get("budget") or None)
-        for r in records
-        if "source" in r and _answered(r)
-    ]
+    out = []
+    for r in records:
+        if "source" in r and _answered(r):
+            where = place(r.get("source"), r.get("line"))
+            out.append(Answered(where, r.get("digest") or None, r.get("budget") or None, file_of(where, r.get("line"))))
+    return out
 
 
 def read_records(out: str | Path, fmt: str = "jsonl") -> list[dict[str, Any]]:
@@ -646,17 +653,25 @@ def read_records(out: str | Path, fmt: str = "jsonl") -> list[dict[str, Any]]:
         return records
 
 
-def resumable(answered: list[Answered], current: dict[str, str], budget: str) -> set[str]:
+def resumable(answered: list[Answered], current: dict[str, str], budget: str, files: set[str]) -> set[str]:
     """The places a resumed batch skips: answered under this run's budgets, of puzzles unchanged
-    since. ValueError when the file was solved with other budgets (its answers and this run's
-    would be mixed in one file)."""
+    since (`current`: each place read now, its digest), and those of files this run does not read
+    (another run's inputs, kept). A line of a file read (`files`, real paths) that is no longer in
+    it is not kept (found by a review: a line deleted left its old record beside the new one).
+    ValueError when the file was solved with other budgets (its answers and this run's would be
+    mixed in one file)."""
     for a in answered:
         if a.budget is not None and a.budget != budget:
             raise ValueError(
                 f"its results were solved with {a.budget}, this run's budget is {budget}: resume with the "
                 "budgets it was made with (--time-limit, --max-states, --samples), or choose another file"
             )
-    return {a.place for a in answered if a.digest is None or current.get(a.place) in (None, a.digest)}
+    kept = set()
+    for a in answered:
+        now = current.get(a.place)
+        if (now is None and a.file not in files) or (now is not None and a.digest in (None, now)):
+            kept.add(a.place)
+    return kept
 
 
 def run_batch(
