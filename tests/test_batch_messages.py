@@ -151,6 +151,20 @@ def test_a_huge_number_in_a_jsonl_line_is_one_invalid_puzzle(tmp_path: Path) -> 
     assert "p.jsonl:1: player[1]: bad card 99999999… (5000 digits)" in r.stderr
 
 
+def test_a_byte_order_mark_and_a_line_cut_short_in_jsonl(tmp_path: Path) -> None:
+    """Found by a review: a .jsonl saved with a byte-order mark was refused on line 1 (a .json was
+    read), and a line cut short was said to be wrong at column 1, the start of the next line."""
+    good = json.dumps({"id": "good", **GOOD})
+    cut = good[:-1]
+    f = tmp_path / "p.jsonl"
+    f.write_bytes(b"\xef\xbb\xbf" + good.encode() + b"\r\n" + cut.encode() + b"\n" + cut.encode())
+    r = runner.invoke(app, ["batch", str(f), "-j", "1", "--json"])
+    summary = json.loads(r.stdout)
+    assert summary["total"] == 3 and summary["solved"] == 1 and summary["invalid"] == 2, r.output
+    for n in (2, 3):
+        assert f"p.jsonl:{n}: not valid JSON: Expecting ',' delimiter at column {len(cut) + 1}" in r.stderr, r.stderr
+
+
 def test_the_exit_codes_are_in_the_help() -> None:
     r = runner.invoke(app, ["batch", "--help"])
     assert r.exit_code == 0

@@ -108,6 +108,11 @@ def test_a_game_with_no_game_key_replays_without_game(tmp_path: Path) -> None:
     both.write_text(json.dumps(record()) + "\n{torn\n")
     one = runner.invoke(app, ["replay", str(both)])
     assert one.exit_code == 2 and "1 game in this file and 1 line" in one.stderr, one.stderr
+    # An editor's byte-order mark on line 1, and a line cut short said at its own end (a review).
+    both.write_bytes(b"\xef\xbb\xbf" + json.dumps(record()).encode() + b"\r\n" + b'{"game": 7\n')
+    one = runner.invoke(app, ["replay", str(both)])
+    assert one.exit_code == 2 and "two.jsonl:2: not valid JSON: Expecting ',' delimiter at column 11" in one.stderr
+    assert "1 game in this file" in one.stderr, one.stderr
     assert _rounds(r.stdout) == _rounds(whole.stdout)  # the same game, the same view
     js = runner.invoke(app, ["replay", path, "--json"])
     assert js.exit_code == 0, js.output

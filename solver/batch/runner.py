@@ -23,7 +23,7 @@ from typing import Any
 
 from solver.core.files import write_whole
 from solver.core.games import game
-from solver.core.jsonio import HugeNumber, Unreadable, json_error, loads, read_text, shown_path
+from solver.core.jsonio import HugeNumber, Unreadable, json_error, jsonl_text, loads, read_text, shown_path
 from solver.core.kinds import railway_deck, railway_position
 from solver.core.plays import PlayError, from_json, parse_plays
 from solver.core.position import PositionError, closest_key, json_type_name, parse_position, unwrap_puzzle
@@ -202,7 +202,7 @@ def _jsonl(f: Path) -> Iterator[Job]:
         for n, data in enumerate(handle, start=1):
             where = f"{name}:{n}"
             try:
-                text = data.decode("utf-8")
+                text = jsonl_text(data, n)
             except UnicodeDecodeError as e:
                 yield Job(where, name, n, None, f"{where}: not UTF-8 text (byte {e.start})")
                 continue

@@ -140,6 +140,14 @@ def shown_path(path: str | Path) -> str:
     return shown or "''"
 
 
+def jsonl_text(data: bytes, n: int) -> str:
+    """Line n (from 1) of a JSON Lines file as text to parse: UTF-8 (UnicodeDecodeError if not),
+    an editor's byte-order mark on line 1 dropped, and without its line ending, so that an error
+    at its end is said at its own column (found by a review: a line cut short was "at column 1",
+    the next line's)."""
+    return data.decode("utf-8-sig" if n == 1 else "utf-8").rstrip("\r\n")
+
+
 def json_error(e: json.JSONDecodeError, line: bool = True) -> str:
     """What is wrong with some JSON and where, for people: "Expecting ',' delimiter at line 3
     column 7" (`line`: the line number too). Python's own message may end in "at" already

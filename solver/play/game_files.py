@@ -178,7 +178,7 @@ def _lines(path: str, shown: str) -> Iterator[tuple[str, Any] | GameFileError]:
             if not data:
                 return
             try:
-                line = data.decode("utf-8")
+                line = jsonio.jsonl_text(data, n)
             except UnicodeDecodeError as e:
                 yield GameFileError(f"{shown}:{n}", f"not UTF-8 text (byte {e.start})")
                 continue
