@@ -179,13 +179,13 @@ def analyse(
                 on_wait=lambda note: typer.echo(f"lobo-hint: {note}", err=True),
             )  # fmt: skip
     except KeyboardInterrupt:
-        interrupted("" if sink is None else sink.said())
+        interrupted("" if sink is None else sink.said(len(done) + sink.records))  # the file's count
     except OutputError as e:
         if sink is not None:
             sink.close()
         fail(f"{e}; the games before are in it (rerun with --resume when there is room)", code=1)
     except ClusterError as e:  # the scheduler lost mid-run
-        fail(f"{e}{'' if sink is None else sink.said()}", code=1)
+        fail(f"{e}{'' if sink is None else sink.said(len(done) + sink.records)}", code=1)
     finally:
         if sink is not None:
             sink.close()

@@ -256,13 +256,16 @@ def batch(
                 on_wait=lambda note: typer.echo(f"lobo-hint: {note}", err=True),
             )
     except KeyboardInterrupt:
-        interrupted("; no --out: no result was kept" if sink is None else sink.said())
+        # The file's count, those kept from before included (a review: "the 4" of 8).
+        interrupted("; no --out: no result was kept" if sink is None else sink.said(len(before) + sink.records))
     except OutputError as e:
         if sink is not None:
             sink.close()
         fail(f"{e}; the results before are in it (rerun with --resume when there is room)", code=1)
     except ClusterError as e:  # the scheduler lost mid-run
-        fail(f"{e}{'; no --out: no result was kept' if sink is None else sink.said()}", code=1)
+        fail(
+            f"{e}{'; no --out: no result was kept' if sink is None else sink.said(len(before) + sink.records)}", code=1
+        )
     finally:
         if sink is not None:
             sink.close()
@@ -290,6 +293,8 @@ def batch(
 
 def _mismatch_line(record: dict[str, Any]) -> str:
     """A mismatched puzzle in one line (a CSV record, resumed, has no `mismatch`: what differs)."""
+    from solver.batch.runner import named
+
     # An estimate off its exact expectation may be the budget, not the expectation.
     estimate = (
         ""
@@ -297,7 +302,7 @@ def _mismatch_line(record: dict[str, Any]) -> str:
         else " (an estimate: exact false; a larger budget, -t or --max-states, may agree)"
     )
     differs = record.get("mismatch") or ["see its record"]
-    return f"{record.get('id')}: {'; '.join(differs)}{estimate}"
+    return f"{named(record)}: {'; '.join(differs)}{estimate}"  # ids may repeat: where it was read (a review)
 
 
 def _list_problems(problems: list[tuple[dict[str, Any], str]], out: str | None) -> None:

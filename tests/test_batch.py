@@ -344,7 +344,7 @@ def test_a_resumed_batch_sums_up_the_whole_file_as_one_run_would(tmp_path: Path)
         same = ("total", "solved", "proven_won_or_won", "proven_lost_or_lost", "not_exact", "matched", "mismatched")
         assert {k: a[k] for k in same} == {k: b[k] for k in same}, (a, b)
         assert a["total"] == 4 and a["mismatched"] == 1 and a["not_exact"] == 1
-        assert len(b["mismatches"]) == 1 and b["mismatches"][0].startswith("finish-lost-01:"), b
+        assert len(b["mismatches"]) == 1 and b["mismatches"][0].startswith(f"{puzzles}:3 (id finish-lost-01): "), b
 
 
 def test_resume_refuses_to_append_one_format_to_a_file_of_the_other(tmp_path: Path) -> None:

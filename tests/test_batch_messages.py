@@ -408,3 +408,29 @@ def test_a_task_submitted_as_the_scheduler_is_lost_does_not_wait_for_the_reconne
     with pytest.raises(CancelledError, match="connection to the scheduler was lost"):
         cluster._finished(Nothing(), Lost())
     assert waits == []
+
+
+def test_ctrl_c_in_a_resumed_batch_counts_what_the_file_holds(tmp_path: Path, monkeypatch: Any) -> None:
+    """Found by a review: a resumed run stopped said "the 4 finished results" of a file of 8."""
+    import solver.batch.runner as runner_module
+
+    f = tmp_path / "p.jsonl"
+    f.write_text("".join(json.dumps({"id": f"p{i}", **GOOD, "player": [i + 1, 2]}) + "\n" for i in range(4)))
+    out = tmp_path / "r.jsonl"
+    assert runner.invoke(app, ["batch", str(f), "--out", str(out), "-j", "1"]).exit_code == 0
+    out.write_text("".join(out.read_text().splitlines(keepends=True)[:2]))  # two kept, two to solve
+    real = runner_module.run_batch
+
+    def stopped_after_one(jobs: Any, **kw: Any) -> Any:
+        given = kw["on_result"]
+
+        def once(record: dict[str, Any]) -> None:
+            given(record)
+            raise KeyboardInterrupt
+
+        return real(jobs, **{**kw, "on_result": once})
+
+    monkeypatch.setattr(runner_module, "run_batch", stopped_after_one)
+    r = runner.invoke(app, ["batch", str(f), "--out", str(out), "-j", "1", "--resume"])
+    assert r.exit_code == 130 and "the 3 finished results are in" in r.stderr, (r.exit_code, r.stderr)
+    assert len(out.read_text().splitlines()) == 3

@@ -508,16 +508,22 @@ def _proof_problems(pos: Any, proof: Any) -> list[str]:
     return []
 
 
+def named(record: dict[str, Any]) -> str:
+    """Where a record's puzzle was read, for people: FILE or FILE:LINE, and its id where that says
+    more ("p.jsonl:11 (id badcard)"): ids may repeat across files."""
+    source, line = str(record.get("source", "")), record.get("line")
+    place = f"{source}:{line}" if line else source
+    ident = str(record.get("id", ""))
+    return place if ident in (place, source) else f"{place} (id {ident})"
+
+
 def problem(record: dict[str, Any]) -> str | None:
     """One line naming an invalid or failed puzzle and why, for the screen; None for a puzzle that
     was solved, or that is invalid as its own `expect` says it should be."""
     if record.get("status") not in (RecordStatus.INVALID, RecordStatus.ERROR) or record.get("check") == Check.MATCH:
         return None
     source, line = str(record.get("source", "")), record.get("line")
-    place = f"{source}:{line}" if line else source
-    ident = str(record.get("id", ""))
-    if ident not in (place, source):
-        place = f"{place} (id {ident})"
+    place = named(record)
     error = str(record.get("error") or "no reason given")
     # Errors about an unreadable file or line already start with its name.
     for prefix in (f"{source}:{line}: " if line else None, f"{source}: "):
