@@ -146,6 +146,10 @@ def _usage_line(e: Exception) -> str:
             why = f"from {low} to {high}, not {value}" if bounded else f"at least {low}, not {value}"
         elif kind := _NOT_A.fullmatch(why):
             why = f"{kind.group(1)!r} is not a {'whole number' if kind.group(2).startswith('int') else 'number'}"
+            from solver.core.games import GAMES  # (only here: the start of every command stays light)
+
+            if option == "--game" and kind.group(1) in GAMES:  # replay's, analyse's: a game of a file
+                why += "; here --game N is a game's number in the file, and the file says which game it is"
         message = f"{option}: {why}"
     path = getattr(getattr(e, "ctx", None), "command_path", None)
     return f"{message} (try: {path} --help)" if path else message

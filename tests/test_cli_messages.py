@@ -620,3 +620,12 @@ def test_a_torn_json_file_is_said_the_same_way_by_every_command(monkeypatch: Any
     for args in (["hint", str(torn)], ["replay", str(torn)], ["analyse", str(torn)], ["play", "--load", str(torn)]):
         code, _, err = lobo(monkeypatch, capsys, *args)
         assert code == 2 and said in err, (args, err)
+
+
+def test_a_game_name_for_a_games_number_says_what_the_option_is_there(monkeypatch: Any, capsys: Any) -> None:
+    """A review: --game names the game elsewhere (-g lobo), a game's number in replay and analyse."""
+    for command in ("replay", "analyse"):
+        code, _, err = lobo(monkeypatch, capsys, command, "games.jsonl", "--game", "lobo")
+        assert code == 2 and "'lobo' is not a whole number; here --game N is a game's number in the file" in err
+        code, _, err = lobo(monkeypatch, capsys, command, "games.jsonl", "--game", "x")
+        assert code == 2 and "here --game" not in err
