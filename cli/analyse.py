@@ -75,7 +75,8 @@ def analyse(
     For each play and reward: the chance to win the game with the choice made and with the best
     one (exact where the search is, else an estimate with its 95% interval), the loss in
     percentage points, and a mark by its size (?! over 2, ? over 5, ?? over 10; with ≈ where the
-    two chances' intervals overlap, so that the loss is not told apart from none). For each deal
+    two chances' intervals overlap, or for a reward where the interval of their difference on the
+    same deals holds 0: the loss is not told apart from none). For each deal
     and draw: how far the cards moved the chance to win from what was expected.
 
     With a state budget (--max-states, --samples) and no --time-limit the analysis is the same on
@@ -145,7 +146,7 @@ def analyse(
                 repair_tail(out)  # a torn last line (a run killed mid-write) is no game
             except OSError as e:
                 fail(f"--out: cannot write {out}: {e.strerror or e}")
-            done = _done(out, FORMAT, budget.to_json(), path)
+            done = _done(out, FORMAT, {k: getattr(budget, k) for k in BUDGET_KEYS}, path)
         except BaseException:
             close_out(held)  # refused: the file is free again at once (a caller in this process)
             raise
@@ -311,7 +312,8 @@ def _summary_ok(summary: Any) -> TypeGuard[dict[str, Any]]:
         return False
     marks = summary.get("marks")
     return (
-        all(number(summary.get(k)) for k in ("total_loss", "total_luck", "error_rate"))
+        all(number(summary.get(k)) for k in ("total_loss", "total_luck"))
+        and (summary.get("error_rate") is None or number(summary.get("error_rate")))
         and (summary.get("start_chance") is None or number(summary.get("start_chance")))
         and (summary.get("result") is None or isinstance(summary.get("result"), str))
         and isinstance(marks, dict)

@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.core.games import game as game_of
-from solver.words.numbers import count_text, gap_text, signed_text
+from solver.words.numbers import chance_text, count_text, gap_spec, gap_text, signed_text
 
 if TYPE_CHECKING:  # annotations only: `lobo-hint --help` need not load the analysis and the search
     from solver.play.analysis import Analysis, Chance
@@ -23,19 +23,15 @@ if TYPE_CHECKING:  # annotations only: `lobo-hint --help` need not load the anal
 MARK_STYLE = {"??": "bold red", "?": "red", "?!": "yellow"}
 
 
-def _pct(c: Chance) -> str:
-    text = f"{100 * c.value:.1f}%"
-    if c.exact:
-        return text
-    lo, hi = 100 * c.low, 100 * c.high
-    digits = 1 if f"{lo:.0f}" == f"{hi:.0f}" else 0  # a narrow interval keeps a decimal: never "(8–8)"
-    return f"{text} ({lo:.{digits}f}–{hi:.{digits}f})"
+def _pct(c: Chance, spec: str = ".1f") -> str:
+    return chance_text(c.value, c.low, c.high, c.exact, spec)
 
 
 LEGEND = (
     "chance: to win the game, exact or an estimate with its 95% interval in parentheses (--json names each "
     "estimate's method); loss: best − played, in points; marks by the loss: ?! over 2 points, ? over 5, "
-    "?? over 10; ≈: the two chances' intervals overlap, so the loss is the estimates' difference, not told "
+    "?? over 10; ≈: the two chances' intervals overlap (a reward's: the interval of their difference, the "
+    "rewards played out on the same deals, holds 0), so the loss is the estimates' difference, not told "
     "apart from none"
 )
 
@@ -53,9 +49,11 @@ def view(a: Analysis) -> Group:
     for d in a.decisions:
         same = d.played == d.best
         mark = " ".join(x for x in (d.mark, "" if same or d.apart else "≈") if x)
+        spec = ".1f" if same else gap_spec(d.chance_best.value, d.chance_played.value)
         decisions.add_row(
-            str(d.number), str(d.round), d.played, _pct(d.chance_played), "=" if same else d.best,
-            "" if same else _pct(d.chance_best), "" if same else gap_text(d.chance_best.value, d.chance_played.value),
+            str(d.number), str(d.round), d.played, _pct(d.chance_played, spec), "=" if same else d.best,
+            "" if same else _pct(d.chance_best, spec),
+            "" if same else gap_text(d.chance_best.value, d.chance_played.value, spec),
             Text(mark, style=MARK_STYLE.get(d.mark or "", "dim") if d.apart else "dim"),
         )  # fmt: skip
     legend = Text(LEGEND, style="dim")
@@ -67,8 +65,9 @@ def view(a: Analysis) -> Group:
     luck.add_column("swing", justify="right")
     for x in a.luck:
         style = "green" if x.swing >= 5 else "magenta" if x.swing <= -5 else ""
-        luck.add_row(str(x.number), x.text, f"{100 * x.before:.1f}%", f"{100 * x.after:.1f}%",
-                     Text(signed_text(float(gap_text(x.after, x.before)), "+.1f"), style=style))  # fmt: skip
+        spec = gap_spec(x.after, x.before)
+        luck.add_row(str(x.number), x.text, f"{100 * x.before:{spec}}%", f"{100 * x.after:{spec}}%",
+                     Text(signed_text(float(gap_text(x.after, x.before, spec)), "+" + spec), style=style))  # fmt: skip
     return Group(head, decisions, legend, luck, summary_view(a))
 
 
@@ -81,7 +80,7 @@ def summary_view(a: Analysis) -> Table:
     t.add_row("chance to win before the first deal", "—" if start is None else f"{100 * start:.1f}%")
     t.add_row("lost by decisions", f"{s['total_loss']:.1f} points over {count_text(s['decisions'], 'decision')} "
               f"({s['exact_decisions']} valued exactly)")  # fmt: skip
-    t.add_row("error rate", f"{s['error_rate']:.2f} points an unforced decision ({s['unforced_decisions']} of them)")
+    t.add_row("error rate", f"{_rate(s)} points an unforced decision ({s['unforced_decisions']} of them)")
     t.add_row("luck", f"{s['total_luck']:+.1f} points")
     marks = s["marks"]
     uncertain = s["marks_not_told_apart"]
@@ -99,10 +98,15 @@ def summary_view(a: Analysis) -> Table:
     return t
 
 
+def _rate(s: dict[str, Any]) -> str:
+    """An error rate, or — where no decision could matter."""
+    return "—" if s["error_rate"] is None else f"{s['error_rate']:.2f}"
+
+
 def _budget(a: Analysis) -> str:
     b = a.budget
     said = _budget_parts(b.time_limit, b.max_states, b.samples) + " a decision"
-    end = b.near_the_end() if game_of(a.game.table.setup.game).has_final_round else None
+    end = b.near_the_end(game_of(a.game.table.setup.game))
     # Said only where it raises the budget (found by a review: "2 s a decision; at least 2 s near
     # the end" said nothing).
     if end is not None and (end["time_limit"], end["max_states"]) != (b.time_limit, b.max_states):
@@ -147,7 +151,7 @@ def games_view(rows: list[dict[str, Any]]) -> Table:
         t.add_row(
             str(s["game"]) if s.get("game") is not None else (s.get("source") or ""), s["result"] or "—",
             "—" if start is None else f"{100 * start:.1f}%", f"{s['total_loss']:.1f}", f"{s['total_luck']:+.1f}",
-            str(m["??"]), str(m["?"]), str(m["?!"]), f"{s['error_rate']:.2f}",
+            str(m["??"]), str(m["?"]), str(m["?!"]), _rate(s),
         )  # fmt: skip
     if len(rows) > 1:
         _totals(t, rows)
@@ -164,7 +168,7 @@ def _totals(t: Table, rows: list[dict[str, Any]]) -> None:
     t.add_row(
         f"all {s['games']}", f"{s['won']} won", "—" if start is None else f"{100 * start:.1f}%",
         f"{s['total_loss']:.1f}", f"{s['total_luck']:+.1f}",
-        *(str(s["marks"][m]) for m in ("??", "?", "?!")), f"{s['error_rate']:.2f}",
+        *(str(s["marks"][m]) for m in ("??", "?", "?!")), _rate(s),
     )  # fmt: skip
 
 

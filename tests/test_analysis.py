@@ -512,6 +512,29 @@ def test_a_loss_shown_is_the_difference_of_the_chances_shown() -> None:
     for r in lossy:
         played, best = (float(r[i].split("%")[0]) for i in (3, 5))
         assert float(r[6]) == pytest.approx(best - played, abs=1e-9), r
+    # And the true loss, rounded as shown, which the marks and the totals use (a later review: 2.0
+    # shown, marked over 2; rows of 18.1 summed to 18.2): a decimal more where the two part.
+    from solver.words.numbers import chance_text, gap_spec, number_text
+
+    specs = []
+    for _ in range(20000):
+        a, b = rng.random(), rng.random()
+        spec = gap_spec(a, b)
+        specs.append(spec)
+        shown = float(f"{100 * a:{spec}}") - float(f"{100 * b:{spec}}")
+        assert float(gap_text(a, b, spec)) == pytest.approx(shown, abs=1e-9)
+        if spec == ".1f":
+            assert gap_text(a, b, spec) == number_text(100 * (a - b), spec), (a, b)
+        else:
+            assert abs(float(gap_text(a, b, spec)) - 100 * (a - b)) <= 0.01 + 1e-9, (a, b)
+    assert specs.count(".1f") > 0.7 * len(specs)
+    assert gap_spec(0.4524, 0.431841) == ".2f"  # 45.2 − 43.2 = 2.0, the loss 2.06
+    assert gap_spec(0.4534, 0.4321) == ".1f"
+    # Intervals: under 10 points wide, a decimal (0.28–0.63 against 0.70–1.05 looked as if they met).
+    assert chance_text(0.005, 0.0028, 0.0063, False) == "0.5% (0.3–0.6)"
+    assert chance_text(0.009, 0.007, 0.0105, False) == "0.9% (0.7–1.1)"
+    assert chance_text(0.366, 0.30, 0.46, False) == "36.6% (30–46)"
+    assert chance_text(0.366, 0.30, 0.46, True) == "36.6%"
 
 
 @pytest.mark.parametrize(("target", "points"), [(30, (0, 0)), (30, (20, 0)), (60, (35, 10)), (100, (40, 70))])
@@ -527,3 +550,28 @@ def test_a_race_to_another_target_is_valued_between_rounds_as_the_same_race_to_1
     if target < 100:  # and not the race to 100 from the same points
         raw = replace(new_table(Setup("lobo", "standard")), points=points)
         assert abs(A.deal_chance(table).value - A.deal_chance(raw).value) > 0.01
+
+
+def test_a_game_with_no_choice_has_no_error_rate_and_lobo_no_raise_near_the_end() -> None:
+    """Found by a review: a game with no decision that could matter showed an error rate of 0.00
+    (perfect play), and a lobo analysis's budget claimed vanguard's raise near a round's end."""
+    from rich.console import Console
+
+    from cli.analysis_view import games_view, view
+    from solver.core.games import LOBO, VANGUARD
+
+    assert A.error_rate(3.0, 0) is None and A.error_rate(3.0, 2) == 1.5
+    g = replay_record(_records("random", "vanguard", 1)[0])
+    dealt = g.undo(len(g.steps) - 1)  # the first deal only: nothing chosen yet
+    a = A.assemble(dealt, [A.value_task(*t, BUDGET) for t in A.tasks(dealt)], BUDGET)
+    s = a.summary()
+    assert s["unforced_decisions"] == 0 and s["error_rate"] is None and a.to_json()["summary"]["error_rate"] is None
+    console = Console(record=True, width=200)
+    console.print(view(a))
+    console.print(games_view([s, s]))
+    text = console.export_text()
+    assert "error rate" in text and "0.00" not in text and "— points an unforced decision" in text
+    assert A.games_total([s, s])["error_rate"] is None
+    assert BUDGET.near_the_end(LOBO) is None and BUDGET.near_the_end(VANGUARD) is not None
+    lobo = _analysed("random", "lobo", 1)[0].to_json()
+    assert lobo["budget"]["near_the_end"] is None

@@ -12,7 +12,7 @@ from solver.play.analysis import Analysis, Chance, Decision
 from solver.play.analysis_plot import figure
 from solver.play.driver import Table, step_to_json
 from solver.words.board import cards_text
-from solver.words.numbers import gap_text
+from solver.words.numbers import chance_text, count_text, gap_spec, gap_text
 
 FORMAT = "lobo-hint page analysis"
 PHONE_PLOT = (4.2, 3.6)  # inches: about the pixels of a phone's page, so labels keep their size
@@ -20,9 +20,8 @@ PHONE_LABELS = 8.0  # points
 HINT_ROWS = 6  # the hint's best options shown on a tap (and the one played, if lower)
 
 
-def _pct(c: Chance) -> str:
-    text = f"{100 * c.value:.1f}%"
-    return text if c.exact else f"{text} ({100 * c.low:.0f}–{100 * c.high:.0f}%)"
+def _pct(c: Chance, spec: str = ".1f") -> str:
+    return chance_text(c.value, c.low, c.high, c.exact, spec)
 
 
 def _table_text(t: Table) -> str:
@@ -42,9 +41,10 @@ def _decision(d: Decision, t: Table) -> dict[str, Any]:
     if d.played == d.best:
         verdict = f"You {what} {d.played} ({_pct(d.chance_played)}), the hint's choice too."
     else:
+        spec = gap_spec(d.chance_best.value, d.chance_played.value)
         verdict = (
-            f"You {what} {d.played} ({_pct(d.chance_played)}); the hint: {d.best} ({_pct(d.chance_best)}), "
-            f"{gap_text(d.chance_best.value, d.chance_played.value)} points more"
+            f"You {what} {d.played} ({_pct(d.chance_played, spec)}); the hint: {d.best} ({_pct(d.chance_best, spec)}), "
+            f"{gap_text(d.chance_best.value, d.chance_played.value, spec)} points more"
             + ("" if d.apart else ", within the estimates' uncertainty")
             + "."
         )
@@ -83,8 +83,12 @@ def page_analysis(a: Analysis) -> dict[str, Any]:
     start = s["start_chance"]
     lines = [
         f"Chance to win before the first deal: {'—' if start is None else f'{100 * start:.1f}%'}",
-        f"Lost by decisions: {s['total_loss']:.1f} points over {s['decisions']} decisions "
-        f"(error rate {s['error_rate']:.2f} a decision)",
+        f"Lost by decisions: {s['total_loss']:.1f} points over {count_text(s['decisions'], 'decision')} "
+        + (
+            "(no decision could matter)"
+            if s["error_rate"] is None
+            else f"(error rate {s['error_rate']:.2f} an unforced decision)"
+        ),
         f"Luck of the cards: {s['total_luck']:+.1f} points",
         "Marks: "
         + ", ".join(f"{n} {m}" for m, n in s["marks"].items())

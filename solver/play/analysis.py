@@ -29,6 +29,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from solver.core.games import Game
+from solver.core.games import game as game_of
 from solver.core.rules import State
 from solver.core.status import Outcome
 from solver.parallel import run_parallel
@@ -56,6 +58,7 @@ from solver.play.hint_policy import (
     ENDGAME_UNKNOWN,
     decision_budgets,
     hint_samples,
+    raised_near_the_end,
 )
 from solver.words.board import cards_text, draw_text
 
@@ -93,21 +96,24 @@ class DecisionBudget:
         # The hint policy's samples under a state budget: its own games are analysed at its budget.
         object.__setattr__(self, "samples", hint_samples(self.max_states, self.samples))
 
-    def near_the_end(self) -> dict[str, Any]:
-        """The budgets a vanguard decision gets near the end of its round (decision_budgets), said
-        with the budget: there `hint` with the budget as given may answer otherwise."""
+    def near_the_end(self, g: Game) -> dict[str, Any] | None:
+        """The budgets a decision of game `g` gets near the end of its round (decision_budgets), said
+        with the budget: there `hint` with the budget as given may answer otherwise. None: no raise
+        (lobo)."""
+        if not raised_near_the_end(g):
+            return None
         return {
             "unknown_cards_at_most": ENDGAME_UNKNOWN,
             "time_limit": None if self.time_limit is None else max(self.time_limit, ENDGAME_THINK),
             "max_states": None if self.max_states is None else max(self.max_states, ENDGAME_STATES),
         }
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, g: Game) -> dict[str, Any]:
         return {
             "time_limit": self.time_limit,
             "max_states": self.max_states,
             "samples": self.samples,
-            "near_the_end": self.near_the_end(),
+            "near_the_end": self.near_the_end(g),
         }
 
 
@@ -325,7 +331,7 @@ class Analysis:
             # Points lost per decision that could matter, as GNU Backgammon's error rate counts
             # unforced moves only (found by a review: forced folds and rounds won whatever was
             # played diluted it, so it measured how many such a game had).
-            "error_rate": round(error_rate(self.total_loss, unforced), 4),
+            "error_rate": None if (rate := error_rate(self.total_loss, unforced)) is None else round(rate, 4),
             "decisive": self.decisive(),
         }
 
@@ -341,7 +347,7 @@ class Analysis:
             "setup": self.game.tables[0].setup.to_json(),
             "steps": len(self.game.steps),
             "result": self.game.table.result,
-            "budget": self.budget.to_json(),
+            "budget": self.budget.to_json(game_of(self.game.tables[0].setup.game)),
             "decisions": [d.to_json() for d in self.decisions],
             "luck": [x.to_json() for x in self.luck],
             "chances": [{"step": i, "chance": round(c, 6)} for i, c in enumerate(self.chances) if c is not None],
@@ -358,9 +364,10 @@ class Analysis:
 Task = tuple[int, Table, Step | None]
 
 
-def error_rate(loss: float, unforced: int) -> float:
-    """Points lost an unforced decision (none: 0)."""
-    return loss / unforced if unforced else 0.0
+def error_rate(loss: float, unforced: int) -> float | None:
+    """Points lost an unforced decision; None with none (found by a review: 0.00 read as perfect
+    play in a game with no choice to make)."""
+    return loss / unforced if unforced else None
 
 
 def games_total(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -371,10 +378,12 @@ def games_total(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
     starts = [s["start_chance"] for s in summaries if s["start_chance"] is not None]
     unforced = [s.get("unforced_decisions") for s in summaries]
     loss = sum(s["total_loss"] for s in summaries)
+    rate: float | None
     if all(isinstance(u, int) for u in unforced):
         rate = error_rate(loss, sum(u for u in unforced if isinstance(u, int)))
     else:
-        rate = sum(s["error_rate"] for s in summaries) / len(summaries)
+        rates = [s["error_rate"] for s in summaries if s["error_rate"] is not None]
+        rate = sum(rates) / len(rates) if rates else None
     return {
         "games": len(summaries),
         "won": sum(s["result"] == Outcome.WON for s in summaries),

@@ -11,7 +11,7 @@ from typing import Any
 from solver.core.files import write_whole
 from solver.play.analysis import Analysis
 from solver.play.driver import Deal
-from solver.words.numbers import gap_text
+from solver.words.numbers import number_text  # the loss alone: the marks' and the title's
 
 FORMATS = ("png", "svg")
 BIG_SWING = 10.0  # points of luck worth a label
@@ -69,7 +69,7 @@ def figure(analysis: Analysis, size: tuple[float, float] = (10, 4.2), labels: fl
         y = 100 * d.chance_best.value
         ax.scatter([d.step], [y], color=colours[d.mark], s=46, zorder=3)
         ax.annotate(
-            f"{d.mark}{'' if d.apart else ' ≈'} {d.played} (step {d.number})\n(best {d.best}, −{gap_text(d.chance_best.value, d.chance_played.value)})", (d.step, y),
+            f"{d.mark}{'' if d.apart else ' ≈'} {d.played} (step {d.number})\n(best {d.best}, −{number_text(d.loss, '.1f')})", (d.step, y),
             textcoords="offset points",
             **side(d.step, 8), fontsize=labels, color=colours[d.mark],
         )  # fmt: skip

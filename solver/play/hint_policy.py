@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 
-from solver.core.games import game
+from solver.core.games import Game, game
 from solver.core.plays import Play
 from solver.core.position import Position
 from solver.core.rounds import Reward
@@ -50,14 +50,19 @@ def game_chance(result: HintResult) -> float | None:
     return result.win_probability
 
 
+def raised_near_the_end(g: Game) -> bool:
+    """Whether the game's decisions get more near the end of a round: where the game ends in a
+    final round (vanguard), few unknown cards mean the rest of the game is near, and searched
+    exactly; lobo's reshuffles make no such end."""
+    return g.has_final_round
+
+
 def decision_budgets(table: Table, think: float | None, max_states: int | None) -> tuple[float | None, int | None]:
     """The time limit and state budget the hint policy gives the decision at this table: its own
     (`think`, `max_states`), raised near the end of a vanguard round (ENDGAME_UNKNOWN). The
     analysis of a game asks the same, so that the policy's own games show no mistakes at its budget."""
     r = table.round
-    # Where the game ends in a final round (vanguard): there few unknown cards mean the rest of the
-    # game is near, and searched exactly; lobo's reshuffles make no such end.
-    if r is None or r.final or not game(table.setup.game).has_final_round or r.unknown_draws > ENDGAME_UNKNOWN:
+    if r is None or r.final or not raised_near_the_end(game(table.setup.game)) or r.unknown_draws > ENDGAME_UNKNOWN:
         return think, max_states
     return (
         None if think is None else max(think, ENDGAME_THINK),
