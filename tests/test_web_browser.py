@@ -544,7 +544,8 @@ def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Pa
     wait(d, lambda d: d.find_element(By.ID, "analysis-panel").is_displayed(), 90)
     decisions = d.find_elements(By.CSS_SELECTOR, "#analysis-decisions button.decision")
     assert [b.get_attribute("data-played") for b in decisions] == SCRIPT
-    decisions[1].click()
+    # Scrolled to the middle first, as a player would: not left under the dock at the bottom.
+    tap(d, f'#analysis-decisions button.decision[data-step="{decisions[1].get_attribute("data-step")}"]')
     detail = text(d, "#analysis-detail")
     assert detail.startswith("Step 4, round 1: you ") and "You played 9=2+7" in detail, (
         detail

@@ -753,7 +753,7 @@ function drawAnalysis(a) {
     h("h2", {}, a.current ? "The analysis" : `The analysis (of the first ${a.at} steps)`),
     h("ul", { class: "summary" }, a.summary_lines.map((l) => h("li", {}, l))),
     h("div", { class: "plot-wrap" }, plot),
-    h("p", { class: "quiet" }, "Marks by the points lost: ?! over 2, ? over 5, ?? over 10; ≈ the two chances' intervals overlap: the loss is the estimates' difference, not told apart from none."),
+    h("p", { class: "quiet" }, "Marks by the points lost: ?! over 2, ? over 5, ?? over 10; ≈ the two chances' intervals overlap (for a reward: their difference on the same deals may be 0), so the loss is not told apart from none."),
     h("ol", { class: "decisions", id: "analysis-decisions" }, items),
     detail,
     h("button", { class: "link", onclick: () => { $("analysis-panel").hidden = true; } }, "close the analysis"));
