@@ -24,6 +24,7 @@ from .common import (
     emit_json,
     fail,
     interrupted,
+    not_its_number,
     numbers_held,
     one_line,
     positive,
@@ -99,13 +100,23 @@ def analyse(
     if plot is not None:
         if out is not None:
             fail("--plot draws one game: leave out --out, or pick the game with --game and no --out")
+        # All said before the analysis, not after it (found by reviews).
+        if Path(plot).is_dir():
+            fail(f"--plot: {plot} is a folder: name the picture's file, e.g. {Path(plot) / 'game.png'}")
         try:
             plot_format(plot)
         except ValueError as e:
-            fail(f"--plot: {e}")
+            also = (
+                " (the analyses of many games go to --out FILE.jsonl)"
+                if Path(plot).suffix in (".jsonl", ".json")
+                else ""
+            )
+            fail(f"--plot: {e}{also}")
         folder = Path(plot).parent
         if not folder.is_dir():
-            fail(f"--plot: cannot write {plot}: no folder {folder}")  # said before the analysis, not after
+            fail(f"--plot: cannot write {plot}: no folder {folder}")
+        if Path(plot).exists() and not (Path(plot).is_file() and os.access(plot, os.W_OK)):
+            fail(f"--plot: cannot write {plot}: {'not a regular file' if not Path(plot).is_file() else 'not writable'}")
         writable_folder(str(folder), "--plot")
     budget = DecisionBudget(
         time_limit if time_limit is not None or max_states is not None else 2.0, max_states, samples
@@ -121,6 +132,8 @@ def analyse(
     games = [g for g in found if isinstance(g, PlayedGame)]
     if game is not None:
         numbers = sorted(g.index for g in games if g.index is not None)
+        if len(games) == 1 and not bad and games[0].index != game:  # as replay says it (a review)
+            fail(not_its_number(path, game, games[0].index))
         games = [g for g in games if g.index == game]
         if not games:
             unread = f" ({count_text(len(bad), 'line')} could not be read; the first: {bad[0]})" if bad else ""
@@ -195,16 +208,17 @@ def analyse(
             client.close()
     if out is None:
         a = results[0]
+        # The analysis first: a plot that cannot be written after all loses none of it.
+        if as_json:
+            emit_json(a.to_json())
+        else:
+            console().print(analysis_view.view(a))
         if plot is not None:
             try:
                 write_plot(a, plot)
             except (OSError, ValueError) as e:
                 fail(f"--plot: cannot write {plot}: {getattr(e, 'strerror', None) or e}", code=1)
-        if as_json:
-            emit_json(a.to_json())
-        else:
-            console().print(analysis_view.view(a))
-            if plot is not None:
+            if not as_json:
                 console().print(f"plot: {plot}", soft_wrap=True)
     else:
         # Every game of the file in --out, those a resume found there first (found by a review:

@@ -337,6 +337,13 @@ def positive(value: float | None, name: str) -> None:
         fail(f"{name}: must be {what} more than 0, not {value}")
 
 
+def not_its_number(path: str, game: int, own: int | None) -> str:
+    """--game N for a file of one game that is not game N (replay's, analyse's)."""
+    if own is None:
+        return f'{path}: --game {game}: this file holds one game, with no number (no "game" key): leave out --game'
+    return f"{path}: no game {game} in this file: it holds one game, game {own} (leave out --game)"
+
+
 def numbers_held(held: list[int]) -> str:
     """The game numbers a file holds, for a --game it does not (found by a review)."""
     if not held:

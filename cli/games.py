@@ -56,6 +56,7 @@ from .common import (
     fail,
     input_errors,
     interrupted,
+    not_its_number,
     numbers_held,
     positive,
     resume_lock,
@@ -364,9 +365,11 @@ def replay(
     try:
         played = game_from_json(raw, where)
     except GameFileError as e:
-        fail(f"{where}: game {number} does not replay: {e.fault}" if number is not None else str(e))
+        fail(
+            f"{where}: game {number} does not replay: {e.fault}" if number is not None and not e.other_kind else str(e)
+        )
     if game is not None and game != number:  # a file of one game, another number asked for
-        fail(_not_its_number(path, game, number))
+        fail(not_its_number(path, game, number))
     g = played.game
     setup = g.tables[0].setup
     if number is not None:
@@ -386,12 +389,6 @@ def _number(raw: Any) -> int | None:
     """A record's "game", when it is a whole number."""
     n = raw.get("game") if isinstance(raw, dict) else None
     return n if isinstance(n, int) and not isinstance(n, bool) else None
-
-
-def _not_its_number(path: str, game: int, own: int | None) -> str:
-    if own is None:
-        return f'{path}: --game {game}: this file holds one game, with no number (no "game" key): leave out --game'
-    return f"{path}: no game {game} in this file: it holds one game, game {own} (leave out --game)"
 
 
 def _pick(path: str, found: Iterator[Any], game: int | None) -> tuple[str, Any]:
@@ -420,7 +417,7 @@ def _pick(path: str, found: Iterator[Any], game: int | None) -> tuple[str, Any]:
         where, raw = first
         own = _number(raw)
         if game is not None and own is not None and game != own:
-            fail(_not_its_number(path, game, own))
+            fail(not_its_number(path, game, own))
         return where, raw  # one with no number is replayed first: its faults are said before --game's
     if game is None:
         unreadable = f" and {count_text(len(unread), 'line')} that cannot be read ({unread[0]})" if unread else ""

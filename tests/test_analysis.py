@@ -7,6 +7,7 @@ bad input in one line."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import time
 from dataclasses import replace
@@ -372,6 +373,9 @@ def test_cli_companion_save(tmp_path: Path) -> None:
         ('{"game": 0, "seed": 1' + "0" * 400 + ', "setup": {}, "result": "won", "steps": []}', "seed: a whole number"),
         ('{"game": -1, "seed": 1, "setup": {}, "result": "won", "steps": []}', "game: a whole number"),
         ('{"format": "lobo-hint companion game", "version": 1, "mode": "virtual", "seed": true}', "seed: a whole"),
+        # Its own output and simulate's, named for what they are (a review: 'no "seed" key').
+        ('{"format": "lobo-hint game analysis", "source": "g.jsonl:2", "game": 1}', "an analysis that `lobo-hint"),
+        ('{"game": "vanguard", "games": 2, "wins": 0, "win_rate": 0.0}', "`lobo-hint simulate --json` printed"),
     ],
 )
 def test_cli_bad_files(tmp_path: Path, content: str, says: str) -> None:
@@ -390,10 +394,25 @@ def test_cli_bad_options(tmp_path: Path) -> None:
         (["-o", str(tmp_path / "nowhere" / "x.png")], "no folder"),
         (["--resume"], "--resume needs --out"),
         (["--time-limit", "0"], "--time-limit"),
-        (["--game", "7"], "no game 7"),
+        (["--game", "7"], "no game 7 in this file: it holds one game, game 0 (leave out --game)"),
+        (["-o", str(tmp_path)], "is a folder"),  # a review: "not a name without a suffix"
+        (["-o", str(tmp_path / "a.jsonl")], "the analyses of many games go to --out FILE.jsonl"),
     ):
         r = runner.invoke(app, ["analyse", str(games), *args])
         assert r.exit_code == 2 and says in r.stderr, (args, r.output)
+    # A picture that cannot be written is said before the analysis (a review: after it, which was lost).
+    (tmp_path / "d.png").mkdir()
+    (tmp_path / "ro.png").write_text("")
+    (tmp_path / "ro.png").chmod(0o444)
+    for name, says in (("d.png", "is a folder"), *((("ro.png", "not writable"),) if os.geteuid() != 0 else ())):
+        r = runner.invoke(app, ["analyse", str(games), "-o", str(tmp_path / name)])
+        assert r.exit_code == 2 and says in r.stderr and "Decisions" not in r.stdout, (name, r.output)
+    # One game with no number (a save), asked for by a number: said as replay says it.
+    save = tmp_path / "save.json"
+    save.write_text(json.dumps(replay_record(_records("random", "vanguard", 4)[0]).to_json()))
+    for command in ("analyse", "replay"):
+        r = runner.invoke(app, [command, str(save), "--game", "0"])
+        assert r.exit_code == 2 and "this file holds one game, with no number" in r.stderr, (command, r.output)
 
 
 def test_a_game_asked_for_that_could_not_be_read_says_why(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from solver.core import jsonio
 from solver.core.jsonio import Unreadable, json_error, read_text, shown_path
+from solver.play.analysis import FORMAT as ANALYSIS_FORMAT
 from solver.play.analysis import PlayedGame
 from solver.play.companion import SAVE_FORMAT, SAVE_KEYS, SAVE_VERSION, CompanionError, load_json
 from solver.play.driver import GameError, Setup, new_table, replay, seed_from_json
@@ -24,9 +25,14 @@ class GameFileError(ValueError):
     """A file or a line that is not a game this program can replay: one line, where and why
     (`where` and `fault` apart, for a caller that words it its own way)."""
 
-    def __init__(self, where: str, fault: str | None = None) -> None:
+    def __init__(self, where: str, fault: str | None = None, *, other_kind: bool = False) -> None:
         super().__init__(where if fault is None else f"{where}: {fault}")
         self.where, self.fault = (where, fault) if fault is not None else ("", where)
+        self.other_kind = other_kind  # a file of another kind (a position, an analysis), not a game gone wrong
+
+
+class _OtherKind(GameError):
+    """A JSON value that is no game at all, but something else this program reads or writes."""
 
 
 # What marks a simulate --games-out record; a game as {"setup", "steps"} has none of them.
@@ -55,9 +61,17 @@ def game_from_json(raw: Any, where: str) -> PlayedGame:
                 if raw.get("phase") == "reward"
                 else "`lobo-hint POSITION.json` gives its best play"
             )
-            raise GameError(
+            raise _OtherKind(
                 f"a position, not a game (the kind `export` writes): {ask};"
                 " to analyse or replay a game, `save` it in `play` (or download it from the phone page) and give that file"
+            )
+        if raw.get("format") == ANALYSIS_FORMAT:  # found by a review: "no "seed" key" of its own output
+            came = f" ({raw['source']})" if isinstance(raw.get("source"), str) else ""
+            raise _OtherKind(f"an analysis that `lobo-hint analyse` wrote, not a game: give the game's own file{came}")
+        if {"win_rate", "games", "wins"} <= raw.keys():
+            raise _OtherKind(
+                "a summary that `lobo-hint simulate --json` printed, not a game: simulate --games-out FILE.jsonl "
+                "writes the games themselves"
             )
         if RECORD_MARKS & set(raw):
             record = GameRecord.from_json(raw)
@@ -70,7 +84,7 @@ def game_from_json(raw: Any, where: str) -> PlayedGame:
             'not a game: a companion save ("format"), a simulate --games-out record or {"setup": ..., "steps": [...]}'
         )
     except (GameError, CompanionError) as e:
-        raise GameFileError(where, str(e)) from None
+        raise GameFileError(where, str(e), other_kind=isinstance(e, _OtherKind)) from None
     except RecursionError:
         raise GameFileError(where, "nested too deeply") from None
 
