@@ -84,7 +84,7 @@ def analyse(
     every run and every machine.
     """
     from solver.parallel import ClusterError, connect
-    from solver.play.analysis import FORMAT, Analysis, DecisionBudget, analyse_games, tasks
+    from solver.play.analysis import FORMAT, Analysis, DecisionBudget, analyse_games, game_digest, tasks
     from solver.play.analysis_plot import plot_format, write_plot
     from solver.play.game_files import GameFileError, PlayedGame, read_games
 
@@ -97,6 +97,9 @@ def analyse(
         fail("--resume needs --out (the file whose games are skipped)")
     if out is not None and Path(out).exists() and Path(path).exists() and Path(out).samefile(path):
         fail(f"--out: {out} is the file of games itself: write the analyses to another file")
+    if out is not None and not resume and Path(out).is_file() and not _holds_analyses(out):
+        # Found by a review: a save named by mistake was written over without a word.
+        fail(f"--out: {out} holds something other than game analyses: choose another file, or remove it first")
     if plot is not None:
         if out is not None:
             fail("--plot draws one game: leave out --out, or pick the game with --game and no --out")
@@ -130,6 +133,7 @@ def analyse(
         interrupted()
     bad = [e for e in found if isinstance(e, GameFileError)]
     games = [g for g in found if isinstance(g, PlayedGame)]
+    every = {_key(g.index, g.where): game_digest(g.game) for g in games}  # the file's games, --game or not
     if game is not None:
         numbers = sorted(g.index for g in games if g.index is not None)
         if len(games) == 1 and not bad and games[0].index != game:  # as replay says it (a review)
@@ -159,7 +163,13 @@ def analyse(
                 repair_tail(out)  # a torn last line (a run killed mid-write) is no game
             except OSError as e:
                 fail(f"--out: cannot write {out}: {e.strerror or e}")
-            done = _done(out, FORMAT, {k: getattr(budget, k) for k in BUDGET_KEYS}, path)
+            done, digests = _done(out, FORMAT, {k: getattr(budget, k) for k in BUDGET_KEYS}, path)
+            # A game no longer in the file, or changed since (its digest), is analysed again, and
+            # its old line goes (found by a review: a file of games made again kept the old ones').
+            stale = {k for k in done if k not in every or digests.get(k) not in (None, every[k])}
+            if stale:
+                _drop(out, stale)
+                done = {k: v for k, v in done.items() if k not in stale}
         except BaseException:
             close_out(held)  # refused: the file is free again at once (a caller in this process)
             raise
@@ -263,7 +273,48 @@ def _file_of(where: str) -> tuple[str, str]:
     return os.path.realpath(name), line
 
 
-def _done(out: str, fmt: str, budget: dict[str, Any], games: str) -> dict[str, dict[str, Any]]:
+def _holds_analyses(out: str) -> bool:
+    """Whether a file is empty or its first line an analysis (one this command may write over)."""
+    from solver.core import jsonio
+    from solver.play.analysis import FORMAT
+
+    try:
+        with open(out, encoding="utf-8-sig", errors="backslashreplace") as f:
+            first = next((line for line in f if line.strip()), None)
+    except OSError:
+        return True  # the write says why
+    if first is None:
+        return True
+    try:
+        r = jsonio.loads(first)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(r, dict) and r.get("format") == FORMAT
+
+
+def _drop(out: str, keys: set[str]) -> None:
+    """--out without the lines of these games (analysed again after it)."""
+    from solver.core import jsonio
+    from solver.core.files import write_whole
+
+    kept = []
+    with open(out, encoding="utf-8-sig", errors="surrogateescape") as f:
+        for line in f:
+            try:
+                r = jsonio.loads(line)
+            except (ValueError, RecursionError):
+                r = None
+            if not (isinstance(r, dict) and _key(r.get("game"), str(r.get("source", ""))) in keys):
+                kept.append(line)
+    try:
+        write_whole(out, "".join(kept).encode("utf-8", errors="surrogateescape"))
+    except OSError as e:
+        fail(f"--out: cannot write {out}: {e.strerror or e}")
+
+
+def _done(
+    out: str, fmt: str, budget: dict[str, Any], games: str
+) -> tuple[dict[str, dict[str, Any]], dict[str, str | None]]:
     """The games --out holds already; one analysed with other budgets, or of another file than
     `games`, is refused (a file of one run's analyses must not mix what different budgets say,
     nor gain a second copy of games read under another file's name: found by a review)."""
@@ -271,8 +322,9 @@ def _done(out: str, fmt: str, budget: dict[str, Any], games: str) -> dict[str, d
 
     p = Path(out)
     if not p.exists():
-        return {}
+        return {}, {}
     keys: dict[str, dict[str, Any]] = {}
+    digests: dict[str, str | None] = {}  # None: a line from before digests (taken as the same game)
     asked = {k: budget[k] for k in BUDGET_KEYS}
     try:
         # utf-8-sig: an editor's byte-order mark on line 1 is no reason to analyse game 0 again
@@ -307,10 +359,12 @@ def _done(out: str, fmt: str, budget: dict[str, Any], games: str) -> dict[str, d
                 summary = r.get("summary")
                 if not _summary_ok(summary):
                     fail(f"--out: {out}: line {n}: its summary is not one this command writes: choose another file")
-                keys[_key(r.get("game"), source)] = {"game": r.get("game"), "source": r.get("source"), **summary}
+                key = _key(r.get("game"), source)
+                keys[key] = {"game": r.get("game"), "source": r.get("source"), **summary}
+                digests[key] = r.get("digest") if isinstance(r.get("digest"), str) else None
     except OSError as e:
         fail(f"--out: cannot read {out}: {e.strerror or e}")
-    return keys
+    return keys, digests
 
 
 BUDGET_KEYS = ("time_limit", "max_states", "samples")

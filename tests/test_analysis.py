@@ -308,6 +308,22 @@ def test_cli_batch_resume_and_bad_lines(tmp_path: Path) -> None:
     # The file of games is never its own --out.
     r = runner.invoke(app, ["analyse", str(games), "--out", str(games), *args])
     assert r.exit_code == 2 and "is the file of games itself" in r.stderr and "{not json" in games.read_text()
+    # Found by a review: the file of games made again (other games under the same numbers), and
+    # the resume kept the old games' analyses. Changed games are analysed again, gone ones dropped.
+    greedy = _records("greedy", "vanguard", 4)
+    _write_records(games, (records[0], greedy[1], greedy[2]))
+    r = runner.invoke(app, ["analyse", str(games), "--out", str(out), "--resume", "--json", *args])
+    assert r.exit_code == 0 and json.loads(r.stdout)["skipped"] == 1, r.output
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(x["game"] for x in lines) == [0, 1, 2]
+    for x, record in zip(sorted(lines, key=lambda x: x["game"]), (records[0], greedy[1], greedy[2]), strict=True):
+        assert x["digest"] == A.game_digest(replay_record(record)) and x["policy"] == record.policy
+    # An --out that holds something else is refused without --resume too, and left as it was.
+    notes = tmp_path / "notes.json"
+    notes.write_text('{"my": "save"}\n')
+    r = runner.invoke(app, ["analyse", str(games), "--out", str(notes), *args])
+    assert r.exit_code == 2 and "holds something other than game analyses" in r.stderr
+    assert notes.read_text() == '{"my": "save"}\n'
 
 
 def test_cli_joined_files_and_a_line_that_is_not_text(tmp_path: Path) -> None:

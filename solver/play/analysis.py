@@ -23,6 +23,8 @@ on every core (solver/parallel) and puts the pieces together with `assemble`.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -339,6 +341,7 @@ class Analysis:
         out: dict[str, Any] = {"format": FORMAT, "version": VERSION}
         if self.source is not None:
             out["source"] = self.source
+        out["digest"] = game_digest(self.game)
         if self.index is not None:
             out["game"] = self.index
         if self.policy:
@@ -362,6 +365,14 @@ class Analysis:
 
 
 Task = tuple[int, Table, Step | None]
+
+
+def game_digest(game: Playthrough) -> str:
+    """A game's fingerprint (its setup and steps), kept with its analysis: a resumed analysis
+    analyses again a game that changed since (found by a review: a file of games made again, or a
+    save saved again, kept the old games' analyses)."""
+    text = json.dumps(game.to_json(), sort_keys=True, ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def error_rate(loss: float, unforced: int) -> float | None:
@@ -684,6 +695,7 @@ __all__ = [
     "assemble",
     "deal_chance",
     "error_rate",
+    "game_digest",
     "games_total",
     "step_number",
     "tasks",
