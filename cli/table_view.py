@@ -228,15 +228,22 @@ def _at_end(reader: Reader, console: Console, session: Session, interactive: boo
         # The file it was loaded from or saved to is offered (found by a review: Enter left the
         # plays made since unsaved, where `save` alone would have written them there).
         said = (reader(f"save the game to {session.save_path}? (Enter: yes; n: no; or another file): ") or "").strip()
-        if said.lower() not in ("n", "no"):
-            show(console, execute(session, f"save {said}".strip()))
+        if said.lower() not in ("n", "no") and _saved(console, session, f"save {said}".strip()):
             return
-    elif interactive:
-        name = reader("save the game to (Enter: leave without saving): ")
-        if name and name.strip():
-            show(console, execute(session, f"save {name.strip()}"))
-            return
+    if interactive and (not session.save_path or said.lower() not in ("n", "no")):
+        # Asked again until a save is written (found by a review: a folder that did not exist,
+        # and the game was gone), or the player leaves without one.
+        while name := (reader("save the game to (Enter: leave without saving): ") or "").strip():
+            if _saved(console, session, f"save {name}"):
+                return
     console.print(Text(f"! {session.unsaved_words()}", style="yellow"))
+
+
+def _saved(console: Console, session: Session, line: str) -> bool:
+    """`save …` done and shown; whether the game was written."""
+    reply = execute(session, line)
+    show(console, reply)
+    return reply.session.unsaved() == 0
 
 
 class _Completer:

@@ -29,6 +29,7 @@ from solver.play.companion import (
     execute,
     export_json,
     final_status,
+    hint_for_now,
     hint_rows,
     history_lines,
     load_file,
@@ -581,8 +582,9 @@ def test_atomic_write_leaves_the_old_file_when_it_fails(tmp_path: Path, monkeypa
         write_atomic(path, "new")
     assert path.read_text(encoding="utf-8") == "old" and [p.name for p in tmp_path.iterdir()] == ["g.json"]
     s = run(start(VANGUARD, seed=3).session, "9>7")
-    reply = execute(s, f"save {path}")
+    reply = execute(s, f"save {tmp_path / 'h.json'}")  # (g.json is no save: refused before any write)
     assert reply.session is s and "cannot write" in reply.notes[0].text and "No space left" in reply.notes[0].text
+    assert [p.name for p in tmp_path.iterdir()] == ["g.json"]
 
 
 def test_export_is_the_format_md_position(tmp_path: Path) -> None:
@@ -911,3 +913,61 @@ def test_a_long_line_is_quoted_cut_short_in_a_refusal() -> None:
     # Found by a review: a 5,000-character unknown word came back whole.
     reply = refused(physical(), "x" * 5000, "unknown command", "…': type a play")
     assert len(reply.notes[0].text) < 200
+
+
+def test_hint_all_and_why_after_an_undo_then_other_cards() -> None:
+    """Found by a review: after `undo 2` and another card at the same step, `hint all` and `why`
+    showed the old table's hint (plays with a 4 no longer held) as if it were this one's."""
+    s = run(physical(), "deal 8 7 3 2 / 8 7 3 6", "8=8", "draw 4", "hint 0.3")
+    assert hint_for_now(s)
+    s = run(s, "undo 2", "8=8", "draw 5")
+    assert not hint_for_now(s) and s.last_hint is not None and len(s.game.steps) == s.last_hint.at_step
+    said = [n.text for n in execute(s, "why").notes]
+    assert said[0] == "(the last hint was for a position since taken back: type hint for this one)", said
+    whole = execute(s, "hint all 0.3")
+    assert whole.session.last_hint is not s.last_hint  # asked again, for this table
+    assert whole.session.last_hint is not None and 4 not in whole.session.last_hint.position.player
+    assert hint_for_now(whole.session)
+
+
+def test_save_and_export_keep_each_others_files_and_whole_names(tmp_path: Path) -> None:
+    """Found by a review: `export g.json` wrote over the game's own save (and `quit` then left
+    without a word), and `save my game.json` saved to "my"."""
+    os.chdir(tmp_path)
+    s = run(physical(), "deal 8 7 3 2 / 8 7 3 6", "save g.json")
+    refused(s, "export g.json", "g.json holds a saved game")
+    assert json.loads((tmp_path / "g.json").read_text())["format"] == "lobo-hint companion game"
+    s = run(s, "export pos.json")
+    refused(s, "save pos.json", "pos.json holds something other than a saved game")
+    s = run(s, "save my game.json", "export 'the position.json'")
+    assert (tmp_path / "my game.json").is_file() and (tmp_path / "the position.json").is_file()
+    assert not (tmp_path / "my").exists()
+    refused(s, 'save ""', "an empty name names no file")
+    assert s.save_path == "my game.json" and not s.unsaved()
+
+
+def test_a_resumed_game_counts_its_steps_in_words(tmp_path: Path) -> None:
+    path = tmp_path / "one.json"
+    run(physical(), "deal 8 7 3 2 / 8 7 3 6", f"save {path}")
+    from solver.play.companion import where_it_stands
+
+    loaded = load_file(str(path))
+    assert where_it_stands(loaded.table, len(loaded.game.steps)) == "round 1, 1 step; next: your play"
+
+
+def test_a_known_top_card_in_a_plays_effect_is_said_as_the_first_card() -> None:
+    """Found by a review: "Wolf draws 5 cards (4 known)" read as four of the five known."""
+    from solver.core.rules import initial_state, play_effect
+    from solver.words.board import effect_text
+
+    pos = parse_position(
+        {"player": [9, 2], "wolf": [3, 4], "draw_pile": {"size": 20, "top": [4, 7]},
+         "rules": {"top_card_visible": True}}
+    )  # fmt: skip
+    s = initial_state(pos)
+    said = {str(p): effect_text(play_effect(s, p), s) for p in legal_plays(s)}
+    assert said["9>4"].startswith("Wolf draws 5 cards, the first 2 known: 4 7"), said
+    assert said["9>3"].startswith("Wolf draws 6 cards, the first 2 known: 4 7"), said
+    one = initial_state(replace(pos, pile_top=(4,)))
+    said = {str(p): effect_text(play_effect(one, p), one) for p in legal_plays(one)}
+    assert said["9>4"].startswith("Wolf draws 5 cards, the first known: 4"), said

@@ -139,6 +139,18 @@ def test_core_names_the_cards_that_cannot_be_made() -> None:
     assert f.proof.reason == "nothing you hold adds up to 8, and only one sacrifice is allowed"
 
 
+def test_a_proof_says_what_the_sacrifices_take_and_what_is_left() -> None:
+    """Found by a review: "the rest of 9, 7, 3 cannot be made from your cards at once" read as
+    nothing; 9 takes the one sacrifice, then 7 (5+2) and 3 (1+2) both need the 2."""
+    s = final(player=[1, 2, 5, 5], wolf=[3, 5, 7, 9], party=["Q", "K"])
+    f = solve_finish(s)
+    assert f.proof is not None and sorted(f.proof.wolf) == [3, 7, 9]
+    assert f.proof.reason == (
+        "nothing you hold adds up to 9, so it takes a sacrifice; then 7 and 3 cannot both be made "
+        "from your cards at once, and no sacrifice is left"
+    )
+
+
 def test_a_proof_names_the_total_only_when_it_is_the_reason() -> None:
     """Found by a review: "your cards (total 28) cannot make 5, 5, 4, 4" named a total that was no
     reason (18 is less than 28): 6, 6 and 7 make neither 4 nor 5."""

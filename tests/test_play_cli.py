@@ -483,3 +483,10 @@ def test_ctrl_d_offers_the_file_the_game_came_from(tmp_path: Path) -> None:
     before = saved.read_text()
     _at_end(lambda prompt: "n", quiet, s, interactive=True)  # no: the file as it was
     assert saved.read_text() == before
+    # A review: a save that could not be written quit at once, and the game was lost. Asked again.
+    answers = iter([str(tmp_path / "nowhere" / "x.json"), str(tmp_path / "y.json")])
+    asked.clear()
+    fresh = execute(start(Setup("vanguard", "standard"), 3).session, "9=2+7").session
+    _at_end(lambda prompt: asked.append(prompt) or next(answers), quiet, fresh, interactive=True)
+    assert len(asked) == 2 and asked[1] == "save the game to (Enter: leave without saving): "
+    assert json.loads((tmp_path / "y.json").read_text())["steps"]

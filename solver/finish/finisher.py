@@ -18,6 +18,7 @@ from solver.core.cover import counts, min_sacrifices
 from solver.core.plays import Play, make_play
 from solver.core.rules import State, apply, final_score, sacrifices_allowed, why_illegal
 from solver.core.status import WON, FinishStatus
+from solver.words.numbers import and_list, count_text
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -413,7 +414,20 @@ def loss_reason(state: State, core: tuple[int, ...]) -> str:
     listed = ", ".join(str(w) for w in sorted(core, reverse=True))
     total = sum(state.hand) + sum(state.reserve)
     if cannot:
-        return f"nothing you hold adds up to {names}, and the rest of {listed} cannot be made from your cards at once ({sac})"
+        # Found by a review: "the rest of 9, 7, 3" read as nothing: the sacrifices the unmakeable
+        # cards take, then what is left that cannot be made together.
+        forced = [w for w in core if w not in makeable]
+        rest = sorted((w for w in core if w in makeable), reverse=True)
+        spare = allowed - len(forced)
+        left = "no sacrifice is left" if spare == 0 else f"only {count_text(spare, 'sacrifice')} is left"
+        if spare > 1:
+            left = left.replace(" is left", " are left")
+        takes = "it takes a sacrifice" if len(forced) == 1 else "they take a sacrifice each"
+        both = "both" if len(rest) == 2 else "all"
+        return (
+            f"nothing you hold adds up to {names}, so {takes}; then {and_list(rest)} cannot {both} be made "
+            f"from your cards at once, and {left}"
+        )
     if total < sum(core):
         return f"your cards total {total}, less than the {sum(core)} that {listed} need, and {sac}"
     # (Found by a review: "your cards (total 28) cannot make 5, 5, 4, 4" named a total that is no reason.)

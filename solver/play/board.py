@@ -29,6 +29,7 @@ from solver.play.companion import (
     decisions_made,
     execute,
     final_status,
+    hint_for_now,
     hint_rows,
     history_lines,
     prompts,
@@ -153,8 +154,7 @@ def board(session: Session) -> dict[str, Any]:
 
 def current_hint(session: Session) -> HintNote | None:
     """The last hint or reward advice, if it was given for the table as it is now."""
-    h = session.last_hint
-    return h if h is not None and h.at_step == len(session.game.steps) else None
+    return hint_for_now(session)
 
 
 def hint_data(session: Session, whole: bool = False) -> dict[str, Any] | None:

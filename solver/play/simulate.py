@@ -52,6 +52,7 @@ from solver.play.driver import (
 )
 from solver.play.policies import Policy
 from solver.play.registry import SECONDS_A_GAME, make_policy
+from solver.words.numbers import and_list
 
 
 def policy_rng(seed: int, index: int, policy: str) -> random.Random:
@@ -207,8 +208,7 @@ def steps_from_json(raw: Any) -> list[Step]:
 
 
 def _listed(keys: Sequence[str]) -> str:
-    quoted = [f'"{k}"' for k in keys]
-    return ", ".join(quoted[:-1]) + " and " + quoted[-1]
+    return and_list([f'"{k}"' for k in keys])
 
 
 def json_kind(x: Any) -> str:

@@ -33,9 +33,12 @@ def draw_text(who: str, values: Sequence[int]) -> str:
 def effect_text(e: Effect, state: State) -> str:
     parts = []
     if e.player_draws:
-        parts.append(f"you draw {e.known[0]} (known)" if e.known else "you draw 1 card")
+        parts.append(f"you draw the known {e.known[0]}" if e.known else "you draw 1 card")
     elif e.wolf_draws:
-        known = f" ({cards_text(e.known)} known)" if e.known else ""
+        # Found by a review: "5 cards (4 known)" read as four of the five known, not a known 4.
+        k = len(e.known)
+        first = "all known" if k == e.wolf_draws else "the first known" if k == 1 else f"the first {k} known"
+        known = f", {first}: {cards_text(e.known)}" if e.known else ""
         parts.append(f"Wolf draws {count_text(e.wolf_draws)}{known}")
     elif not e.loses and e.member is None:
         parts.append("no draw")

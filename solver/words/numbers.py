@@ -3,6 +3,8 @@ with its sign."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 def number_text(x: float, spec: str) -> str:
     """format(x, spec), but never a negative zero ("-0.00" for -0.001 or -0.0 reads as a loss)."""
@@ -44,6 +46,12 @@ def chance_text(value: float, low: float, high: float, exact: bool, spec: str = 
     return f"{text} ({number_text(lo, f'.{digits}f')}–{number_text(hi, f'.{digits}f')})"
 
 
+def and_list(items: Sequence[object]) -> str:
+    """Items as a sentence lists them: "7", "7 and 3", "9, 7 and 3"."""
+    words = [str(x) for x in items]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def as_fraction(x: float) -> str | None:
     """The exact fraction behind a probability, when a small denominator reproduces it to 1e-12."""
     from fractions import Fraction
@@ -57,4 +65,4 @@ def count_text(n: int, what: str = "card", many: str | None = None) -> str:
     return f"{n} {what}" if n == 1 else f"{n} {many or what + 's'}"
 
 
-__all__ = ["as_fraction", "chance_text", "count_text", "gap_spec", "gap_text", "number_text", "signed_text"]
+__all__ = ["and_list", "as_fraction", "chance_text", "count_text", "gap_spec", "gap_text", "number_text", "signed_text"]

@@ -199,10 +199,25 @@ def _write(path: str, text: str) -> None:
         raise CompanionError(f"cannot write {shown_path(path)}: the name holds a NUL byte") from None
 
 
+def _held(path: str) -> str | None:
+    """What a file the companion would write over holds: "save" (a saved game), "other", or None
+    (nothing: no file, or an empty one)."""
+    p = Path(path)
+    try:
+        if not p.is_file() or p.stat().st_size == 0:
+            return None
+        raw = jsonio.loads(read_text(path))
+    except (OSError, Unreadable, ValueError, RecursionError):
+        return "other"
+    return "save" if isinstance(raw, dict) and raw.get("format") == SAVE_FORMAT else "other"
+
+
 def save(session: Session, path: str | None) -> Reply:
     path = path or session.save_path
     if path is None:
         raise CompanionError("save needs a file name: save game.json")
+    if _held(path) == "other":  # found by a review: an export, a notes file, written over without a word
+        raise CompanionError(f"{shown_path(path)} holds something other than a saved game: save to another file")
     _write(path, json.dumps(save_json(session), indent=1) + "\n")
     after = replace(session, saved=session.game.steps, save_path=path, quitting=False)
     n = len(session.game.steps)
@@ -234,6 +249,8 @@ def export_json(session: Session) -> dict[str, Any]:
 
 def export(session: Session, path: str) -> Reply:
     pos = export_json(session)
+    if _held(path) == "save":  # found by a review: the game's own save written over, the game lost
+        raise CompanionError(f"{shown_path(path)} holds a saved game: export the position to another file")
     _write(path, json.dumps(pos, indent=1) + "\n")
     use = "lobo-hint reward" if pos.get("phase") == "reward" else "lobo-hint"
     race = race_words(session.table)

@@ -109,6 +109,13 @@ def parse_command(line: str, setup: Setup) -> Command:
             raise CompanionError(f"revive: {e}") from None
         return Command("step", Take(Reward("revive", member=member)))
     word = SPELLINGS.get(word, word)
+    if word in ("save", "export") and rest:
+        # The rest of the line is the file's name, spaces and all (found by a review: "save my
+        # game.json" saved to "my"), quotes around it taken off as a shell would.
+        name = rest[1:-1] if len(rest) >= 2 and rest[0] == rest[-1] and rest[0] in "\"'" else rest
+        if not name.strip():
+            raise CompanionError(f"{word}: an empty name names no file, e.g. {word} game.json")
+        return Command(word, args=(name,))
     if word in WORDS and word != "fold":
         return Command("exit" if word == "quit" else word, args=tuple(rest.split()))
     if _a_play(word, text):

@@ -327,7 +327,7 @@ def round_number(t: Table) -> int:
 def where_it_stands(t: Table, steps: int) -> str:
     """A game taken up again (a save loaded, a page uploaded): its round as the prompt numbers it
     (found by a review: "round 2 …; next: the deal of round 3"), its steps, what comes next."""
-    return f"round {round_number(t)}, {steps} steps; next: {waiting_for(t)}"
+    return f"round {round_number(t)}, {count_text(steps, 'step')}; next: {waiting_for(t)}"
 
 
 def final_reason(t: Table, *, dealt: bool = False) -> str:

@@ -328,10 +328,20 @@ def ask_hint(session: Session, seconds: float, started: float | None = None, thr
     return Reply(replace(session, last_hint=note), (Note("info", race),) if race else (), show="hint")
 
 
+def hint_for_now(session: Session) -> HintNote | None:
+    """The last hint or reward advice, if it was given for the table as it is now: at as many
+    steps and for the same position (found by a review: an undo, then other cards, made another
+    table at the same step, and `hint all` and `why` showed the old one's advice)."""
+    h = session.last_hint
+    if h is None or h.at_step != len(session.game.steps) or session.table.phase not in (PLAY, REWARD):
+        return None
+    return h if h.position == session.table.position() else None
+
+
 def current_hint(session: Session) -> bool:
     """Whether the last hint is a play hint for the table as it is now."""
-    h = session.last_hint
-    return h is not None and h.result is not None and h.at_step == len(session.game.steps)
+    h = hint_for_now(session)
+    return h is not None and h.result is not None
 
 
 def ask_reward(session: Session, policy: str, samples: int) -> Reply:
@@ -383,6 +393,8 @@ def why(session: Session) -> Reply:
         raise CompanionError("no hint yet: type hint first")
     lines = why_lines(h)
     later = len(session.game.steps) - h.at_step
-    if later > 0:
+    if later > 0 and hint_for_now(session) is None:
         lines.insert(0, f"(the last hint was given {count_text(later, 'step')} ago, for the position then)")
+    elif hint_for_now(session) is None:
+        lines.insert(0, "(the last hint was for a position since taken back: type hint for this one)")
     return Reply(session, tuple(Note("info", x) for x in lines))
