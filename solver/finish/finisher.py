@@ -18,7 +18,6 @@ from solver.core.cover import counts, min_sacrifices
 from solver.core.plays import Play, make_play
 from solver.core.rules import State, apply, final_score, sacrifices_allowed, why_illegal
 from solver.core.status import WON, FinishStatus
-from solver.words.numbers import and_list, count_text
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -419,13 +418,15 @@ def loss_reason(state: State, core: tuple[int, ...]) -> str:
         forced = [w for w in core if w not in makeable]
         rest = sorted((w for w in core if w in makeable), reverse=True)
         spare = allowed - len(forced)
-        left = "no sacrifice is left" if spare == 0 else f"only {count_text(spare, 'sacrifice')} is left"
-        if spare > 1:
-            left = left.replace(" is left", " are left")
+        left = {0: "no sacrifice is left", 1: "only one sacrifice is left"}.get(
+            spare, f"only {spare} sacrifices are left"
+        )
         takes = "it takes a sacrifice" if len(forced) == 1 else "they take a sacrifice each"
-        both = "both" if len(rest) == 2 else "all"
+        both = {1: "", 2: " both"}.get(len(rest), " all")
+        words = [str(w) for w in rest]  # (the words, solver/words/, are a layer above: worded here)
+        rest_text = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
         return (
-            f"nothing you hold adds up to {names}, so {takes}; then {and_list(rest)} cannot {both} be made "
+            f"nothing you hold adds up to {names}, so {takes}; then {rest_text} cannot{both} be made "
             f"from your cards at once, and {left}"
         )
     if total < sum(core):
