@@ -372,6 +372,15 @@ def physical_game_on_the_keypad(d: WebDriver, server: str, tmp_path: Path, axe: 
     accessible(d, axe, "the keypad")
     shoot(d, tmp_path, "phone-390x844-keypad.png")
     after(d, lambda: press(d, "#confirm"))
+    # The deal undone: its cards back in the slots, and no step left, so Undo takes back a card
+    # (found by a review: it was live, and the server refused it).
+    after(d, lambda: press(d, "#undo"))
+    assert steps(d) == 0 and d.execute_script("return S.pad.wolf") == [2, 2, 7, 7]
+    assert text(d, ".confirm-row #undo") == "Undo card"
+    press(d, ".confirm-row #undo")
+    assert d.execute_script("return S.pad.wolf") == [2, 2, 7] and not text(d, "#error") and steps(d) == 0
+    press(d, '.key[data-key="7"]')
+    after(d, lambda: press(d, "#confirm"))
     # Cards are said with whose they are.
     said = [e.get_attribute("aria-label") for e in d.find_elements(By.CSS_SELECTOR, "#table .card[data-where]")]
     assert said[:2] == ["the Wolf's 2", "the Wolf's 2"] and "your 9" in said, said

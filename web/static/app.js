@@ -256,9 +256,12 @@ function unsent(path, extra) {
 function padCards() { return S.pad.player.length + S.pad.wolf.length; }
 // Cards Undo takes back one by one: none while the slots hold a step's cards untouched.
 function padEdits() { return S.padRefilled ? 0 : padCards(); }
+// Undo takes back a card: one tapped, or one of a step's cards put back when no step is left to
+// take back (found by a review: after the first deal was undone, Undo was live and refused).
+function cardUndo() { return padEdits() > 0 || (padCards() > 0 && !(S.game && S.game.board.can_undo)); }
 
 function undo() {
-  if (padEdits()) {
+  if (cardUndo()) {
     S.pad[S.pad.wolf.length ? "wolf" : "player"].pop();
     // The last card gone, the button is a step's Undo again: a double tap's second tap must not
     // take a step back (found by a review), so it is held a moment, as after an answer.
@@ -295,7 +298,7 @@ function show(g) {
     $("history").replaceChildren(...b.history.map((line) => h("li", {}, line)));
     // A virtual game's deal is the deck's: nothing to take back but the cards tapped.
     $("undo").disabled = !b.can_undo && !padCards();
-    $("undo").textContent = padEdits() ? "Undo card" : "Undo";
+    $("undo").textContent = cardUndo() ? "Undo card" : "Undo";
   }
   // A job the server lost while it ran (it restarted): asked again, for the same table, once.
   const lost = was && was.job && was.job.state === "running" && !g.job && was.board.revision === b.revision;
