@@ -379,7 +379,10 @@ function drawTable(b) {
   if (b.party) {
     rows.push(row("Party", h("span", { class: "cards" }, ["J", "Q", "K"].map((m) => {
       const up = b.party.up.includes(m);
-      if (!playing || !up) return h("span", { class: "card member" + (up ? "" : " down"), title: up ? "face up" : "face down" }, m);
+      // Tappable where a play sacrifices it: the final round (found by a review: a tap in a
+      // regular round emptied the list of plays, Fold too, and said nothing of why).
+      const sacrificed = playing && up && (b.plays || []).some((p) => p.member === m);
+      if (!sacrificed) return h("span", { class: "card member" + (up ? "" : " down"), title: up ? "face up" : "face down" }, m);
       const on = S.sel.member === m;
       return h("button", { class: "card member" + (on ? " on" : ""), "data-member": m, "aria-pressed": on ? "true" : "false",
         onclick: () => { S.sel.member = on ? null : m; redraw(); } }, m);
