@@ -450,6 +450,13 @@ function drawAction(b) {
     parts.push(h("p", {}, b.next));
   }
   box.replaceChildren(...parts);
+  // The game over, what is left to do is in the dock: its analysis (found by a review: a greyed
+  // Hint was all the dock held). drawAnalyse keeps it as the panel's button.
+  document.body.classList.toggle("over", !!b.over);
+  if (b.over) {
+    $("dock-action").hidden = false;
+    $("dock-action").replaceChildren(h("button", { class: "primary wide", id: "analyse-dock", onclick: analyse }, "Analyse the game"));
+  }
 }
 
 function counts(values) {
@@ -719,6 +726,8 @@ function drawAnalyse(g) {
   btn.disabled = running || !g.board.can_analyse;
   btn.textContent = a && a.current ? "Show the analysis" : a ? `Analyse again (the last one stops at step ${a.at})`
     : g.analysis_outdated ? "Analyse again (steps were taken back)" : "Analyse the game";
+  const docked = $("analyse-dock");
+  if (docked) { docked.disabled = btn.disabled; docked.textContent = btn.textContent; }
   // An analysis asked on this page opens when it is done.
   if (S.wantAnalysis && job && job.kind === "analysis" && job.state !== "running") {
     S.wantAnalysis = false;
