@@ -910,6 +910,13 @@ def nothing_to_take_back_or_find(d: WebDriver, server: str) -> None:
     tap(d, "#delete")
     d.switch_to.alert.accept()
     wait(d, lambda d: d.find_element(By.ID, "games-view").is_displayed() and d.find_elements(By.CSS_SELECTOR, "a.game"))
+    # The latest five, the rest behind a tap (found by a review: New game was screens down).
+    listed = d.find_elements(By.CSS_SELECTOR, "a.game")
+    more = d.find_elements(By.ID, "all-games")
+    assert len(listed) <= 5 and (not more or len(listed) == 5), (len(listed), len(more))
+    if more:
+        tap(d, "#all-games")
+        assert len(d.find_elements(By.CSS_SELECTOR, "a.game")) > 5
     assert not d.find_elements(By.CSS_SELECTOR, f'a.game[data-id="{gid}"]')
     assert "last step at " in text(d, "#games")
     d.get(server.replace("/?token=", "/g/no-such-game?token="))

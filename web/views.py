@@ -21,7 +21,7 @@ from web.store import Entry
 def title(entry: Entry) -> str:
     s = entry.session
     setup = s.setup
-    mode = f"virtual, seed {s.seed}" if s.virtual else "physical"
+    mode = f"virtual, seed {s.seed}" if s.virtual else "real cards"
     return f"{game(setup.game).title} · {setup.difficulty} (A..{setup.top}) · {mode}"
 
 

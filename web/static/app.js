@@ -8,6 +8,7 @@ const S = {
 };
 const $ = (id) => document.getElementById(id);
 const FEW = 8; // plays listed before "show all": a final round has twenty-odd
+const RECENT_GAMES = 5; // games listed before "show them all": New game stays a short scroll away
 
 // The token of the address `serve` printed: kept, and sent with every request.
 (function keepToken() {
@@ -84,11 +85,17 @@ async function showGames() {
   delete document.body.dataset.phase;
   const data = await api("GET", "/api/games");
   const list = $("games");
-  list.replaceChildren(...data.games.map((g) => h("li", {},
+  // The latest few, the rest behind one tap: a long list pushed New game screens down (found by
+  // a review). The server lists the games latest first.
+  const shown = S.allGames ? data.games : data.games.slice(0, RECENT_GAMES);
+  const more = data.games.length - shown.length;
+  list.replaceChildren(...shown.map((g) => h("li", {},
     h("a", { href: `/g/${g.id}`, class: "game", "data-id": g.id },
       h("strong", {}, g.title),
       h("span", {}, g.over ? g.result : `round ${g.round} · ${g.next}`),
-      h("span", {}, `last step ${when(g.updated)}`)))));
+      h("span", {}, `last step ${when(g.updated)}`)))),
+    ...(more > 0 ? [h("li", {}, h("button", { class: "link", id: "all-games", onclick: () => { S.allGames = true; showGames(); } },
+      `… and ${more} older ${more === 1 ? "game" : "games"}: show them all`))] : []));
   $("no-games").hidden = data.games.length > 0;
   $("folder").textContent = `Saved after every step in ${data.games_folder}` +
     (data.skipped.length ? ` (${data.skipped.length} ${data.skipped.length === 1 ? "file" : "files"} there could not be resumed)` : "");
