@@ -683,6 +683,12 @@ def phone_on_its_side(d: WebDriver, server: str, tmp_path: Path) -> None:
         )
         assert table <= panel + 1, f"the hint's table ends at {table:.0f} px, its panel at {panel:.0f}"
         assert d.find_element(By.CSS_SELECTOR, "#hint-out .more-columns").is_displayed()
+        # The columns asked for stay when the table is drawn again (a review: they were hidden).
+        tap(d, "#hint-out .more-columns")
+        d.execute_script("redraw()")
+        wait(d, lambda d: "all" in (d.find_element(By.ID, "hint-table").get_attribute("class") or "").split())
+        assert text(d, "#hint-out .more-columns") == "fewer columns"
+        tap(d, "#hint-out .more-columns")  # as it was, for what follows
     finally:
         phone(d)
 

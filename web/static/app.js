@@ -163,7 +163,7 @@ async function upload(ev) {
 // One game
 
 function openGame(id, data) {
-  S.id = id; S.key = null; S.whole = false;
+  S.id = id; S.key = null; S.whole = false; S.allColumns = false;
   window.scrollTo({ top: 0 });
   $("games-view").hidden = true;
   $("game-view").hidden = false;
@@ -654,6 +654,7 @@ function drawBest(x, b) {
   if (line !== null && (btn.hidden || btn.dataset.line !== line)) S.dockQuietUntil = Date.now() + SETTLE;
   btn.hidden = line === null;
   if (line === null) return;
+  if ($("play-tapped").textContent === `Play ${line}`) $("play-tapped").hidden = true; // the same play once
   btn.textContent = text;
   btn.dataset.line = line;
   btn.onclick = (ev) => {
@@ -675,7 +676,7 @@ function drawHint(g) {
   const x = g.hint;
   if (x && x.kind === "advice") {
     parts.push(h("p", { class: "best" }, x.verdict));
-    parts.push(h("div", { class: "hint-wrap" }, h("table", { class: "hint", id: "hint-table" },
+    parts.push(h("div", { class: "hint-wrap" }, h("table", { class: "hint" + (S.allColumns ? " all" : ""), id: "hint-table" },
       h("thead", {}, h("tr", {}, h("th", {}, "Reward"), h("th", {}, "Win"), h("th", { class: "extra" }, "95% interval"), h("th", {}, "vs best"))),
       h("tbody", {}, x.rewards.map((r, i) => h("tr", {},
         h("td", {}, h("button", { class: "play", "data-line": r.reward, onclick: () => step(r.reward) }, r.reward)),
@@ -691,7 +692,7 @@ function drawHint(g) {
     if (x.reason) parts.push(h("p", {}, x.reason));
     if (x.finish) parts.push(h("p", {}, `Best finish: ${x.finish.join(", ")} → score ${x.finish_score}`));
     if (x.line) parts.push(h("p", {}, `Best line (the pile is known): ${x.line.join(", ")}`));
-    parts.push(h("div", { class: "hint-wrap" }, h("table", { class: "hint", id: "hint-table" },
+    parts.push(h("div", { class: "hint-wrap" }, h("table", { class: "hint" + (S.allColumns ? " all" : ""), id: "hint-table" },
       h("thead", {}, h("tr", {}, h("th", {}, "Play"), x.columns.map((c, i) => h("th", { class: cellClass(i, "") }, c)), h("th", {}, ""))),
       h("tbody", {}, x.rows.map((r) => h("tr", { class: r.best ? "top" : "" },
         h("td", {}, h("button", { class: "play", "data-line": r.text, onclick: (ev) => tapPlay(ev, r.text) }, r.text)),
@@ -783,12 +784,15 @@ function drawAnalysis(a) {
   $("analysis-panel").scrollIntoView({ block: "start" });
 }
 
+// The columns asked for stay for the game's later hints, as "show them all" does for the plays
+// (found by a review: the table drawn again hid them).
 function moreColumns() {
+  const said = () => (S.allColumns ? "fewer columns" : "all the columns");
   return h("button", { class: "link more-columns", onclick: (ev) => {
-    const table = $("hint-table");
-    table.classList.toggle("all");
-    ev.target.textContent = table.classList.contains("all") ? "fewer columns" : "all the columns";
-  } }, "all the columns");
+    S.allColumns = !S.allColumns;
+    $("hint-table").classList.toggle("all", S.allColumns);
+    ev.target.textContent = said();
+  } }, said());
 }
 
 // ---------------------------------------------------------------------------------------------
