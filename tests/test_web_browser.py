@@ -482,6 +482,7 @@ def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Pa
             tap(d, "#hint")
             wait(d, lambda d: "only reward" in text(d, "#hint-out") or "take " in text(d, "#hint-out"), 30)
             assert "reserve 3" in text(d, "#hint-table")
+            assert "Winning hand " in d.find_element(By.ID, "hint-cards").get_attribute("textContent")
             best = in_reach(d, "#play-best")
             assert best.text.startswith("Take the hint: ")
             if best.get_attribute("data-line") == line:
@@ -501,6 +502,8 @@ def whole_game_with_hint_undo_and_reward(d: WebDriver, server: str, tmp_path: Pa
             # ...with the hands above it, said again (found by a review: the table scrolled away).
             cards = in_reach(d, "#hint-cards").text
             assert cards.startswith("Wolf ") and " · You " in cards, cards
+            # ... and all the final round weighs: the party, the pile (a review: left out).
+            assert " · Party " in cards and " · Pile " in cards, cards
             rows = [
                 (
                     r.find_element(By.CSS_SELECTOR, "button").text,

@@ -666,6 +666,18 @@ function drawBest(x, b) {
 // Cells past the first value column: hidden on a phone until asked for (the table then fits).
 function cellClass(i, base) { return i > 0 ? `${base} extra` : base; }
 
+// The table in one line at the hint's top, which a phone shows where the table scrolled away:
+// everything the advice weighs (found by a review: no score in lobo, no party or pile in a
+// final round, nothing above reward advice).
+function tableLine(b) {
+  const said = [["Wolf", b.wolf], [b.phase === "reward" ? "Winning hand" : "You", b.hand], ["Reserve", b.reserve]]
+    .filter(([, c]) => c && c.length).map(([who, c]) => `${who} ${c.join(" ")}`);
+  if (b.party) said.push(`Party ${b.party.up.join(" ") || "—"}`);
+  said.push(`Pile ${b.pile.size}`);
+  if (b.points) said.push(`Score you ${b.points.you}, the Wolf ${b.points.wolf}`);
+  return h("p", { class: "quiet hint-cards", id: "hint-cards" }, said.join(" · "));
+}
+
 function drawHint(g) {
   const out = $("hint-out");
   const parts = [];
@@ -675,6 +687,7 @@ function drawHint(g) {
   if (end) parts.push(h("p", { class: job.state === "failed" ? "warn" : "quiet", id: "job-end" }, end));
   const x = g.hint;
   if (x && x.kind === "advice") {
+    parts.push(tableLine(g.board));
     parts.push(h("p", { class: "best" }, x.verdict));
     parts.push(h("div", { class: "hint-wrap" }, h("table", { class: "hint" + (S.allColumns ? " all" : ""), id: "hint-table" },
       h("thead", {}, h("tr", {}, h("th", {}, "Reward"), h("th", {}, "Win"), h("th", { class: "extra" }, "95% interval"), h("th", {}, "vs best"))),
@@ -684,9 +697,7 @@ function drawHint(g) {
     parts.push(moreColumns());
     parts.push(h("p", { class: "quiet", id: "advice-made-by" }, `Chances to win the game: ${x.made_by}.`));
   } else if (x) {
-    const b = g.board;
-    const said = [["Wolf", b.wolf], ["You", b.hand], ["Reserve", b.reserve]].filter(([, c]) => c && c.length);
-    parts.push(h("p", { class: "quiet hint-cards", id: "hint-cards" }, said.map(([who, c]) => `${who} ${c.join(" ")}`).join(" · ")));
+    parts.push(tableLine(g.board));
     parts.push(h("p", { class: "best", id: "hint-best" }, `Best play: ${x.best || "fold"}`, h("span", { class: "status " + x.status }, ` · status: ${x.status_text}`),
       x.exact ? null : h("span", { class: "warn", id: "not-exact" }, ` (not exact: ${x.not_exact})`)));
     if (x.reason) parts.push(h("p", {}, x.reason));
