@@ -646,9 +646,10 @@ function drawJob(job) {
 // The hint's best play (or reward) as one button in the dock: a hinted play is one tap.
 function drawBest(x, b) {
   const btn = $("play-best");
-  const line = !x || b.over ? null : x.kind === "advice" ? (b.phase === "reward" && x.rewards.length ? x.rewards[0].reward : null)
-    : b.phase === "play" ? (x.best || "fold") : null;
-  const text = line === null ? "" : `${x.kind === "advice" ? "Take the hint" : "Play the hint"}: ${line}`;
+  // Not for a reward: the dock's own reward buttons mark the hint's (found by a review: the same
+  // choice twice in a dock that at a large font took the screen).
+  const line = !x || b.over || x.kind === "advice" ? null : b.phase === "play" ? (x.best || "fold") : null;
+  const text = line === null ? "" : `Play the hint: ${line}`;
   // A button that appears under the finger (in Stop's place as the answer lands, or pushing a
   // tapped play up) takes no tap for a moment (found by a review: a tap meant for Stop played it).
   if (line !== null && (btn.hidden || btn.dataset.line !== line)) S.dockQuietUntil = Date.now() + SETTLE;
