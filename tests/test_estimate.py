@@ -417,3 +417,37 @@ def test_plays_apart_only_by_hand_or_reserve_get_one_estimate_where_the_two_are_
     for ms in pairs:
         said = {(m.value, m.win_probability, m.interval, m.win_interval, m.samples, m.method) for m in ms}
         assert len(said) == 1, [str(m.play) for m in ms]
+
+
+def test_points_are_bounded_by_the_cards_the_pile_holds_not_every_unseen_card() -> None:
+    """Found by a review: with cards that left the game unseen (a pile of 3 of 33 unseen), the
+    points' range counted every unseen card (±206), and the rollouts' bias, measured as a share of
+    that range, lifted every estimate some 17 points: the recommended play was a worse one."""
+    from reference.expectimax import analyse
+
+    from gen import reference_form
+    from solver.search.engine import value_range
+
+    rng = random.Random(4477)
+    checked = 0
+    for _ in range(400):
+        raw = random_position(rng, game="lobo", max_pile=4)
+        pos = parse_position(raw)
+        s = initial_state(pos)
+        if not legal_plays(s) or s.pile_size >= sum(s.unseen) + len(s.pile_top):
+            continue
+        lo, hi = value_range(s, "points")
+        values = [v for _, v in analyse(reference_form(raw))["moves"]]
+        assert all(lo - 1e-9 <= float(v) <= hi + 1e-9 for v in values), (raw, lo, hi, values)
+        checked += 1
+    assert checked > 100
+    raw = {"game": "lobo", "player": [2, 3, 6, 8], "wolf": [5, 1, 4, 9], "draw_pile": {"size": 3}, "objective": "points"}
+    s = initial_state(parse_position(raw))
+    assert value_range(s, "points") == (-46.0, 46.0)  # 19 and 19 in hand, and at most 9+9+9 drawn
+    cut = hint(parse_position(raw), max_states=5000, samples=64)
+    exact = {m.play: m.value for m in hint(parse_position(raw), max_states=200_000).moves}
+    best = max(exact.values())
+    assert exact[cut.moves[0].play] >= best - 1.0, (cut.moves[0].play, exact)
+    for m in cut.moves:
+        if m.interval is not None:
+            assert m.interval[0] - 1e-9 <= exact[m.play] <= m.interval[1] + 1e-9, (m.play, m.interval, exact[m.play])

@@ -46,7 +46,12 @@ class Objective:
         if self.name == "party":
             return -float(len(s.party)), 0.0
         if self.name == "points":
-            everything = sum(v * n for v, n in enumerate(s.unseen, start=1)) + sum(s.pile_top)
+            # What can still reach a hand: the pile's cards, its known top and as many unseen
+            # cards as it holds besides, at most the largest (found by a review: with cards that
+            # left the game unseen, every unseen card was counted, and a bias measured as a share
+            # of the range moved an estimate by 17 points).
+            unseen = sorted((v for v, n in enumerate(s.unseen, start=1) for _ in range(n)), reverse=True)
+            everything = sum(unseen[: max(0, s.unknown_draws)]) + sum(s.pile_top)
             return -float(sum(s.wolf) + everything), float(sum(s.hand) + sum(s.reserve) + everything)
         return 0.0, 1.0
 
