@@ -423,9 +423,8 @@ def test_points_are_bounded_by_the_cards_the_pile_holds_not_every_unseen_card() 
     """Found by a review: with cards that left the game unseen (a pile of 3 of 33 unseen), the
     points' range counted every unseen card (±206), and the rollouts' bias, measured as a share of
     that range, lifted every estimate some 17 points: the recommended play was a worse one."""
-    from reference.expectimax import analyse
-
     from gen import reference_form
+    from reference.expectimax import analyse
     from solver.search.engine import value_range
 
     rng = random.Random(4477)
@@ -441,7 +440,13 @@ def test_points_are_bounded_by_the_cards_the_pile_holds_not_every_unseen_card() 
         assert all(lo - 1e-9 <= float(v) <= hi + 1e-9 for v in values), (raw, lo, hi, values)
         checked += 1
     assert checked > 100
-    raw = {"game": "lobo", "player": [2, 3, 6, 8], "wolf": [5, 1, 4, 9], "draw_pile": {"size": 3}, "objective": "points"}
+    raw = {
+        "game": "lobo",
+        "player": [2, 3, 6, 8],
+        "wolf": [5, 1, 4, 9],
+        "draw_pile": {"size": 3},
+        "objective": "points",
+    }
     s = initial_state(parse_position(raw))
     assert value_range(s, "points") == (-46.0, 46.0)  # 19 and 19 in hand, and at most 9+9+9 drawn
     cut = hint(parse_position(raw), max_states=5000, samples=64)
