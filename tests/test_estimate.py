@@ -429,8 +429,8 @@ def test_points_are_bounded_by_the_cards_the_pile_holds_not_every_unseen_card() 
 
     rng = random.Random(4477)
     checked = 0
-    for _ in range(400):
-        raw = random_position(rng, game="lobo", max_pile=4)
+    for _ in range(300):
+        raw = random_position(rng, game="lobo", max_pile=3, max_hand=4, max_wolf=4)
         pos = parse_position(raw)
         s = initial_state(pos)
         if not legal_plays(s) or s.pile_size >= sum(s.unseen) + len(s.pile_top):
