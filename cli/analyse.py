@@ -23,6 +23,7 @@ from .common import (
     close_out,
     emit_json,
     fail,
+    first_line,
     interrupted,
     not_its_number,
     numbers_held,
@@ -278,13 +279,9 @@ def _holds_analyses(out: str) -> bool:
     from solver.core import jsonio
     from solver.play.analysis import FORMAT
 
-    try:
-        with open(out, encoding="utf-8-sig", errors="backslashreplace") as f:
-            first = next((line for line in f if line.strip()), None)
-    except OSError:
-        return True  # the write says why
+    first = first_line(out)
     if first is None:
-        return True
+        return True  # nothing to lose (or the write says why it cannot)
     try:
         r = jsonio.loads(first)
     except (ValueError, RecursionError):

@@ -26,6 +26,7 @@ from .common import (
     disk_code,
     emit_json,
     fail,
+    first_line,
     interrupted,
     one_line,
     positive,
@@ -383,11 +384,7 @@ def _format_written(path: str) -> str | None:
     """The format an earlier run wrote to path: "jsonl" (its first line a result), "csv" (its
     first line the header), "other" (neither: no file of this command's), or None for a file
     that is missing, empty or unreadable (the resume's own reading says why)."""
-    try:
-        with open(path, encoding="utf-8-sig", errors="backslashreplace") as f:
-            first = next((line for line in f if line.strip()), None)
-    except OSError:
-        return None
+    first = first_line(path)
     if first is None:
         return None
     if first.rstrip("\r\n") == ",".join(CSV_COLUMNS):

@@ -337,6 +337,17 @@ def positive(value: float | None, name: str) -> None:
         fail(f"{name}: must be {what} more than 0, not {value}")
 
 
+def first_line(path: str) -> str | None:
+    """The first line of a file that is not blank (an editor's byte-order mark left out); None for
+    a file that is missing, empty or unreadable (what writes or resumes it says why). What an
+    output option reads to tell whether a file is one its command wrote."""
+    try:
+        with open(path, encoding="utf-8-sig", errors="backslashreplace") as f:
+            return next((line for line in f if line.strip()), None)
+    except OSError:
+        return None
+
+
 def not_its_number(path: str, game: int, own: int | None) -> str:
     """--game N for a file of one game that is not game N (replay's, analyse's)."""
     if own is None:

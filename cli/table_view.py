@@ -224,13 +224,15 @@ def _at_end(reader: Reader, console: Console, session: Session, interactive: boo
     n = session.unsaved()
     if not n:
         return
+    declined = False
     if interactive and session.save_path:
         # The file it was loaded from or saved to is offered (found by a review: Enter left the
         # plays made since unsaved, where `save` alone would have written them there).
         said = (reader(f"save the game to {session.save_path}? (Enter: yes; n: no; or another file): ") or "").strip()
-        if said.lower() not in ("n", "no") and _saved(console, session, f"save {said}".strip()):
+        declined = said.lower() in ("n", "no")
+        if not declined and _saved(console, session, f"save {said}".strip()):
             return
-    if interactive and (not session.save_path or said.lower() not in ("n", "no")):
+    if interactive and not declined:
         # Asked again until a save is written (found by a review: a folder that did not exist,
         # and the game was gone), or the player leaves without one.
         while name := (reader("save the game to (Enter: leave without saving): ") or "").strip():
